@@ -1,0 +1,415 @@
+//! The game: a board plus whose turn it is, the history, the superko record,
+//! passes and resignation, all under one [`Rules`] value.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::board::{Board, SetupError};
+use crate::color::Color;
+use crate::handicap::fixed_handicap_points;
+use crate::point::{BoardSize, Move, Point};
+use crate::rules::{KoRule, Rules, SuicideRule};
+use crate::scoring::{self, Outcome, Score};
+use crate::zobrist::WHITE_TO_MOVE;
+
+/// What a player does on a turn: a move, or resigning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Play a stone or pass.
+    Move(Move),
+    /// Give up the game.
+    Resign,
+}
+
+impl From<Move> for Action {
+    fn from(mv: Move) -> Action {
+        Action::Move(mv)
+    }
+}
+
+/// Why a move is not allowed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IllegalMove {
+    /// The game has ended (two passes in a row, or a resignation).
+    GameOver,
+    /// The point is not on this board.
+    OffBoard,
+    /// A stone is already there.
+    Occupied,
+    /// The stone's own chain would be left without liberties, which the rules
+    /// forbid.
+    Suicide,
+    /// It retakes a single-stone ko at once.
+    Ko,
+    /// It recreates an earlier position, which the superko rule forbids.
+    Superko,
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IllegalMove::GameOver => "the game is over",
+            IllegalMove::OffBoard => "the point is off the board",
+            IllegalMove::Occupied => "the point is occupied",
+            IllegalMove::Suicide => "suicide is not allowed",
+            IllegalMove::Ko => "the ko cannot be retaken at once",
+            IllegalMove::Superko => "it repeats an earlier position (superko)",
+        })
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// One turn of the history, with what is needed to take it back.
+#[derive(Clone, Debug)]
+struct Turn {
+    color: Color,
+    action: Action,
+    board_before: Board,
+    passes_before: u8,
+}
+
+/// A game of Go: the book's `GameState`.
+///
+/// ```
+/// use tengen_core::{Game, BoardSize, Move, Rules};
+/// let size = BoardSize::square(9).unwrap();
+/// let mut game = Game::new(size, Rules::default());
+/// let d4 = size.parse_gtp("D4").unwrap();
+/// game.play(d4).unwrap();
+/// assert!(game.play(d4).is_err()); // occupied
+/// game.play(Move::Pass).unwrap();
+/// game.play(Move::Pass).unwrap();
+/// assert!(game.is_over());
+/// assert_eq!(game.outcome().to_string(), "B+73.5");
+/// ```
+#[derive(Clone, Debug)]
+pub struct Game {
+    board: Board,
+    rules: Rules,
+    to_move: Color,
+    turns: Vec<Turn>,
+    consecutive_passes: u8,
+    resigned: Option<Color>,
+    /// Board hash and side to move of every position so far, the start included.
+    positions: Vec<(u64, Color)>,
+    /// How often each superko key occurs in `positions`.
+    seen: HashMap<u64, u32>,
+    handicap: usize,
+}
+
+impl Game {
+    /// A new game on an empty board, Black to move.
+    pub fn new(size: BoardSize, rules: Rules) -> Game {
+        Game::from_position(Board::new(size), Color::Black, rules)
+    }
+
+    /// A game starting from a set-up position (free handicap, SGF `AB`/`AW`,
+    /// a diagram). Every [`Board`] is a legal position, so this cannot fail.
+    pub fn from_position(board: Board, to_move: Color, rules: Rules) -> Game {
+        let mut game = Game {
+            positions: vec![(board.hash(), to_move)],
+            board,
+            rules,
+            to_move,
+            turns: Vec::new(),
+            consecutive_passes: 0,
+            resigned: None,
+            seen: HashMap::new(),
+            handicap: 0,
+        };
+        game.rebuild_seen();
+        game
+    }
+
+    /// A game with `stones` fixed handicap stones for Black (GTP placement, see
+    /// [`crate::fixed_handicap_points`]), White to move. Zero means an even game.
+    pub fn with_handicap(size: BoardSize, rules: Rules, stones: usize) -> Result<Game, SetupError> {
+        if stones == 0 {
+            return Ok(Game::new(size, rules));
+        }
+        let points = fixed_handicap_points(size, stones).ok_or_else(|| {
+            SetupError::Handicap(format!(
+                "a fixed handicap of {stones} stones is not possible on a {size} board (allowed: 2 to {})",
+                crate::handicap::max_fixed_handicap(size)
+            ))
+        })?;
+        Game::with_free_handicap(size, rules, &points)
+    }
+
+    /// A game with Black's handicap stones at `points` (GTP `set_free_handicap`),
+    /// White to move. At least one point; repeated points are refused.
+    pub fn with_free_handicap(
+        size: BoardSize,
+        rules: Rules,
+        points: &[Point],
+    ) -> Result<Game, SetupError> {
+        if points.is_empty() || points.len() >= size.points_count() {
+            return Err(SetupError::Handicap(format!(
+                "invalid number of handicap stones: {}",
+                points.len()
+            )));
+        }
+        let mut board = Board::new(size);
+        for &point in points {
+            board.place_setup_stone(point, Color::Black)?;
+        }
+        let mut game = Game::from_position(board, Color::White, rules);
+        game.handicap = points.len();
+        Ok(game)
+    }
+
+    /// The current board.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board's dimensions.
+    pub fn size(&self) -> BoardSize {
+        self.board.size()
+    }
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Changes the rules mid-game (komi, or a whole rule set from a GTP client);
+    /// the superko record is rebuilt for the new ko rule.
+    pub fn set_rules(&mut self, rules: Rules) {
+        self.rules = rules;
+        self.rebuild_seen();
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Number of handicap stones the game started with.
+    pub fn handicap(&self) -> usize {
+        self.handicap
+    }
+
+    /// The moves and resignations so far, in order.
+    pub fn history(&self) -> impl Iterator<Item = (Color, Action)> + '_ {
+        self.turns.iter().map(|t| (t.color, t.action))
+    }
+
+    /// Number of turns played (passes and resignation included).
+    pub fn turn_count(&self) -> usize {
+        self.turns.len()
+    }
+
+    /// The last move made, if any.
+    pub fn last_move(&self) -> Option<(Color, Move)> {
+        self.turns.iter().rev().find_map(|t| match t.action {
+            Action::Move(mv) => Some((t.color, mv)),
+            Action::Resign => None,
+        })
+    }
+
+    /// The board before the first turn (setup and handicap stones only).
+    pub fn initial_board(&self) -> &Board {
+        self.turns.first().map_or(&self.board, |t| &t.board_before)
+    }
+
+    /// Passes in a row at the end of the history.
+    pub fn consecutive_passes(&self) -> u8 {
+        self.consecutive_passes
+    }
+
+    /// The side that resigned, if one did.
+    pub fn resigned(&self) -> Option<Color> {
+        self.resigned
+    }
+
+    /// Whether the game has ended: two passes in a row, or a resignation.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.consecutive_passes >= 2 || self.resigned.is_some()
+    }
+
+    fn superko_key(&self, hash: u64, to_move: Color) -> u64 {
+        match self.rules.ko {
+            KoRule::SituationalSuperko if to_move == Color::White => hash ^ WHITE_TO_MOVE,
+            _ => hash,
+        }
+    }
+
+    fn rebuild_seen(&mut self) {
+        self.seen.clear();
+        for i in 0..self.positions.len() {
+            let (hash, to_move) = self.positions[i];
+            *self
+                .seen
+                .entry(self.superko_key(hash, to_move))
+                .or_insert(0) += 1;
+        }
+    }
+
+    /// Whether the side to move may make `mv`, and if not, why.
+    pub fn legal(&self, mv: Move) -> Result<(), IllegalMove> {
+        self.legal_as(self.to_move, mv)
+    }
+
+    /// Whether `color` may make `mv` now (GTP lets either colour play at any
+    /// time), and if not, why.
+    pub fn legal_as(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        let Move::Play(point) = mv else {
+            return Ok(());
+        };
+        let board = &self.board;
+        if !board.size().contains(point) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if !board.is_empty_at(point) {
+            return Err(IllegalMove::Occupied);
+        }
+        if board.is_suicide(point, color) {
+            let (_, lost) = board.removals_after(point, color);
+            match self.rules.suicide {
+                SuicideRule::Forbidden => return Err(IllegalMove::Suicide),
+                SuicideRule::MultiStoneAllowed if lost < 2 => return Err(IllegalMove::Suicide),
+                _ => {}
+            }
+        }
+        if board.ko_point() == Some(point) {
+            return Err(IllegalMove::Ko);
+        }
+        if self.rules.ko != KoRule::Simple {
+            let key = self.superko_key(board.hash_after(point, color), !color);
+            if self.seen.contains_key(&key) {
+                return Err(IllegalMove::Superko);
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes `mv` for the side to move, if legal; on error nothing changes.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        self.play_as(self.to_move, mv)
+    }
+
+    /// Makes `mv` for `color`, if legal; afterwards the opponent of `color` is to
+    /// move. On error nothing changes.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        self.legal_as(color, mv)?;
+        self.turns.push(Turn {
+            color,
+            action: Action::Move(mv),
+            board_before: self.board.clone(),
+            passes_before: self.consecutive_passes,
+        });
+        match mv {
+            Move::Play(point) => {
+                self.board.play(point, color);
+                self.consecutive_passes = 0;
+            }
+            Move::Pass => {
+                self.board.pass();
+                self.consecutive_passes += 1;
+            }
+        }
+        self.to_move = !color;
+        let position = (self.board.hash(), self.to_move);
+        self.positions.push(position);
+        *self
+            .seen
+            .entry(self.superko_key(position.0, position.1))
+            .or_insert(0) += 1;
+        Ok(())
+    }
+
+    /// The side to move resigns.
+    pub fn resign(&mut self) -> Result<(), IllegalMove> {
+        self.resign_as(self.to_move)
+    }
+
+    /// `color` resigns (at any time, as GTP and servers allow).
+    pub fn resign_as(&mut self, color: Color) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.turns.push(Turn {
+            color,
+            action: Action::Resign,
+            board_before: self.board.clone(),
+            passes_before: self.consecutive_passes,
+        });
+        self.resigned = Some(color);
+        Ok(())
+    }
+
+    /// Applies an action for the side to move.
+    pub fn apply(&mut self, action: Action) -> Result<(), IllegalMove> {
+        match action {
+            Action::Move(mv) => self.play(mv),
+            Action::Resign => self.resign(),
+        }
+    }
+
+    /// Takes back the last turn (a move, a pass or a resignation). Returns what
+    /// was undone, or `None` at the start of the game.
+    pub fn undo(&mut self) -> Option<(Color, Action)> {
+        let turn = self.turns.pop()?;
+        match turn.action {
+            Action::Resign => self.resigned = None,
+            Action::Move(_) => {
+                if let Some((hash, to_move)) = self.positions.pop() {
+                    let key = self.superko_key(hash, to_move);
+                    if let Some(count) = self.seen.get_mut(&key) {
+                        *count -= 1;
+                        if *count == 0 {
+                            self.seen.remove(&key);
+                        }
+                    }
+                }
+                self.to_move = turn.color;
+            }
+        }
+        self.board = turn.board_before;
+        self.consecutive_passes = turn.passes_before;
+        Some((turn.color, turn.action))
+    }
+
+    /// Every legal move for the side to move, pass included; empty when the game
+    /// is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        let mut moves: Vec<Move> = self
+            .board
+            .empty_points()
+            .filter(|&p| self.legal(Move::Play(p)).is_ok())
+            .map(Move::Play)
+            .collect();
+        moves.sort_by_key(|m| m.point());
+        moves.push(Move::Pass);
+        moves
+    }
+
+    /// The score of the current position under the game's rules, no stone dead.
+    pub fn score(&self) -> Score {
+        scoring::score(&self.board, &self.rules, &[])
+    }
+
+    /// The score with the stones at `dead` removed as dead.
+    pub fn score_with_dead(&self, dead: &[Point]) -> Score {
+        scoring::score(&self.board, &self.rules, dead)
+    }
+
+    /// The result: a resignation, or the count of the current position.
+    pub fn outcome(&self) -> Outcome {
+        match self.resigned {
+            Some(loser) => Outcome::Resignation { winner: !loser },
+            None => Outcome::Counted(self.score()),
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! # tengen-core
+//!
+//! The rules of Go, exactly and fast: board geometry and vertex text, the board
+//! with incremental chains, liberties and Zobrist hash, rules as a value, the
+//! game with history, superko and undo, scoring, the eye test, the [`Agent`]
+//! trait and the random bot, and light playouts.
+//!
+//! No I/O and no dependencies.
+//!
+//! ```
+//! use tengen_core::{Agent, Game, BoardSize, Rules, RandomBot, Action};
+//!
+//! let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+//! let mut black = RandomBot::new(1);
+//! let mut white = RandomBot::new(2);
+//! while !game.is_over() {
+//!     let action = if game.to_move() == tengen_core::Color::Black {
+//!         black.select_move(&game)
+//!     } else {
+//!         white.select_move(&game)
+//!     };
+//!     game.apply(action).unwrap();
+//! }
+//! println!("{}", game.outcome()); // e.g. "W+12.5"
+//! ```
+#![deny(missing_docs)]
+
+mod agent;
+mod board;
+mod color;
+mod game;
+mod handicap;
+pub mod playout;
+mod point;
+mod rng;
+mod rules;
+pub mod scoring;
+pub mod zobrist;
+
+pub use agent::{Agent, RandomBot};
+pub use board::{Board, SetupError};
+pub use color::{ByColor, Color};
+pub use game::{Action, Game, IllegalMove};
+pub use handicap::{fixed_handicap_points, max_fixed_handicap};
+pub use point::{
+    BoardSize, BoardSizeError, Move, Point, VertexError, VertexErrorKind, GTP_COLUMNS, MAX_CELLS,
+    MAX_POINTS, MAX_SIDE,
+};
+pub use rng::Rng;
+pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, PRESETS};
+pub use scoring::{Outcome, Score};

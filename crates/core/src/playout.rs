@@ -1,0 +1,90 @@
+//! Light playouts: uniformly random legal non-eye moves to the end of the game,
+//! the measure of a board implementation's raw speed and the default rollout of
+//! Monte Carlo bots.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::Point;
+use crate::rng::Rng;
+
+/// What one playout did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutStats {
+    /// Stones played (passes not included).
+    pub moves: u32,
+    /// Passes made.
+    pub passes: u32,
+    /// Whether the playout stopped at the move cap rather than on two passes.
+    pub capped: bool,
+}
+
+/// Plays a light playout on `board` with `to_move` first: each turn a uniformly
+/// random legal move that is not the mover's own eye (simple ko, suicide
+/// forbidden), a pass when none is left, until two passes in a row or
+/// `max_moves` turns (passes included).
+#[inline]
+pub fn light_playout(
+    board: &mut Board,
+    mut to_move: Color,
+    rng: &mut Rng,
+    max_moves: u32,
+) -> PlayoutStats {
+    let mut stats = PlayoutStats::default();
+    let mut passes_in_a_row = 0;
+    let mut turns = 0;
+    while turns < max_moves {
+        turns += 1;
+        match board.random_playout_move(to_move, rng) {
+            Some(point) => {
+                board.play(point, to_move);
+                stats.moves += 1;
+                passes_in_a_row = 0;
+            }
+            None => {
+                board.pass();
+                stats.passes += 1;
+                passes_in_a_row += 1;
+                if passes_in_a_row == 2 {
+                    return stats;
+                }
+            }
+        }
+        to_move = !to_move;
+    }
+    stats.capped = true;
+    stats
+}
+
+/// Black's score minus White's (before komi) at the end of a playout, counted
+/// quickly: each stone for its colour, each empty point for the colour of all
+/// its on-board neighbours if they are of one colour. At the end of a light
+/// playout empty regions are single points, where this equals area scoring.
+pub fn playout_score(board: &Board) -> i32 {
+    let size = board.size();
+    let mut score = 0i32;
+    for point in size.points() {
+        score += match board.stone(point) {
+            Some(Color::Black) => 1,
+            Some(Color::White) => -1,
+            None => empty_point_owner(board, point),
+        };
+    }
+    score
+}
+
+fn empty_point_owner(board: &Board, point: Point) -> i32 {
+    let mut black = false;
+    let mut white = false;
+    for n in board.on_board_neighbors(point) {
+        match board.stone(n) {
+            Some(Color::Black) => black = true,
+            Some(Color::White) => white = true,
+            None => return 0,
+        }
+    }
+    match (black, white) {
+        (true, false) => 1,
+        (false, true) => -1,
+        _ => 0,
+    }
+}
