@@ -31,6 +31,53 @@ pub(crate) const fn stone_cell(color: Color) -> u8 {
 /// Words in a bit set over the cells of the largest board.
 const MARK_WORDS: usize = MAX_CELLS.div_ceil(64);
 
+/// Length of the per-cell arrays: a power of two no smaller than [`MAX_CELLS`],
+/// so that masking an index with `CAPACITY - 1` proves it in bounds and the
+/// compiler drops the bounds check. Every [`Point`] has an index below
+/// `MAX_CELLS`, so the mask never changes an index.
+const CAPACITY: usize = MAX_CELLS.next_power_of_two();
+
+/// A per-cell array indexed without bounds checks (see [`CAPACITY`]).
+#[derive(Clone, Copy)]
+struct CellArray<T: Copy>([T; CAPACITY]);
+
+impl<T: Copy> CellArray<T> {
+    const fn filled(value: T) -> Self {
+        CellArray([value; CAPACITY])
+    }
+}
+
+impl<T: Copy> std::ops::Index<usize> for CellArray<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, index: usize) -> &T {
+        &self.0[index & (CAPACITY - 1)]
+    }
+}
+
+impl<T: Copy> std::ops::IndexMut<usize> for CellArray<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, index: usize) -> &mut T {
+        &mut self.0[index & (CAPACITY - 1)]
+    }
+}
+
+/// Neighbour counts packed in one `u16` per cell: black in bits 0–3, white in
+/// bits 4–7, empty in bits 8–11. A wall counts as both black and white, so "all
+/// neighbours are `color` or wall" is one comparison with 4.
+const NEIGHBOR_UNIT: [u16; 4] = [
+    0x100, // EMPTY
+    0x001, // BLACK
+    0x010, // WHITE
+    0x011, // WALL
+];
+const EMPTY_NEIGHBORS_MASK: u16 = 0xF00;
+
+#[inline(always)]
+const fn own_neighbors(packed: u16, color: Color) -> u16 {
+    (packed >> (4 * color as u16)) & 0xF
+}
+
 /// One bit per cell, on the stack: used where a chain's liberties are recounted.
 struct CellSet([u64; MARK_WORDS]);
 
@@ -59,20 +106,22 @@ impl CellSet {
 pub struct Board {
     size: BoardSize,
     /// `EMPTY`, `BLACK`, `WHITE` or `WALL` per cell.
-    cells: [u8; MAX_CELLS],
+    cells: CellArray<u8>,
     /// The head stone of the chain through each stone; 0 for empty and wall cells.
-    chain_head: [u16; MAX_CELLS],
+    chain_head: CellArray<u16>,
     /// The next stone of the same chain (a circular list).
-    chain_next: [u16; MAX_CELLS],
+    chain_next: CellArray<u16>,
     /// Exact liberty count, valid at chain heads.
-    liberties: [u16; MAX_CELLS],
+    liberties: CellArray<u16>,
     /// Number of stones, valid at chain heads.
-    chain_len: [u16; MAX_CELLS],
+    chain_len: CellArray<u16>,
     /// The empty points, in no particular order.
     empty: [u16; MAX_POINTS],
     empty_len: u16,
     /// Position of each empty point in `empty`.
-    empty_index: [u16; MAX_CELLS],
+    empty_index: CellArray<u16>,
+    /// Packed counts of black, white and empty neighbours (see [`NEIGHBOR_UNIT`]).
+    neighbor_counts: CellArray<u16>,
     hash: u64,
     /// The point the side to move may not play because of simple ko; 0 if none.
     ko: u16,
@@ -92,6 +141,7 @@ impl Clone for Board {
             empty: self.empty,
             empty_len: self.empty_len,
             empty_index: self.empty_index,
+            neighbor_counts: self.neighbor_counts,
             hash: self.hash,
             ko: self.ko,
             captures: self.captures,
@@ -103,12 +153,13 @@ impl Clone for Board {
     fn clone_from(&mut self, source: &Board) {
         let cells = source.size.cells();
         self.size = source.size;
-        self.cells[..cells].copy_from_slice(&source.cells[..cells]);
-        self.chain_head[..cells].copy_from_slice(&source.chain_head[..cells]);
-        self.chain_next[..cells].copy_from_slice(&source.chain_next[..cells]);
-        self.liberties[..cells].copy_from_slice(&source.liberties[..cells]);
-        self.chain_len[..cells].copy_from_slice(&source.chain_len[..cells]);
-        self.empty_index[..cells].copy_from_slice(&source.empty_index[..cells]);
+        self.cells.0[..cells].copy_from_slice(&source.cells.0[..cells]);
+        self.chain_head.0[..cells].copy_from_slice(&source.chain_head.0[..cells]);
+        self.chain_next.0[..cells].copy_from_slice(&source.chain_next.0[..cells]);
+        self.liberties.0[..cells].copy_from_slice(&source.liberties.0[..cells]);
+        self.chain_len.0[..cells].copy_from_slice(&source.chain_len.0[..cells]);
+        self.empty_index.0[..cells].copy_from_slice(&source.empty_index.0[..cells]);
+        self.neighbor_counts.0[..cells].copy_from_slice(&source.neighbor_counts.0[..cells]);
         let empties = source.empty_len as usize;
         self.empty[..empties].copy_from_slice(&source.empty[..empties]);
         self.empty_len = source.empty_len;
@@ -124,7 +175,7 @@ impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
         let cells = self.size.cells();
         self.size == other.size
-            && self.cells[..cells] == other.cells[..cells]
+            && self.cells.0[..cells] == other.cells.0[..cells]
             && self.ko == other.ko
             && self.captures == other.captures
     }
@@ -150,14 +201,15 @@ impl Board {
     pub fn new(size: BoardSize) -> Board {
         let mut board = Board {
             size,
-            cells: [WALL; MAX_CELLS],
-            chain_head: [0; MAX_CELLS],
-            chain_next: [0; MAX_CELLS],
-            liberties: [0; MAX_CELLS],
-            chain_len: [0; MAX_CELLS],
+            cells: CellArray::filled(WALL),
+            chain_head: CellArray::filled(0),
+            chain_next: CellArray::filled(0),
+            liberties: CellArray::filled(0),
+            chain_len: CellArray::filled(0),
             empty: [0; MAX_POINTS],
             empty_len: 0,
-            empty_index: [0; MAX_CELLS],
+            empty_index: CellArray::filled(0),
+            neighbor_counts: CellArray::filled(0),
             hash: 0,
             ko: 0,
             captures: ByColor::default(),
@@ -166,7 +218,29 @@ impl Board {
             board.cells[point.index()] = EMPTY;
             board.push_empty(point.index());
         }
+        for point in size.points() {
+            board.neighbor_counts[point.index()] = board.count_neighbors(point.index());
+        }
         board
+    }
+
+    /// The packed neighbour counts of cell `p`, computed from the cells.
+    fn count_neighbors(&self, p: usize) -> u16 {
+        self.neighbor_cells(p)
+            .iter()
+            .map(|&n| NEIGHBOR_UNIT[self.cells[n] as usize])
+            .sum()
+    }
+
+    /// Sets cell `p` (empty or a stone) and updates its neighbours' counts.
+    #[inline(always)]
+    fn set_cell(&mut self, p: usize, cell: u8) {
+        let delta =
+            NEIGHBOR_UNIT[cell as usize].wrapping_sub(NEIGHBOR_UNIT[self.cells[p] as usize]);
+        self.cells[p] = cell;
+        for n in self.neighbor_cells(p) {
+            self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
+        }
     }
 
     /// The board's dimensions.
@@ -306,6 +380,9 @@ impl Board {
     /// liberties (capturing nothing). The point must be on the board and empty.
     #[inline]
     pub fn is_suicide(&self, point: Point, color: Color) -> bool {
+        if self.neighbor_counts[point.index()] & EMPTY_NEIGHBORS_MASK != 0 {
+            return false;
+        }
         let own = stone_cell(color);
         for n in self.neighbor_cells(point.index()) {
             match self.cells[n] {
@@ -339,24 +416,21 @@ impl Board {
     #[inline]
     pub fn is_point_an_eye(&self, point: Point, color: Color) -> bool {
         let p = point.index();
-        if self.cells[p] != EMPTY {
-            return false;
-        }
+        self.cells[p] == EMPTY
+            && own_neighbors(self.neighbor_counts[p], color) == 4
+            && self.eye_diagonals(p, color)
+    }
+
+    /// The diagonal half of the eye test.
+    #[inline]
+    fn eye_diagonals(&self, p: usize, color: Color) -> bool {
         let own = stone_cell(color);
-        for n in self.neighbor_cells(p) {
-            let cell = self.cells[n];
-            if cell != own && cell != WALL {
-                return false;
-            }
-        }
         let mut friendly = 0;
         let mut off_board = 0;
         for d in self.diagonal_cells(p) {
-            match self.cells[d] {
-                WALL => off_board += 1,
-                cell if cell == own => friendly += 1,
-                _ => {}
-            }
+            let cell = self.cells[d];
+            off_board += (cell == WALL) as u8;
+            friendly += (cell == own) as u8;
         }
         if off_board > 0 {
             off_board + friendly == 4
@@ -471,85 +545,128 @@ impl Board {
         debug_assert_eq!(self.cells[p], EMPTY, "play on an occupied point");
         let own = stone_cell(color);
         let neighbors = self.neighbor_cells(p);
+        let packed = self.neighbor_counts[p];
 
         self.ko = 0;
-        self.cells[p] = own;
+        self.set_cell(p, own);
         self.hash ^= STONE_KEYS[color.index()][p];
         self.remove_empty(p);
         self.chain_head[p] = p as u16;
         self.chain_next[p] = p as u16;
         self.chain_len[p] = 1;
+        let empty_neighbors = (packed & EMPTY_NEIGHBORS_MASK) >> 8;
 
-        // The new stone takes a liberty from every distinct chain next to it.
-        let mut heads = [0u16; 4];
-        let mut head_count = 0;
-        let mut empty_neighbors = 0u16;
-        let mut friend_count = 0;
-        for n in neighbors {
-            let cell = self.cells[n];
-            if cell == EMPTY {
-                empty_neighbors += 1;
-            } else if cell != WALL {
-                let head = self.chain_head[n];
-                if !heads[..head_count].contains(&head) {
-                    heads[head_count] = head;
-                    head_count += 1;
-                    self.liberties[head as usize] -= 1;
-                    if cell == own {
-                        friend_count += 1;
-                    }
-                }
-            }
+        // A stone with only empty points and walls around it touches no chain.
+        // Walls count as both black and white neighbours.
+        let walls = (packed & 0xF) + ((packed >> 4) & 0xF) + empty_neighbors - 4;
+        if empty_neighbors + walls == 4 {
+            self.liberties[p] = empty_neighbors;
+            return 0;
         }
 
-        match friend_count {
-            0 => self.liberties[p] = empty_neighbors,
-            1 => {
-                let friend = heads[..head_count]
-                    .iter()
-                    .copied()
-                    .find(|&h| self.cells[h as usize] == own)
-                    .unwrap_or(0) as usize;
-                // An empty neighbour is a new liberty unless the chain already
-                // touches it.
-                let mut gained = 0;
-                for n in neighbors {
-                    if self.cells[n] == EMPTY && !self.touches_chain(n, friend as u16) {
-                        gained += 1;
-                    }
-                }
-                self.liberties[friend] += gained;
-                self.link_stone(friend, p);
+        // The new stone takes a liberty from every distinct chain next to it.
+        // Computed without branches: a head of 0 (empty or wall) or one seen
+        // before subtracts nothing.
+        let [n0, n1, n2, n3] = neighbors;
+        let h = [
+            self.chain_head[n0],
+            self.chain_head[n1],
+            self.chain_head[n2],
+            self.chain_head[n3],
+        ];
+        let distinct = [
+            h[0] != 0,
+            (h[1] != 0) & (h[1] != h[0]),
+            (h[2] != 0) & (h[2] != h[0]) & (h[2] != h[1]),
+            (h[3] != 0) & (h[3] != h[0]) & (h[3] != h[1]) & (h[3] != h[2]),
+        ];
+        let mut friend = [false; 4];
+        let mut friend_count = 0;
+        for i in 0..4 {
+            let head = h[i] as usize;
+            self.liberties[head] -= distinct[i] as u16;
+            friend[i] = distinct[i] & (self.cells[neighbors[i]] == own);
+            friend_count += friend[i] as usize;
+        }
+
+        if friend_count == 0 {
+            self.liberties[p] = empty_neighbors;
+        } else if friend_count == 1 {
+            // An empty neighbour is a new liberty unless the chain already
+            // touches it.
+            let base = (0..4).fold(0, |b, i| b | (h[i] & (friend[i] as u16).wrapping_neg()));
+            let mut gained = 0;
+            for n in neighbors {
+                gained += (self.cells[n] == EMPTY && !self.touches_chain(n, base)) as u16;
             }
-            _ => {
-                let mut base = p;
-                for &head in &heads[..head_count] {
-                    let head = head as usize;
-                    if self.cells[head] == own
-                        && (base == p || self.chain_len[head] > self.chain_len[base])
-                    {
-                        base = head;
-                    }
+            self.liberties[base as usize] += gained;
+            self.link_stone(base as usize, p);
+        } else {
+            // Join everything to the longest friendly chain, and count as new
+            // liberties the empty points next to the joining stones that the
+            // longest chain does not already touch.
+            let mut base = 0usize;
+            for i in 0..4 {
+                let head = h[i] as usize;
+                if friend[i] && (base == 0 || self.chain_len[head] > self.chain_len[base]) {
+                    base = head;
                 }
-                self.link_stone(base, p);
-                for &head in &heads[..head_count] {
-                    let head = head as usize;
-                    if head != base && self.cells[head] == own {
-                        self.merge_chains(base, head);
-                    }
-                }
-                self.liberties[base] = self.count_liberties(base);
             }
+            let mut gained = 0;
+            let mut counted = CellSet::new();
+            for n in neighbors {
+                if self.cells[n] == EMPTY
+                    && !self.touches_chain(n, base as u16)
+                    && counted.insert(n)
+                {
+                    gained += 1;
+                }
+            }
+            for i in 0..4 {
+                let head = h[i] as usize;
+                if !friend[i] || head == base {
+                    continue;
+                }
+                let mut stone = head;
+                loop {
+                    for n in self.neighbor_cells(stone) {
+                        if self.cells[n] == EMPTY
+                            && !self.touches_chain(n, base as u16)
+                            && counted.insert(n)
+                        {
+                            gained += 1;
+                        }
+                    }
+                    stone = self.chain_next[stone] as usize;
+                    if stone == head {
+                        break;
+                    }
+                }
+            }
+            for i in 0..4 {
+                let head = h[i] as usize;
+                if friend[i] && head != base {
+                    self.merge_chains(base, head);
+                }
+            }
+            self.liberties[base] += gained;
+            self.link_stone(base, p);
         }
 
         let enemy = stone_cell(!color);
         let mut captured = 0;
         let mut captured_at = 0;
-        for &head in &heads[..head_count] {
-            let head = head as usize;
-            if self.cells[head] == enemy && self.liberties[head] == 0 {
-                captured_at = head;
-                captured += self.remove_chain(head, !color);
+        let mut any_capture = false;
+        for i in 0..4 {
+            any_capture |= distinct[i] & (self.liberties[h[i] as usize] == 0);
+        }
+        if any_capture {
+            for i in 0..4 {
+                let head = h[i] as usize;
+                if distinct[i] && self.liberties[head] == 0 && self.cells[head] == enemy {
+                    captured_at = head;
+                    captured += self.remove_chain(head, !color);
+                }
             }
         }
         self.captures[color] += captured;
@@ -607,25 +724,41 @@ impl Board {
         let mut remaining = self.empty_len as usize;
         while remaining > 0 {
             let i = rng.below(remaining);
-            let point = Point(self.empty[i]);
-            if !self.is_point_an_eye(point, color) && self.is_legal_simple(point, color) {
-                return Some(point);
+            let p = self.empty[i] as usize;
+            let packed = self.neighbor_counts[p];
+            let acceptable = if own_neighbors(packed, color) == 4 {
+                !self.eye_diagonals(p, color) && self.is_legal_empty(p, color)
+            } else {
+                // An empty neighbour makes the move legal at once; the ko point
+                // never has one (the stone captured there had no liberty).
+                packed & EMPTY_NEIGHBORS_MASK != 0 || self.is_legal_empty(p, color)
+            };
+            if acceptable {
+                return Some(Point(p as u16));
             }
             remaining -= 1;
             let last = self.empty[remaining];
             self.empty[i] = last;
-            self.empty[remaining] = point.0;
+            self.empty[remaining] = p as u16;
             self.empty_index[last as usize] = i as u16;
-            self.empty_index[point.index()] = remaining as u16;
+            self.empty_index[p] = remaining as u16;
         }
         None
     }
 
+    /// Legality of an empty point `p` under simple ko with suicide forbidden.
+    #[inline]
+    fn is_legal_empty(&self, p: usize, color: Color) -> bool {
+        p as u16 != self.ko && !self.is_suicide(Point(p as u16), color)
+    }
+
     #[inline]
     fn touches_chain(&self, cell: usize, head: u16) -> bool {
-        self.neighbor_cells(cell)
-            .iter()
-            .any(|&n| self.chain_head[n] == head)
+        let [a, b, c, d] = self.neighbor_cells(cell);
+        (self.chain_head[a] == head)
+            | (self.chain_head[b] == head)
+            | (self.chain_head[c] == head)
+            | (self.chain_head[d] == head)
     }
 
     /// Adds the lone stone `stone` to the chain headed by `head`.
@@ -650,25 +783,10 @@ impl Board {
                 break;
             }
         }
-        self.chain_next.swap(base, other);
+        let next = self.chain_next[base];
+        self.chain_next[base] = self.chain_next[other];
+        self.chain_next[other] = next;
         self.chain_len[base] += self.chain_len[other];
-    }
-
-    fn count_liberties(&self, head: usize) -> u16 {
-        let mut seen = CellSet::new();
-        let mut count = 0;
-        let mut stone = head;
-        loop {
-            for n in self.neighbor_cells(stone) {
-                if self.cells[n] == EMPTY && seen.insert(n) {
-                    count += 1;
-                }
-            }
-            stone = self.chain_next[stone] as usize;
-            if stone == head {
-                return count;
-            }
-        }
     }
 
     /// Takes the chain headed by `head` (of colour `victim`) off the board and
@@ -678,7 +796,7 @@ impl Board {
         let mut removed = 0;
         let mut stone = head;
         loop {
-            self.cells[stone] = EMPTY;
+            self.set_cell(stone, EMPTY);
             self.hash ^= keys[stone];
             self.chain_head[stone] = 0;
             self.push_empty(stone);
@@ -829,6 +947,16 @@ impl Board {
             let index = self.empty_index[e] as usize;
             if index >= empties.len() || self.empty[index] as usize != e {
                 return Err(format!("empty point {e} missing from the empty list"));
+            }
+        }
+        for point in size.points() {
+            let p = point.index();
+            if self.neighbor_counts[p] != self.count_neighbors(p) {
+                return Err(format!(
+                    "cell {p}: neighbour counts {:03x} stored, {:03x} counted",
+                    self.neighbor_counts[p],
+                    self.count_neighbors(p)
+                ));
             }
         }
         if self.hash != self.hash_from_scratch() {
@@ -990,3 +1118,81 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Light playouts with every incremental structure checked after each move.
+    #[test]
+    fn playouts_stay_consistent() {
+        let mut rng = Rng::new(11);
+        for (w, h, games) in [
+            (9, 9, 60),
+            (5, 5, 200),
+            (19, 19, 10),
+            (7, 11, 40),
+            (1, 6, 50),
+            (2, 2, 50),
+        ] {
+            let size = BoardSize::new(w, h).unwrap();
+            for _ in 0..games {
+                let mut board = Board::new(size);
+                let mut color = Color::Black;
+                let mut passes = 0;
+                for _ in 0..3 * size.points_count() {
+                    match board.random_playout_move(color, &mut rng) {
+                        Some(p) => {
+                            assert!(board.is_legal_simple(p, color));
+                            assert!(!board.is_point_an_eye(p, color));
+                            board.play(p, color);
+                            passes = 0;
+                        }
+                        None => {
+                            for p in board.empty_points().collect::<Vec<_>>() {
+                                assert!(
+                                    !board.is_legal_simple(p, color)
+                                        || board.is_point_an_eye(p, color),
+                                    "passed with a playable point"
+                                );
+                            }
+                            board.pass();
+                            passes += 1;
+                        }
+                    }
+                    if let Err(e) = board.check_consistency() {
+                        panic!("{e}\n{board:?}");
+                    }
+                    if passes == 2 {
+                        break;
+                    }
+                    color = !color;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn clone_from_smaller_board_matches_fresh_copy() {
+        let mut rng = Rng::new(5);
+        let mut big = Board::new(BoardSize::square(19).unwrap());
+        for i in 0..200 {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            if let Some(p) = big.random_playout_move(color, &mut rng) {
+                big.play(p, color);
+            }
+        }
+        let small = Board::from_ascii("x.o\n.xo\n...").unwrap();
+        big.clone_from(&small);
+        assert_eq!(big, small);
+        assert_eq!(big.hash(), small.hash());
+        big.check_consistency().unwrap();
+        let p = small.size().point(0, 0).unwrap();
+        big.play(p, Color::White);
+        big.check_consistency().unwrap();
+    }
+}

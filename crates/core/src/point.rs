@@ -263,11 +263,16 @@ impl Point {
         self.0 as usize
     }
 
-    /// The point at a padded-array index. Whether it lies on a given board is
-    /// for [`BoardSize::contains`] to say.
+    /// The point at a padded-array index, if the index is inside the array of
+    /// the largest board. Whether it lies on a given board is for
+    /// [`BoardSize::contains`] to say.
     #[inline]
-    pub const fn from_index(index: usize) -> Point {
-        Point(index as u16)
+    pub const fn from_index(index: usize) -> Option<Point> {
+        if index < MAX_CELLS {
+            Some(Point(index as u16))
+        } else {
+            None
+        }
     }
 }
 
@@ -371,7 +376,7 @@ mod tests {
             }
             assert_eq!(seen.len(), w * h);
             let inside = (0..MAX_CELLS)
-                .filter(|&i| s.contains(Point::from_index(i)))
+                .filter(|&i| s.contains(Point::from_index(i).unwrap()))
                 .count();
             assert_eq!(inside, w * h);
         }
