@@ -1,1 +1,117 @@
-fn main() {}
+//! Criterion benchmarks of the rules core: playing moves, testing legality,
+//! undoing, and whole light playouts.
+//!
+//! `cargo bench -p tengen-core` (add `-- --quick` for a short run).
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use tengen_core::{playout, Board, BoardSize, Color, Game, Move, Point, Rng, Rules};
+
+/// A recorded light playout: the moves of one random game on `size`.
+fn recorded_game(size: BoardSize, seed: u64) -> Vec<(Point, Color)> {
+    let mut board = Board::new(size);
+    let mut rng = Rng::new(seed);
+    let mut color = Color::Black;
+    let mut moves = Vec::new();
+    let mut passes = 0;
+    while passes < 2 && moves.len() < 3 * size.points_count() {
+        match board.random_playout_move(color, &mut rng) {
+            Some(p) => {
+                board.play(p, color);
+                moves.push((p, color));
+                passes = 0;
+            }
+            None => passes += 1,
+        }
+        color = !color;
+    }
+    moves
+}
+
+fn play(c: &mut Criterion) {
+    let mut group = c.benchmark_group("play");
+    for side in [9, 19] {
+        let size = BoardSize::square(side).unwrap();
+        let moves = recorded_game(size, 1);
+        let empty = Board::new(size);
+        group.throughput(Throughput::Elements(moves.len() as u64));
+        group.bench_function(format!("{side}x{side} replay of a playout"), |b| {
+            let mut board = empty.clone();
+            b.iter(|| {
+                board.clone_from(&empty);
+                for &(p, color) in &moves {
+                    board.play(p, color);
+                }
+                black_box(board.hash())
+            })
+        });
+    }
+    group.finish();
+}
+
+fn legality(c: &mut Criterion) {
+    let mut group = c.benchmark_group("legality");
+    for side in [9, 19] {
+        let size = BoardSize::square(side).unwrap();
+        let moves = recorded_game(size, 2);
+        // A middle-game position: half of a playout.
+        let mut board = Board::new(size);
+        for &(p, color) in &moves[..moves.len() / 2] {
+            board.play(p, color);
+        }
+        let points: Vec<Point> = size.points().collect();
+        group.throughput(Throughput::Elements(points.len() as u64));
+        group.bench_function(format!("{side}x{side} is_legal_simple, every point"), |b| {
+            b.iter(|| points.iter().filter(|&&p| board.is_legal_simple(p, Color::Black)).count())
+        });
+        let game = Game::from_position(board.clone(), Color::Black, Rules::default());
+        group.bench_function(format!("{side}x{side} Game::legal (superko), every point"), |b| {
+            b.iter(|| points.iter().filter(|&&p| game.legal(Move::Play(p)).is_ok()).count())
+        });
+    }
+    group.finish();
+}
+
+fn undo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("undo");
+    let size = BoardSize::square(19).unwrap();
+    let mut game = Game::new(size, Rules::default());
+    for (p, _) in recorded_game(size, 3).into_iter().take(150) {
+        if game.play(Move::Play(p)).is_err() {
+            game.play(Move::Pass).ok();
+        }
+    }
+    group.throughput(Throughput::Elements(game.turn_count() as u64));
+    group.bench_function("19x19 undo a 150-move game to the start", |b| {
+        b.iter_batched(
+            || game.clone(),
+            |mut g| {
+                while g.undo().is_some() {}
+                g
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("light playout");
+    for side in [9, 19] {
+        let size = BoardSize::square(side).unwrap();
+        let empty = Board::new(size);
+        let mut work = empty.clone();
+        let mut rng = Rng::new(4);
+        let cap = 3 * size.points_count() as u32;
+        group.bench_function(format!("{side}x{side} from the empty board"), |b| {
+            b.iter(|| {
+                work.clone_from(&empty);
+                let stats = playout::light_playout(&mut work, Color::Black, &mut rng, cap);
+                black_box((stats, playout::playout_score(&work)))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, play, legality, undo, playouts);
+criterion_main!(benches);
