@@ -567,19 +567,7 @@ impl Board {
         // The new stone takes a liberty from every distinct chain next to it.
         // Computed without branches: a head of 0 (empty or wall) or one seen
         // before subtracts nothing.
-        let [n0, n1, n2, n3] = neighbors;
-        let h = [
-            self.chain_head[n0],
-            self.chain_head[n1],
-            self.chain_head[n2],
-            self.chain_head[n3],
-        ];
-        let distinct = [
-            h[0] != 0,
-            (h[1] != 0) & (h[1] != h[0]),
-            (h[2] != 0) & (h[2] != h[0]) & (h[2] != h[1]),
-            (h[3] != 0) & (h[3] != h[0]) & (h[3] != h[1]) & (h[3] != h[2]),
-        ];
+        let (h, distinct) = self.distinct_heads(neighbors);
         let mut friend = [false; 4];
         let mut friend_count = 0;
         for i in 0..4 {
@@ -752,6 +740,26 @@ impl Board {
         p as u16 != self.ko && !self.is_suicide(Point(p as u16), color)
     }
 
+    /// The chain heads at four cells, and which of them are stones whose chain
+    /// did not appear earlier in the list. Without branches: an empty or wall
+    /// cell has head 0.
+    #[inline(always)]
+    fn distinct_heads(&self, cells: [usize; 4]) -> ([u16; 4], [bool; 4]) {
+        let h = [
+            self.chain_head[cells[0]],
+            self.chain_head[cells[1]],
+            self.chain_head[cells[2]],
+            self.chain_head[cells[3]],
+        ];
+        let distinct = [
+            h[0] != 0,
+            (h[1] != 0) & (h[1] != h[0]),
+            (h[2] != 0) & (h[2] != h[0]) & (h[2] != h[1]),
+            (h[3] != 0) & (h[3] != h[0]) & (h[3] != h[1]) & (h[3] != h[2]),
+        ];
+        (h, distinct)
+    }
+
     #[inline]
     fn touches_chain(&self, cell: usize, head: u16) -> bool {
         let [a, b, c, d] = self.neighbor_cells(cell);
@@ -803,16 +811,10 @@ impl Board {
             removed += 1;
             // The freed point is a new liberty of each distinct chain next to
             // it; stones of the victim still to be removed are skipped.
-            let neighbors = self.neighbor_cells(stone);
-            let mut seen = [0u16; 4];
-            let mut seen_count = 0;
-            for n in neighbors {
-                let h = self.chain_head[n];
-                if h != 0 && h as usize != head && !seen[..seen_count].contains(&h) {
-                    seen[seen_count] = h;
-                    seen_count += 1;
-                    self.liberties[h as usize] += 1;
-                }
+            let (heads, distinct) = self.distinct_heads(self.neighbor_cells(stone));
+            for i in 0..4 {
+                let fresh = distinct[i] & (heads[i] as usize != head);
+                self.liberties[heads[i] as usize] += fresh as u16;
             }
             stone = self.chain_next[stone] as usize;
             if stone == head {
