@@ -61,12 +61,25 @@ fn legality(c: &mut Criterion) {
         let points: Vec<Point> = size.points().collect();
         group.throughput(Throughput::Elements(points.len() as u64));
         group.bench_function(format!("{side}x{side} is_legal_simple, every point"), |b| {
-            b.iter(|| points.iter().filter(|&&p| board.is_legal_simple(p, Color::Black)).count())
+            b.iter(|| {
+                points
+                    .iter()
+                    .filter(|&&p| board.is_legal_simple(p, Color::Black))
+                    .count()
+            })
         });
         let game = Game::from_position(board.clone(), Color::Black, Rules::default());
-        group.bench_function(format!("{side}x{side} Game::legal (superko), every point"), |b| {
-            b.iter(|| points.iter().filter(|&&p| game.legal(Move::Play(p)).is_ok()).count())
-        });
+        group.bench_function(
+            format!("{side}x{side} Game::legal (superko), every point"),
+            |b| {
+                b.iter(|| {
+                    points
+                        .iter()
+                        .filter(|&&p| game.legal(Move::Play(p)).is_ok())
+                        .count()
+                })
+            },
+        );
     }
     group.finish();
 }

@@ -331,7 +331,13 @@ impl fmt::Display for VertexError {
                 write!(f, "invalid vertex '{}': column letters skip I", self.text)
             }
             VertexErrorKind::OffBoard(size) => {
-                write!(f, "vertex '{}' is off the {} board", self.text, size)
+                write!(
+                    f,
+                    "vertex '{}' is off the {}x{} board",
+                    self.text,
+                    size.width(),
+                    size.height()
+                )
             }
         }
     }

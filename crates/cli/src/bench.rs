@@ -1,0 +1,340 @@
+//! The light-playout benchmark: how many random games from the empty board one
+//! thread plays per second.
+//!
+//! Each playout copies an empty [`Board`] into a work board with
+//! [`Clone::clone_from`] (which copies only the part of the arrays the size
+//! uses), plays [`light_playout`] to the end and counts it with
+//! [`playout_score`], so that none of the work can be optimised away.
+
+use std::io::{self, Write};
+use std::time::{Duration, Instant};
+
+use tengen_core::playout::{light_playout, playout_score};
+use tengen_core::{Board, BoardSize, Color, Rng};
+
+use crate::report::size_text;
+
+/// Playouts between two looks at the clock.
+pub const CLOCK_CHECK_INTERVAL: u64 = 64;
+
+/// Komi used to decide who won a playout.
+pub const BENCH_KOMI: f64 = 7.5;
+
+/// What to measure.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BenchConfig {
+    /// Board size.
+    pub size: BoardSize,
+    /// Wall-clock time each measurement runs for.
+    pub duration: Duration,
+    /// Seed of the first measurement's random numbers; measurement `i` uses
+    /// `seed + i`.
+    pub seed: u64,
+}
+
+impl BenchConfig {
+    /// The move cap of one playout: three turns per point, passes included.
+    pub fn max_moves(&self) -> u32 {
+        3 * self.size.points_count() as u32
+    }
+}
+
+/// The counts and times of one measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Measurement {
+    /// Playouts completed.
+    pub playouts: u64,
+    /// Stones placed, over all playouts.
+    pub moves: u64,
+    /// Passes made, over all playouts.
+    pub passes: u64,
+    /// Playouts stopped by the move cap instead of two passes.
+    pub capped: u64,
+    /// Playouts Black won with komi [`BENCH_KOMI`].
+    pub black_wins: u64,
+    /// Wall-clock time.
+    pub wall: Duration,
+    /// CPU time of the process, if the platform tells it.
+    pub cpu: Option<Duration>,
+}
+
+impl Measurement {
+    /// The CPU time, or the wall time where the CPU time is unknown.
+    pub fn cpu_or_wall(&self) -> Duration {
+        self.cpu.unwrap_or(self.wall)
+    }
+
+    /// Playouts per second of CPU time (wall time where CPU time is unknown).
+    pub fn playouts_per_cpu_second(&self) -> f64 {
+        per_second(self.playouts, self.cpu_or_wall())
+    }
+
+    /// Playouts per second of wall time.
+    pub fn playouts_per_wall_second(&self) -> f64 {
+        per_second(self.playouts, self.wall)
+    }
+
+    /// Stones placed per second of CPU time.
+    pub fn moves_per_cpu_second(&self) -> f64 {
+        per_second(self.moves, self.cpu_or_wall())
+    }
+
+    /// Mean stones placed per playout.
+    pub fn mean_moves(&self) -> f64 {
+        ratio(self.moves, self.playouts)
+    }
+
+    /// Mean turns per playout, passes included.
+    pub fn mean_turns(&self) -> f64 {
+        ratio(self.moves + self.passes, self.playouts)
+    }
+
+    /// The share of playouts Black won, from 0 to 1.
+    pub fn black_win_rate(&self) -> f64 {
+        ratio(self.black_wins, self.playouts)
+    }
+
+    /// A few lines describing the measurement.
+    pub fn report(&self) -> String {
+        let cpu = match self.cpu {
+            Some(cpu) => format!("{:.2} s CPU", cpu.as_secs_f64()),
+            None => "CPU time unknown, wall time used".to_string(),
+        };
+        format!(
+            "playouts        {} in {:.2} s wall, {cpu}\n\
+             playouts/s      {:.0} (CPU), {:.0} (wall)\n\
+             moves/s         {:.0} (CPU)\n\
+             moves/playout   {:.1} stones, {:.1} with passes ({} capped)\n\
+             black win rate  {:.2}% (komi {BENCH_KOMI})\n",
+            self.playouts,
+            self.wall.as_secs_f64(),
+            self.playouts_per_cpu_second(),
+            self.playouts_per_wall_second(),
+            self.moves_per_cpu_second(),
+            self.mean_moves(),
+            self.mean_turns(),
+            self.capped,
+            100.0 * self.black_win_rate(),
+        )
+    }
+}
+
+fn per_second(count: u64, time: Duration) -> f64 {
+    let seconds = time.as_secs_f64();
+    if seconds > 0.0 {
+        count as f64 / seconds
+    } else {
+        0.0
+    }
+}
+
+fn ratio(count: u64, total: u64) -> f64 {
+    if total > 0 {
+        count as f64 / total as f64
+    } else {
+        0.0
+    }
+}
+
+/// Runs light playouts on one thread until `config.duration` of wall time has
+/// passed (the clock is read every [`CLOCK_CHECK_INTERVAL`] playouts).
+/// `progress` is called after each look at the clock with the time elapsed.
+pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Measurement {
+    let empty = Board::new(config.size);
+    let mut work = empty.clone();
+    let mut rng = Rng::new(config.seed);
+    let max_moves = config.max_moves();
+    let mut m = Measurement::default();
+    let cpu_start = process_cpu_time();
+    let start = Instant::now();
+    loop {
+        for _ in 0..CLOCK_CHECK_INTERVAL {
+            work.clone_from(&empty);
+            let stats = light_playout(&mut work, Color::Black, &mut rng, max_moves);
+            let score = playout_score(&work);
+            m.playouts += 1;
+            m.moves += u64::from(stats.moves);
+            m.passes += u64::from(stats.passes);
+            m.capped += u64::from(stats.capped);
+            m.black_wins += u64::from(f64::from(score) > BENCH_KOMI);
+        }
+        let elapsed = start.elapsed();
+        progress(elapsed);
+        if elapsed >= config.duration {
+            m.wall = elapsed;
+            break;
+        }
+    }
+    m.cpu = match (cpu_start, process_cpu_time()) {
+        (Some(begin), Some(end)) => Some(end.saturating_sub(begin)),
+        _ => None,
+    };
+    m
+}
+
+/// Runs `repeat` measurements (at least one) of `config`, seeds `seed`,
+/// `seed + 1`, ..., writing a header, each measurement's report and the median
+/// of playouts per CPU second to `out`. `progress` is called with the index of
+/// the measurement under way and its time elapsed so far.
+pub fn run(
+    config: &BenchConfig,
+    repeat: usize,
+    out: &mut impl Write,
+    progress: &mut dyn FnMut(usize, Duration),
+) -> io::Result<Vec<Measurement>> {
+    let repeat = repeat.max(1);
+    writeln!(
+        out,
+        "Light playouts on {} ({} points), one thread, {:.1} s per run, {repeat} run{}, seed {}, move cap {}",
+        size_text(config.size),
+        config.size.points_count(),
+        config.duration.as_secs_f64(),
+        if repeat == 1 { "" } else { "s" },
+        config.seed,
+        config.max_moves(),
+    )?;
+    let mut results = Vec::with_capacity(repeat);
+    for run in 0..repeat {
+        let run_config = BenchConfig {
+            seed: config.seed.wrapping_add(run as u64),
+            ..*config
+        };
+        let m = measure(&run_config, &mut |elapsed| progress(run, elapsed));
+        writeln!(
+            out,
+            "\nRun {} of {repeat} (seed {}):",
+            run + 1,
+            run_config.seed
+        )?;
+        write!(out, "{}", m.report())?;
+        out.flush()?;
+        results.push(m);
+    }
+    let rates: Vec<f64> = results
+        .iter()
+        .map(Measurement::playouts_per_cpu_second)
+        .collect();
+    if let Some(median) = median(&rates) {
+        writeln!(
+            out,
+            "\nmedian playouts/s (CPU) over {repeat} run{}: {median:.0}",
+            if repeat == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(results)
+}
+
+/// The median of `values` (the mean of the middle two for an even count);
+/// `None` when empty.
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mid = sorted.len() / 2;
+    Some(if sorted.len() % 2 == 0 {
+        (sorted[mid - 1] + sorted[mid]) / 2.0
+    } else {
+        sorted[mid]
+    })
+}
+
+/// CPU time used by this process so far (all threads), where the platform
+/// tells it.
+#[cfg(unix)]
+pub fn process_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec for the duration of the call,
+    // and CLOCK_PROCESS_CPUTIME_ID is a clock every supported Unix provides.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return None;
+    }
+    Some(Duration::new(
+        u64::try_from(ts.tv_sec).ok()?,
+        u32::try_from(ts.tv_nsec).ok()?,
+    ))
+}
+
+/// CPU time used by this process so far: not known on this platform.
+#[cfg(not(unix))]
+pub fn process_cpu_time() -> Option<Duration> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_short_measurement_counts_sensibly() {
+        let config = BenchConfig {
+            size: BoardSize::square(5).unwrap(),
+            duration: Duration::from_millis(50),
+            seed: 1,
+        };
+        let mut calls = 0;
+        let m = measure(&config, &mut |_| calls += 1);
+        assert!(calls >= 1);
+        assert!(m.playouts >= CLOCK_CHECK_INTERVAL);
+        assert_eq!(m.playouts % CLOCK_CHECK_INTERVAL, 0);
+        assert!(m.wall >= config.duration);
+        assert!(m.black_wins <= m.playouts);
+        // Every finished playout ends with two passes.
+        assert!(m.passes >= 2 * (m.playouts - m.capped));
+        assert!(m.mean_moves() > 5.0 && m.mean_moves() < 75.0);
+        assert!(m.mean_turns() > m.mean_moves());
+        let report = m.report();
+        assert!(report.contains("playouts/s"), "{report}");
+        assert!(report.contains("black win rate"), "{report}");
+    }
+
+    #[test]
+    fn cpu_time_advances() {
+        let Some(before) = process_cpu_time() else {
+            return;
+        };
+        let mut x = 0u64;
+        for i in 0..5_000_000u64 {
+            x = std::hint::black_box(x.wrapping_add(i * i));
+        }
+        assert!(process_cpu_time().unwrap() >= before, "{x}");
+    }
+
+    #[test]
+    fn repeated_runs_report_a_median() {
+        let config = BenchConfig {
+            size: BoardSize::new(3, 4).unwrap(),
+            duration: Duration::from_millis(10),
+            seed: 5,
+        };
+        let mut out = Vec::new();
+        let mut runs_seen = Vec::new();
+        let results = run(&config, 3, &mut out, &mut |run, _| runs_seen.push(run)).unwrap();
+        assert_eq!(results.len(), 3);
+        assert_eq!(runs_seen.first(), Some(&0));
+        assert_eq!(runs_seen.last(), Some(&2));
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("Light playouts on 3x4 (12 points)"),
+            "{text}"
+        );
+        assert!(text.contains("Run 3 of 3 (seed 7):"), "{text}");
+        assert!(
+            text.contains("median playouts/s (CPU) over 3 runs: "),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0]), Some(3.0));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+}

@@ -1,0 +1,23 @@
+//! # tengen
+//!
+//! The library behind the `tengen` binary: everything the command line does that
+//! a test can drive without a terminal.
+//!
+//! - [`agents`]: the registry of bots by name.
+//! - [`options`]: parsers for board sizes, rules and colours as given on the
+//!   command line.
+//! - [`report`]: the result line printed at the end of a game.
+//! - [`selfplay`]: bot against bot, printing every move (the book's `bot_v_bot`).
+//! - [`terminal`]: a person against a bot over any [`std::io::BufRead`] /
+//!   [`std::io::Write`] pair.
+//! - [`bench`](mod@bench): the light-playout benchmark.
+#![deny(missing_docs)]
+
+pub mod agents;
+pub mod bench;
+pub mod options;
+pub mod report;
+pub mod selfplay;
+pub mod terminal;
+
+pub use agents::{make_agent, UnknownAgent, AGENT_NAMES};

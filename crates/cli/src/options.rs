@@ -1,0 +1,69 @@
+//! Parsers for command-line values, written as clap `value_parser`s: each
+//! returns a one-line message a person can act on.
+
+use tengen_core::{BoardSize, Color, Rules, MAX_SIDE, PRESETS};
+
+/// Parses a board size: `19`, or `7x11` for 7 columns and 11 rows.
+pub fn parse_size(text: &str) -> Result<BoardSize, String> {
+    BoardSize::parse(text).ok_or_else(|| {
+        format!(
+            "unacceptable board size '{text}': give a side from 1 to {MAX_SIDE} such as 19, \
+             or WIDTHxHEIGHT such as 7x11"
+        )
+    })
+}
+
+/// Parses a rule set: a preset name (`aga`, `chinese`, `japanese`,
+/// `tromp-taylor`, `new-zealand`) optionally followed by overrides such as
+/// `japanese,komi=0`, or a full `ko=...,suicide=...,scoring=...,komi=...` list.
+pub fn parse_rules(text: &str) -> Result<Rules, String> {
+    text.parse::<Rules>().map_err(|e| {
+        let presets: Vec<&str> = PRESETS.iter().map(|(name, _)| *name).collect();
+        format!("{e} (presets: {})", presets.join(", "))
+    })
+}
+
+/// Parses a colour: `black`, `white`, `b` or `w`, any case.
+pub fn parse_color(text: &str) -> Result<Color, String> {
+    Color::parse(text.trim()).ok_or_else(|| format!("unknown colour '{text}': use black or white"))
+}
+
+/// Parses komi: a finite number of at most 1000 in size.
+pub fn parse_komi(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(komi) if komi.is_finite() && komi.abs() <= 1000.0 => Ok(komi),
+        _ => Err(format!("bad komi '{text}': expected a number such as 7.5")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("9"), Ok(BoardSize::square(9).unwrap()));
+        assert_eq!(parse_size("7x11"), Ok(BoardSize::new(7, 11).unwrap()));
+        let err = parse_size("30").unwrap_err();
+        assert!(err.contains("'30'") && err.contains("1 to 25"), "{err}");
+        assert!(parse_size("big").is_err());
+    }
+
+    #[test]
+    fn rules_and_komi() {
+        assert_eq!(parse_rules("aga"), Ok(Rules::default()));
+        assert_eq!(parse_rules("japanese,komi=0").map(|r| r.komi), Ok(0.0));
+        let err = parse_rules("nonsense").unwrap_err();
+        assert!(err.contains("presets: tromp-taylor"), "{err}");
+        assert_eq!(parse_komi("6.5"), Ok(6.5));
+        assert!(parse_komi("inf").is_err());
+        assert!(parse_komi("x").is_err());
+    }
+
+    #[test]
+    fn colours() {
+        assert_eq!(parse_color("W"), Ok(Color::White));
+        assert_eq!(parse_color("black"), Ok(Color::Black));
+        assert!(parse_color("red").is_err());
+    }
+}
