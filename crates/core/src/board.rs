@@ -232,12 +232,13 @@ impl Board {
             .sum()
     }
 
-    /// Sets cell `p` (empty or a stone) and updates its neighbours' counts.
+    /// Changes cell `p` from `old` to `new` (empty or a stone) and updates its
+    /// neighbours' counts.
     #[inline(always)]
-    fn set_cell(&mut self, p: usize, cell: u8) {
-        let delta =
-            NEIGHBOR_UNIT[cell as usize].wrapping_sub(NEIGHBOR_UNIT[self.cells[p] as usize]);
-        self.cells[p] = cell;
+    fn set_cell(&mut self, p: usize, old: u8, new: u8) {
+        debug_assert_eq!(self.cells[p], old);
+        let delta = NEIGHBOR_UNIT[new as usize].wrapping_sub(NEIGHBOR_UNIT[old as usize]);
+        self.cells[p] = new;
         for n in self.neighbor_cells(p) {
             self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
         }
@@ -364,10 +365,13 @@ impl Board {
             .filter(|n| self.cells[n.index()] != WALL)
     }
 
-    #[inline]
+    /// The cells around `p`. Wrapping arithmetic, so that asking about a wall
+    /// cell's neighbours never overflows; the masked arrays keep any such index
+    /// in bounds, and callers only use what they read there for on-board cells.
+    #[inline(always)]
     fn neighbor_cells(&self, p: usize) -> [usize; 4] {
         let s = self.size.stride();
-        [p - s, p - 1, p + 1, p + s]
+        [p.wrapping_sub(s), p.wrapping_sub(1), p + 1, p + s]
     }
 
     #[inline]
@@ -383,22 +387,18 @@ impl Board {
         if self.neighbor_counts[point.index()] & EMPTY_NEIGHBORS_MASK != 0 {
             return false;
         }
+        // No empty neighbour: the move lives only if a friendly chain keeps a
+        // second liberty or an enemy chain loses its last one. Evaluated
+        // without branches; walls match neither colour.
         let own = stone_cell(color);
+        let enemy = stone_cell(!color);
+        let mut lives = false;
         for n in self.neighbor_cells(point.index()) {
-            match self.cells[n] {
-                EMPTY => return false,
-                WALL => {}
-                cell => {
-                    let libs = self.liberties[self.chain_head[n] as usize];
-                    // A friendly chain with a second liberty keeps it; an enemy
-                    // chain whose last liberty is this point is captured.
-                    if (cell == own) == (libs > 1) {
-                        return false;
-                    }
-                }
-            }
+            let cell = self.cells[n];
+            let libs = self.liberties[self.chain_head[n] as usize];
+            lives |= ((cell == own) & (libs > 1)) | ((cell == enemy) & (libs == 1));
         }
-        true
+        !lives
     }
 
     /// Legality under simple ko with suicide forbidden, the rules of light
@@ -432,11 +432,9 @@ impl Board {
             off_board += (cell == WALL) as u8;
             friendly += (cell == own) as u8;
         }
-        if off_board > 0 {
-            off_board + friendly == 4
-        } else {
-            friendly >= 3
-        }
+        // Branch-free form of: on the edge all on-board diagonals must be
+        // friendly, in the middle three of four.
+        ((off_board > 0) & (off_board + friendly == 4)) | ((off_board == 0) & (friendly >= 3))
     }
 
     /// The hash the board would have after `color` plays at empty `point`,
@@ -548,7 +546,7 @@ impl Board {
         let packed = self.neighbor_counts[p];
 
         self.ko = 0;
-        self.set_cell(p, own);
+        self.set_cell(p, EMPTY, own);
         self.hash ^= STONE_KEYS[color.index()][p];
         self.remove_empty(p);
         self.chain_head[p] = p as u16;
@@ -585,7 +583,7 @@ impl Board {
             let base = (0..4).fold(0, |b, i| b | (h[i] & (friend[i] as u16).wrapping_neg()));
             let mut gained = 0;
             for n in neighbors {
-                gained += (self.cells[n] == EMPTY && !self.touches_chain(n, base)) as u16;
+                gained += ((self.cells[n] == EMPTY) & !self.touches_chain(n, base)) as u16;
             }
             self.liberties[base as usize] += gained;
             self.link_stone(base as usize, p);
@@ -804,7 +802,7 @@ impl Board {
         let mut removed = 0;
         let mut stone = head;
         loop {
-            self.set_cell(stone, EMPTY);
+            self.set_cell(stone, stone_cell(victim), EMPTY);
             self.hash ^= keys[stone];
             self.chain_head[stone] = 0;
             self.push_empty(stone);
