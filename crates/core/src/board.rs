@@ -554,10 +554,11 @@ impl Board {
         self.chain_len[p] = 1;
         let empty_neighbors = (packed & EMPTY_NEIGHBORS_MASK) >> 8;
 
-        // A stone with only empty points and walls around it touches no chain.
+        // A stone with only empty points and walls around it touches no chain
+        // (and has a liberty, except on a 1×1 board, left to the general path).
         // Walls count as both black and white neighbours.
         let walls = (packed & 0xF) + ((packed >> 4) & 0xF) + empty_neighbors - 4;
-        if empty_neighbors + walls == 4 {
+        if empty_neighbors + walls == 4 && empty_neighbors > 0 {
             self.liberties[p] = empty_neighbors;
             return 0;
         }
