@@ -125,6 +125,9 @@ pub struct Board {
     hash: u64,
     /// The point the side to move may not play because of simple ko; 0 if none.
     ko: u16,
+    /// The cell value of the colour that may not play at `ko` (the opponent of
+    /// the capturer); 0 if none.
+    ko_barred: u8,
     /// Stones captured by each colour (prisoners it holds).
     captures: ByColor<u32>,
 }
@@ -144,6 +147,7 @@ impl Clone for Board {
             neighbor_counts: self.neighbor_counts,
             hash: self.hash,
             ko: self.ko,
+            ko_barred: self.ko_barred,
             captures: self.captures,
         }
     }
@@ -165,6 +169,7 @@ impl Clone for Board {
         self.empty_len = source.empty_len;
         self.hash = source.hash;
         self.ko = source.ko;
+        self.ko_barred = source.ko_barred;
         self.captures = source.captures;
     }
 }
@@ -177,6 +182,7 @@ impl PartialEq for Board {
         self.size == other.size
             && self.cells.0[..cells] == other.cells.0[..cells]
             && self.ko == other.ko
+            && self.ko_barred == other.ko_barred
             && self.captures == other.captures
     }
 }
@@ -212,6 +218,7 @@ impl Board {
             neighbor_counts: CellArray::filled(0),
             hash: 0,
             ko: 0,
+            ko_barred: 0,
             captures: ByColor::default(),
         };
         for point in size.points() {
@@ -278,6 +285,14 @@ impl Board {
     #[inline]
     pub fn ko_point(&self) -> Option<Point> {
         (self.ko != 0).then_some(Point(self.ko))
+    }
+
+    /// Whether `color` playing at `point` would retake a single-stone ko at
+    /// once. Only the opponent of the player who just captured is barred: the
+    /// capturer may fill the point (GTP lets one colour move twice).
+    #[inline]
+    pub fn is_ko_retake(&self, point: Point, color: Color) -> bool {
+        point.0 == self.ko && stone_cell(color) == self.ko_barred
     }
 
     /// Stones captured so far by each colour (including suicides: a colour's own
@@ -406,7 +421,7 @@ impl Board {
     #[inline]
     pub fn is_legal_simple(&self, point: Point, color: Color) -> bool {
         let p = point.index();
-        self.cells[p] == EMPTY && point.0 != self.ko && !self.is_suicide(point, color)
+        self.cells[p] == EMPTY && !self.is_ko_retake(point, color) && !self.is_suicide(point, color)
     }
 
     /// The book's eye test: `point` is empty, all its on-board neighbours are
@@ -546,6 +561,7 @@ impl Board {
         let packed = self.neighbor_counts[p];
 
         self.ko = 0;
+        self.ko_barred = 0;
         self.set_cell(p, EMPTY, own);
         self.hash ^= STONE_KEYS[color.index()][p];
         self.remove_empty(p);
@@ -664,6 +680,7 @@ impl Board {
             self.captures[!color] += lost;
         } else if captured == 1 && self.chain_len[head] == 1 && self.liberties[head] == 1 {
             self.ko = captured_at as u16;
+            self.ko_barred = stone_cell(!color);
         }
         captured
     }
@@ -672,6 +689,7 @@ impl Board {
     #[inline]
     pub fn pass(&mut self) {
         self.ko = 0;
+        self.ko_barred = 0;
     }
 
     /// Puts a stone on the board as part of a setup position (handicap, SGF
@@ -687,9 +705,10 @@ impl Board {
         if self.removals_after(point, color) != (0, 0) {
             return Err(SetupError::NoLiberties(point));
         }
-        let ko = self.ko;
+        let (ko, ko_barred) = (self.ko, self.ko_barred);
         self.play(point, color);
         self.ko = ko;
+        self.ko_barred = ko_barred;
         Ok(())
     }
 
@@ -736,7 +755,7 @@ impl Board {
     /// Legality of an empty point `p` under simple ko with suicide forbidden.
     #[inline]
     fn is_legal_empty(&self, p: usize, color: Color) -> bool {
-        p as u16 != self.ko && !self.is_suicide(Point(p as u16), color)
+        !self.is_ko_retake(Point(p as u16), color) && !self.is_suicide(Point(p as u16), color)
     }
 
     /// The chain heads at four cells, and which of them are stones whose chain
@@ -967,6 +986,12 @@ impl Board {
                 self.hash_from_scratch()
             ));
         }
+        if (self.ko == 0) != (self.ko_barred == 0) {
+            return Err(format!(
+                "ko point {} barred for {}",
+                self.ko, self.ko_barred
+            ));
+        }
         if self.ko != 0 && self.cells[self.ko as usize] != EMPTY {
             return Err(format!("ko point {} is not empty", self.ko));
         }
@@ -1030,6 +1055,7 @@ impl Board {
             }
         }
         board.ko = 0;
+        board.ko_barred = 0;
         board.captures = ByColor::default();
         Ok(board)
     }

@@ -279,7 +279,7 @@ impl Game {
                 _ => {}
             }
         }
-        if board.ko_point() == Some(point) {
+        if board.is_ko_retake(point, color) {
             return Err(IllegalMove::Ko);
         }
         if self.rules.ko != KoRule::Simple {
