@@ -65,6 +65,18 @@ mod tests {
             }
         }
         assert!(distinct.insert(WHITE_TO_MOVE));
-        // PINNED_VALUES
+    }
+
+    /// Pinned values: these must never change (see the module documentation).
+    #[test]
+    fn pinned_values() {
+        let size = crate::BoardSize::square(19).unwrap();
+        let d4 = size.point(3, 3).unwrap().index();
+        let q16 = size.point(15, 15).unwrap().index();
+        assert_eq!(STONE_KEYS[0][d4], 0xb3cb_e19a_c733_7e49);
+        assert_eq!(STONE_KEYS[1][q16], 0x01fe_c467_034d_9a9f);
+        assert_eq!(WHITE_TO_MOVE, 0xeaf7_e0db_fb42_3978);
+        let board = crate::Board::from_ascii("x.o\n.xo\n...").unwrap();
+        assert_eq!(board.hash(), 0x72ea_e9ce_d733_83f1);
     }
 }
