@@ -452,42 +452,46 @@ impl Board {
         ((off_board > 0) & (off_board + friendly == 4)) | ((off_board == 0) & (friendly >= 3))
     }
 
+    /// The chains that `color` playing at empty `point` would take off the
+    /// board: the enemy chains it captures, or, when it captures nothing and is
+    /// suicide, its own chains next to it (the new stone goes with them).
+    /// Returns the heads, how many there are, and whether it is a suicide.
+    fn chains_removed_by(&self, point: Point, color: Color) -> ([u16; 4], usize, bool) {
+        let p = point.index();
+        let (h, distinct) = self.distinct_heads(self.neighbor_cells(p));
+        let mut heads = [0u16; 4];
+        let mut count = 0;
+        let enemy = stone_cell(!color);
+        for i in 0..4 {
+            let head = h[i] as usize;
+            if distinct[i] && self.cells[head] == enemy && self.liberties[head] == 1 {
+                heads[count] = h[i];
+                count += 1;
+            }
+        }
+        if count > 0 || !self.is_suicide(point, color) {
+            return (heads, count, false);
+        }
+        let own = stone_cell(color);
+        for i in 0..4 {
+            if distinct[i] && self.cells[h[i] as usize] == own {
+                heads[count] = h[i];
+                count += 1;
+            }
+        }
+        (heads, count, true)
+    }
+
     /// The hash the board would have after `color` plays at empty `point`,
     /// captures and suicide included, without changing the board.
     pub fn hash_after(&self, point: Point, color: Color) -> u64 {
-        let p = point.index();
-        let own = stone_cell(color);
-        let mut heads = [0u16; 4];
-        let mut count = 0;
-        let mut hash = self.hash ^ STONE_KEYS[color.index()][p];
-        let mut captured = false;
-        for n in self.neighbor_cells(p) {
-            let cell = self.cells[n];
-            if cell == EMPTY || cell == WALL || cell == own {
-                continue;
-            }
-            let head = self.chain_head[n];
-            if self.liberties[head as usize] == 1 && !heads[..count].contains(&head) {
-                heads[count] = head;
-                count += 1;
-                captured = true;
-                hash ^= self.chain_hash(head as usize);
-            }
+        let (heads, count, suicide) = self.chains_removed_by(point, color);
+        let mut hash = self.hash;
+        if !suicide {
+            hash ^= STONE_KEYS[color.index()][point.index()];
         }
-        if !captured && self.is_suicide(point, color) {
-            // The new stone and every friendly chain next to it come off again.
-            hash = self.hash;
-            count = 0;
-            for n in self.neighbor_cells(p) {
-                if self.cells[n] == own {
-                    let head = self.chain_head[n];
-                    if !heads[..count].contains(&head) {
-                        heads[count] = head;
-                        count += 1;
-                        hash ^= self.chain_hash(head as usize);
-                    }
-                }
-            }
+        for &head in &heads[..count] {
+            hash ^= self.chain_hash(head as usize);
         }
         hash
     }
@@ -495,39 +499,16 @@ impl Board {
     /// How many stones `color` playing at `point` would remove from the board:
     /// `(enemy stones captured, own stones lost to suicide)`.
     pub fn removals_after(&self, point: Point, color: Color) -> (usize, usize) {
-        let p = point.index();
-        let own = stone_cell(color);
-        let mut heads = [0u16; 4];
-        let mut count = 0;
-        let mut captured = 0;
-        for n in self.neighbor_cells(p) {
-            let cell = self.cells[n];
-            if cell == EMPTY || cell == WALL || cell == own {
-                continue;
-            }
-            let head = self.chain_head[n];
-            if self.liberties[head as usize] == 1 && !heads[..count].contains(&head) {
-                heads[count] = head;
-                count += 1;
-                captured += self.chain_len[head as usize] as usize;
-            }
+        let (heads, count, suicide) = self.chains_removed_by(point, color);
+        let stones: usize = heads[..count]
+            .iter()
+            .map(|&head| self.chain_len[head as usize] as usize)
+            .sum();
+        if suicide {
+            (0, stones + 1)
+        } else {
+            (stones, 0)
         }
-        if captured > 0 || !self.is_suicide(point, color) {
-            return (captured, 0);
-        }
-        let mut lost = 1;
-        count = 0;
-        for n in self.neighbor_cells(p) {
-            if self.cells[n] == own {
-                let head = self.chain_head[n];
-                if !heads[..count].contains(&head) {
-                    heads[count] = head;
-                    count += 1;
-                    lost += self.chain_len[head as usize] as usize;
-                }
-            }
-        }
-        (0, lost)
     }
 
     fn chain_hash(&self, head: usize) -> u64 {
