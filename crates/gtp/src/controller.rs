@@ -1,0 +1,1 @@
+//! The controller side of GTP.

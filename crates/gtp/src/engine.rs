@@ -1,0 +1,1 @@
+//! The engine side of GTP.
