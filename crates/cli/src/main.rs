@@ -7,8 +7,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::PathBuf;
 use tengen::bench::{self, BenchConfig};
-use tengen::options::{parse_color, parse_komi, parse_rules, parse_size};
+
+use tengen::options::{parse_color, parse_duration, parse_komi, parse_rules, parse_size};
 use tengen::selfplay::{self, SelfPlayConfig};
 use tengen::terminal::Session;
 use tengen_core::{BoardSize, Color, Game, Rules};
@@ -27,6 +29,10 @@ enum Command {
     Selfplay(SelfplayArgs),
     /// Play against a bot in the terminal (or through a pipe).
     Play(PlayArgs),
+    /// Serve a bot over the Go Text Protocol on stdin and stdout.
+    Gtp(GtpArgs),
+    /// Referee games between two GTP engines and report the statistics.
+    Match(MatchArgs),
     /// Measure the engine's speed.
     Bench {
         #[command(subcommand)]
@@ -83,6 +89,51 @@ struct PlayArgs {
     handicap: usize,
 }
 
+#[derive(Debug, Args)]
+struct GtpArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// The bot that answers genmove.
+    #[arg(long, default_value = "random")]
+    bot: String,
+}
+
+#[derive(Debug, Args)]
+struct MatchArgs {
+    /// An engine's command line; give exactly two. The first plays Black in
+    /// even-numbered games.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
+    games: usize,
+    /// Board size (square; GTP engines take one number).
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    size: BoardSize,
+    /// Rules the referee counts by (start the engines with matching options).
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    rules: Rules,
+    /// Komi, overriding the rules' own.
+    #[arg(long, value_parser = parse_komi, allow_negative_numbers = true)]
+    komi: Option<f64>,
+    /// Directory for one SGF record per game.
+    #[arg(long)]
+    sgf_dir: Option<PathBuf>,
+    /// Results file, one JSON line per game; a rerun resumes from it
+    /// (default: results.jsonl inside --sgf-dir when that is given).
+    #[arg(long)]
+    results: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Time per move given to the engines (e.g. 2s, 500ms).
+    #[arg(long, value_parser = parse_duration)]
+    time_per_move: Option<Duration>,
+    /// Turns after which a game is stopped and counted (default 3 x points).
+    #[arg(long)]
+    max_moves: Option<usize>,
+}
+
 #[derive(Debug, Subcommand)]
 enum BenchCommand {
     /// Light random playouts from the empty board on one thread.
@@ -124,6 +175,8 @@ fn main() -> Result<()> {
     match cli.command {
         Command::Selfplay(args) => selfplay(args),
         Command::Play(args) => play(args),
+        Command::Gtp(args) => gtp(args),
+        Command::Match(args) => run_match(args),
         Command::Bench {
             bench: BenchCommand::Playouts(args),
         } => bench_playouts(args),
@@ -182,6 +235,58 @@ fn play(args: PlayArgs) -> Result<()> {
         Session::new(game, args.color, bot, stdin.lock(), io::stdout().lock()).with_echo(echo);
     let end = session.run()?;
     tracing::info!(?end, "session over");
+    Ok(())
+}
+
+fn gtp(args: GtpArgs) -> Result<()> {
+    let seed = seed_or_clock(args.game.seed);
+    let bot = tengen::make_agent(&args.bot, seed)?;
+    let mut engine = tengen_gtp::Engine::new(bot, args.game.size, rules_with_komi(&args.game))
+        .with_status_seed(seed);
+    engine.run(io::stdin().lock(), io::stdout().lock())?;
+    tracing::info!("gtp session over");
+    Ok(())
+}
+
+fn run_match(args: MatchArgs) -> Result<()> {
+    let [first, second]: [String; 2] = args.engines.try_into().map_err(|given: Vec<String>| {
+        anyhow::anyhow!("give exactly two --engine options, not {}", given.len())
+    })?;
+    anyhow::ensure!(args.games > 0, "--games must be at least 1");
+    anyhow::ensure!(args.concurrency > 0, "--concurrency must be at least 1");
+    let mut config = tengen_match::MatchConfig::new([first, second], args.games);
+    config.size = args.size;
+    config.rules = args.rules;
+    config.komi = args.komi.unwrap_or(args.rules.komi);
+    config.results_file = args
+        .results
+        .or_else(|| args.sgf_dir.as_ref().map(|dir| dir.join("results.jsonl")));
+    config.sgf_dir = args.sgf_dir;
+    config.concurrency = args.concurrency;
+    config.time_per_move = args.time_per_move;
+    config.max_moves = args.max_moves;
+    if let Some(dir) = &config.sgf_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    let bar = ProgressBar::with_draw_target(Some(args.games as u64), ProgressDrawTarget::stderr());
+    if !io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let report = tengen_match::run_match(&config, |event| match event {
+        tengen_match::MatchEvent::Started { resumed, .. } => bar.set_position(*resumed as u64),
+        tengen_match::MatchEvent::GameFinished {
+            record, finished, ..
+        } => {
+            bar.set_position(*finished as u64);
+            bar.set_message(record.result.clone());
+        }
+    })?;
+    bar.finish_and_clear();
+    print!("{report}");
     Ok(())
 }
 

@@ -36,9 +36,46 @@ pub fn parse_komi(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a duration: a number with a unit, `500ms`, `2s`, `1.5m`, `1h`; a bare
+/// number is seconds.
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, unit) = trimmed.split_at(split);
+    let scale = match unit.trim() {
+        "ms" => 0.001,
+        "" | "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => f64::NAN,
+    };
+    match number.parse::<f64>() {
+        Ok(value) if scale.is_finite() && value.is_finite() && value * scale <= 1e9 => {
+            Ok(std::time::Duration::from_secs_f64(value * scale))
+        }
+        _ => Err(format!(
+            "bad duration '{text}': expected a number and a unit such as 500ms, 2s, 1.5m or 1h"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations() {
+        use std::time::Duration;
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("3"), Ok(Duration::from_secs(3)));
+        for bad in ["", "s", "2x", "-1s", "1e99h", "nan"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn sizes() {

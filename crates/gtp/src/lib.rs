@@ -10,3 +10,5 @@
 
 pub mod controller;
 pub mod engine;
+
+pub use engine::Engine;

@@ -1,0 +1,143 @@
+//! What a match is: the two engines, how many games, on what board, under
+//! which rules, with which limits, and where to write the records.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tengen_core::{BoardSize, Rules};
+
+/// The default deadline for commands other than `genmove`.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The `genmove` deadline when no time per move is set: long enough for any
+/// sensible engine, short enough that a hung one does not stall a match.
+pub const DEFAULT_MOVE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// A match between two GTP engines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// The two engines' command lines (split as by
+    /// [`tengen_gtp::controller::split_command_line`]). Engine 0 plays Black in
+    /// even-numbered games, engine 1 in odd ones.
+    pub engines: [String; 2],
+    /// How many games to play.
+    pub games: usize,
+    /// The board size (engines are sent `boardsize`).
+    pub size: BoardSize,
+    /// Komi; it replaces the komi of `rules` for the referee and is sent to the
+    /// engines with `komi`.
+    pub komi: f64,
+    /// The rules the referee applies (ko, suicide, scoring). The engines are not
+    /// told; start them with matching options (GNU Go: `--chinese-rules` for
+    /// area scoring, `--positional-superko`).
+    pub rules: Rules,
+    /// Where to write one SGF record per game (`game-0007.sgf`); created if
+    /// missing. `None`: no records.
+    pub sgf_dir: Option<PathBuf>,
+    /// Where to append one JSON line per finished game, and from which to
+    /// resume an interrupted match (see [`crate::results`]). `None`: no file.
+    pub results_file: Option<PathBuf>,
+    /// How many games run at once (at least 1).
+    pub concurrency: usize,
+    /// Thinking time per move, told to the engines as
+    /// `time_settings 0 T 1` (T seconds for every move).
+    pub time_per_move: Option<Duration>,
+    /// The deadline for a `genmove` reply; an engine that misses it forfeits.
+    /// `None`: 1.5 × `time_per_move` + 2 s when that is set, otherwise
+    /// [`DEFAULT_MOVE_TIMEOUT`].
+    pub move_timeout: Option<Duration>,
+    /// The deadline for every other command's reply.
+    pub command_timeout: Duration,
+    /// The most turns (passes included) before the game is stopped and
+    /// counted. `None`: 3 × the number of points.
+    pub max_moves: Option<usize>,
+}
+
+impl MatchConfig {
+    /// A match of `games` games between two engines on 19×19 with the
+    /// default rules (komi 7.5), one game at a time, no time limit, no files.
+    pub fn new(engines: [String; 2], games: usize) -> MatchConfig {
+        let rules = Rules::default();
+        MatchConfig {
+            engines,
+            games,
+            size: BoardSize::square(19).expect("19 is a valid size"),
+            komi: rules.komi,
+            rules,
+            sgf_dir: None,
+            results_file: None,
+            concurrency: 1,
+            time_per_move: None,
+            move_timeout: None,
+            command_timeout: DEFAULT_COMMAND_TIMEOUT,
+            max_moves: None,
+        }
+    }
+
+    /// The rules the referee applies: `rules` with this match's komi.
+    pub fn referee_rules(&self) -> Rules {
+        self.rules.with_komi(self.komi)
+    }
+
+    /// The turn limit in force (see [`MatchConfig::max_moves`]).
+    pub fn effective_max_moves(&self) -> usize {
+        self.max_moves
+            .unwrap_or(3 * self.size.points_count())
+            .max(1)
+    }
+
+    /// The `genmove` deadline in force (see [`MatchConfig::move_timeout`]).
+    pub fn effective_move_timeout(&self) -> Duration {
+        match (self.move_timeout, self.time_per_move) {
+            (Some(timeout), _) => timeout,
+            (None, Some(per_move)) => per_move * 3 / 2 + Duration::from_secs(2),
+            (None, None) => DEFAULT_MOVE_TIMEOUT,
+        }
+    }
+
+    /// Which engine plays Black in game `index`: engine 0 in even games.
+    pub fn black_engine(index: usize) -> usize {
+        index % 2
+    }
+
+    /// A text that identifies this match in a results file: the engines, the
+    /// board, the rules, komi and limits, but not the number of games, so a
+    /// match can be resumed with more games than first planned.
+    pub fn key(&self) -> String {
+        let time = match self.time_per_move {
+            Some(t) => format!("{}s/move", t.as_secs_f64()),
+            None => "no time limit".to_string(),
+        };
+        format!(
+            "{} vs {} | {} | {} | komi {} | {} turns max | {time}",
+            self.engines[0],
+            self.engines[1],
+            self.size,
+            self.rules.with_komi(self.komi),
+            self.komi,
+            self.effective_max_moves(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_board_and_time() {
+        let mut config = MatchConfig::new(["a".into(), "b".into()], 4);
+        config.size = BoardSize::square(9).unwrap();
+        assert_eq!(config.effective_max_moves(), 243);
+        assert_eq!(config.effective_move_timeout(), DEFAULT_MOVE_TIMEOUT);
+        config.time_per_move = Some(Duration::from_secs(2));
+        assert_eq!(config.effective_move_timeout(), Duration::from_secs(5));
+        config.move_timeout = Some(Duration::from_secs(9));
+        assert_eq!(config.effective_move_timeout(), Duration::from_secs(9));
+        assert_eq!(MatchConfig::black_engine(0), 0);
+        assert_eq!(MatchConfig::black_engine(3), 1);
+        config.komi = 0.5;
+        assert_eq!(config.referee_rules().komi, 0.5);
+        assert!(config.key().contains("komi 0.5"));
+    }
+}

@@ -1,0 +1,286 @@
+//! One game between two engine processes, refereed on tengen's own [`Game`].
+
+use std::time::{Duration, Instant};
+
+use tengen_core::{Color, Game, Move, Outcome, Point, Score};
+use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
+
+use crate::config::MatchConfig;
+use crate::record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
+
+/// How long a well-behaved engine gets to answer `quit` at the end of a game.
+const QUIT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The forfeit kind an engine's failure amounts to.
+fn forfeit_kind(error: &ControllerError) -> ForfeitKind {
+    match error {
+        ControllerError::CommandLine { .. } | ControllerError::Spawn { .. } => ForfeitKind::Startup,
+        ControllerError::EngineExited { .. } => ForfeitKind::Crash,
+        ControllerError::Malformed { .. } | ControllerError::InvalidCommand(_) => {
+            ForfeitKind::Malformed
+        }
+        ControllerError::Timeout { .. } => ForfeitKind::Timeout,
+        ControllerError::Engine { .. } => ForfeitKind::EngineError,
+    }
+}
+
+fn forfeit_from_error(engine: usize, error: &ControllerError) -> Forfeit {
+    Forfeit {
+        engine,
+        kind: forfeit_kind(error),
+        mv: None,
+        reason: error.to_string(),
+    }
+}
+
+/// A game's outcome together with what the referee learnt while counting.
+pub(crate) struct PlayedGame {
+    /// The record, without the SGF path (the caller writes the file).
+    pub record: GameRecord,
+    /// The game as played, for the SGF record.
+    pub game: Game,
+}
+
+/// Starts an engine and prepares it for a game: board size, empty board, komi
+/// and, when set, the time per move.
+fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, ControllerError> {
+    let mut engine = Controller::spawn(command_line)?;
+    engine.set_timeout(Some(config.command_timeout));
+    engine.boardsize(config.size)?;
+    engine.clear_board()?;
+    engine.komi(config.komi)?;
+    if let Some(per_move) = config.time_per_move {
+        // An engine without time control still plays; only a broken one forfeits.
+        match engine.time_settings(Duration::ZERO, per_move, 1) {
+            Ok(()) | Err(ControllerError::Engine { .. }) => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(engine)
+}
+
+/// Plays game `index` of the match between fresh processes of both engines.
+/// `names` are the engines' names for the record.
+pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2]) -> PlayedGame {
+    let black = MatchConfig::black_engine(index);
+    let engine_of = |color: Color| match color {
+        Color::Black => black,
+        Color::White => 1 - black,
+    };
+    let mut game = Game::new(config.size, config.referee_rules());
+    let mut time = [EngineTime::default(); 2];
+    let mut record = GameRecord {
+        index,
+        black,
+        winner: None,
+        result: String::new(),
+        end: GameEnd::Passes,
+        moves: 0,
+        forfeit: None,
+        dead_stones: 0,
+        dead_agreed: None,
+        engine_scores: [None, None],
+        scores_agree: [None, None],
+        time,
+        names: names.clone(),
+        sgf: None,
+    };
+
+    let mut engines: [Option<Controller>; 2] = [None, None];
+    let mut forfeit = None;
+    for (e, slot) in engines.iter_mut().enumerate() {
+        match start_engine(&config.engines[e], config) {
+            Ok(engine) => *slot = Some(engine),
+            Err(err) => {
+                forfeit = Some(forfeit_from_error(e, &err));
+                break;
+            }
+        }
+    }
+
+    let max_moves = config.effective_max_moves();
+    let move_timeout = config.effective_move_timeout();
+    let mut capped = false;
+    if forfeit.is_none() {
+        let [Some(first), Some(second)] = &mut engines else {
+            unreachable!("both engines started");
+        };
+        let mut pair = [first, second];
+        forfeit = play_moves(
+            &mut game,
+            &mut pair,
+            engine_of,
+            max_moves,
+            move_timeout,
+            &mut time,
+        );
+        capped = forfeit.is_none() && !game.is_over();
+    }
+    record.time = time;
+    record.moves = game.turn_count();
+
+    if let Some(forfeit) = forfeit {
+        let loser = forfeit.engine;
+        let winner_color = !record.color_of(loser);
+        let mark = if forfeit.kind == ForfeitKind::Timeout {
+            'T'
+        } else {
+            'F'
+        };
+        record.winner = Some(1 - loser);
+        record.result = format!("{}+{mark}", winner_color.letter());
+        record.end = GameEnd::Forfeit;
+        record.forfeit = Some(forfeit);
+    } else if let Some(loser) = game.resigned() {
+        record.winner = Some(engine_of(!loser));
+        record.result = Outcome::Resignation { winner: !loser }.to_string();
+        record.end = GameEnd::Resignation;
+    } else {
+        record.end = if capped {
+            GameEnd::MoveLimit
+        } else {
+            GameEnd::Passes
+        };
+        let [Some(first), Some(second)] = &mut engines else {
+            unreachable!("both engines played the game");
+        };
+        let score = count(&game, [first, second], &mut record);
+        record.winner = score.winner().map(engine_of);
+    }
+
+    for engine in engines.into_iter().flatten() {
+        finish(engine, record.forfeit.as_ref());
+    }
+    PlayedGame { record, game }
+}
+
+/// Quits an engine politely, unless it misbehaved (then dropping it kills it,
+/// without waiting on an engine that may not answer).
+fn finish(mut engine: Controller, forfeit: Option<&Forfeit>) {
+    let misbehaved = forfeit.is_some_and(|f| {
+        matches!(
+            f.kind,
+            ForfeitKind::Timeout | ForfeitKind::Crash | ForfeitKind::Malformed
+        )
+    });
+    if !misbehaved {
+        engine.set_timeout(Some(QUIT_TIMEOUT));
+        let _ = engine.quit();
+    }
+}
+
+/// The game loop: ask the side to move, check, tell the other side. Returns
+/// the forfeit that ended the game, if one did.
+fn play_moves(
+    game: &mut Game,
+    engines: &mut [&mut Controller; 2],
+    engine_of: impl Fn(Color) -> usize,
+    max_moves: usize,
+    move_timeout: Duration,
+    time: &mut [EngineTime; 2],
+) -> Option<Forfeit> {
+    let size = game.size();
+    while !game.is_over() && game.turn_count() < max_moves {
+        let color = game.to_move();
+        let side = engine_of(color);
+        let other = 1 - side;
+        let started = Instant::now();
+        let answer = {
+            let engine = &mut *engines[side];
+            let previous = engine.timeout();
+            engine.set_timeout(Some(move_timeout));
+            let answer = engine.genmove(color);
+            engine.set_timeout(previous);
+            answer
+        };
+        time[side].add(started.elapsed());
+        let mv = match answer {
+            Err(err) => return Some(forfeit_from_error(side, &err)),
+            Ok(GenMove::Resign) => {
+                game.resign().expect("the game is not over");
+                return None;
+            }
+            Ok(GenMove::Move(mv)) => mv,
+        };
+        if let Err(illegal) = game.play(mv) {
+            return Some(Forfeit {
+                engine: side,
+                kind: ForfeitKind::IllegalMove,
+                mv: Some(size.gtp(mv)),
+                reason: format!("{} {}: {illegal}", color.name(), size.gtp(mv)),
+            });
+        }
+        if let Err(err) = engines[other].play(color, mv) {
+            // The referee found the move legal; an opponent that refuses it
+            // (different ko rules, a bug) or breaks down loses.
+            let mut forfeit = forfeit_from_error(other, &err);
+            if matches!(mv, Move::Play(_)) && forfeit.kind == ForfeitKind::EngineError {
+                forfeit.mv = Some(size.gtp(mv));
+            }
+            return Some(forfeit);
+        }
+    }
+    None
+}
+
+/// Sorted, deduplicated stones an engine calls dead, or `None` if it cannot say.
+fn dead_stones(engine: &mut Controller) -> Option<Vec<Point>> {
+    match engine.final_status_list(StoneStatus::Dead) {
+        Ok(mut points) => {
+            points.sort();
+            points.dedup();
+            Some(points)
+        }
+        Err(err) => {
+            tracing::debug!("no dead stone list from {}: {err}", engine.command_line());
+            None
+        }
+    }
+}
+
+/// Counts a finished game: dead stones only when both engines list the same
+/// ones, then the referee's count under the match rules, and each engine's own
+/// `final_score` compared with it. Returns the referee's score.
+fn count(game: &Game, engines: [&mut Controller; 2], record: &mut GameRecord) -> Score {
+    let [first, second] = engines;
+    let lists = [dead_stones(first), dead_stones(second)];
+    let dead = match &lists {
+        [Some(a), Some(b)] if a == b => {
+            record.dead_agreed = Some(true);
+            a.clone()
+        }
+        _ => {
+            record.dead_agreed = Some(false);
+            Vec::new()
+        }
+    };
+    // Only stones actually on the board count as removed.
+    let dead: Vec<Point> = dead
+        .into_iter()
+        .filter(|&p| game.board().stone(p).is_some())
+        .collect();
+    record.dead_stones = dead.len();
+    let score = game.score_with_dead(&dead);
+    record.result = Outcome::Counted(score).to_string();
+    for (e, engine) in [first, second].into_iter().enumerate() {
+        match engine.final_score() {
+            Ok(theirs) => {
+                record.engine_scores[e] = Some(theirs.to_string());
+                record.scores_agree[e] = Some(agrees(theirs, score));
+            }
+            Err(err) => {
+                tracing::debug!("no final score from {}: {err}", engine.command_line());
+            }
+        }
+    }
+    score
+}
+
+/// Whether an engine's score matches the referee's: same winner, and the same
+/// margin when the engine gave one.
+fn agrees(theirs: FinalScore, referee: Score) -> bool {
+    theirs.winner == referee.winner()
+        && theirs
+            .margin
+            .is_none_or(|margin| (margin - referee.margin().abs()).abs() < 1e-6)
+}

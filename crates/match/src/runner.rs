@@ -1,0 +1,314 @@
+//! Running a whole match: resuming from the results file, playing the games
+//! left on worker threads, writing SGF records and results lines as games end.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tengen_gtp::controller::{Controller, ControllerError};
+use tengen_sgf::GameInfo;
+
+use crate::config::MatchConfig;
+use crate::record::{GameEnd, GameRecord};
+use crate::referee::{play_game, PlayedGame};
+use crate::report::MatchReport;
+use crate::results;
+
+/// Why a match could not be run (an engine's misbehaviour during a game is
+/// not an error: it forfeits that game).
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// An engine could not be started or would not say its name before the
+    /// first game, so no game could be played with it.
+    #[error("engine {engine} ('{command_line}') is not usable: {source}")]
+    Engine {
+        /// Which engine, 0 or 1.
+        engine: usize,
+        /// Its command line.
+        command_line: String,
+        /// What went wrong.
+        #[source]
+        source: ControllerError,
+    },
+    /// The results file could not be read or appended to.
+    #[error("results file {}: {source}", path.display())]
+    Results {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// An SGF record (or its directory) could not be written.
+    #[error("SGF record {}: {source}", path.display())]
+    Sgf {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// What [`run_match`] tells its progress callback.
+#[derive(Clone, Copy, Debug)]
+pub enum MatchEvent<'a> {
+    /// The engines answered and play is about to start.
+    Started {
+        /// The engines' `name version`.
+        names: &'a [String; 2],
+        /// Games in the match.
+        total: usize,
+        /// Games already in the results file, not played again.
+        resumed: usize,
+    },
+    /// A game has ended and been recorded.
+    GameFinished {
+        /// The game.
+        record: &'a GameRecord,
+        /// Games finished so far, resumed ones included.
+        finished: usize,
+        /// Games in the match.
+        total: usize,
+    },
+}
+
+/// Plays the match described by `config` and returns its report.
+///
+/// Games already in the results file for this match (same
+/// [`MatchConfig::key`], index below `games`) are not played again but are
+/// part of the report. The rest run up to `concurrency` at a time, each
+/// between fresh processes of the two engines. `progress` is called on the
+/// calling thread, in the order games finish.
+pub fn run_match(
+    config: &MatchConfig,
+    mut progress: impl FnMut(&MatchEvent<'_>),
+) -> Result<MatchReport, MatchError> {
+    let key = config.key();
+    let resumed = match &config.results_file {
+        Some(path) => {
+            results::load(path, &key, config.games).map_err(|source| MatchError::Results {
+                path: path.clone(),
+                source,
+            })?
+        }
+        None => Vec::new(),
+    };
+    let done: HashSet<usize> = resumed.iter().map(|r| r.index).collect();
+    let pending: Vec<usize> = (0..config.games).filter(|i| !done.contains(i)).collect();
+
+    let names = if pending.is_empty() {
+        resumed
+            .first()
+            .map(|r| r.names.clone())
+            .unwrap_or_else(|| config.engines.clone())
+    } else {
+        [probe(config, 0)?, probe(config, 1)?]
+    };
+    if let Some(dir) = &config.sgf_dir {
+        if !pending.is_empty() {
+            fs::create_dir_all(dir).map_err(|source| MatchError::Sgf {
+                path: dir.clone(),
+                source,
+            })?;
+        }
+    }
+
+    progress(&MatchEvent::Started {
+        names: &names,
+        total: config.games,
+        resumed: resumed.len(),
+    });
+
+    let mut records = resumed;
+    let resumed_count = records.len();
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let mut failure = None;
+    thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel::<Result<GameRecord, MatchError>>();
+        let workers = config.concurrency.max(1).min(pending.len());
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let (pending, next, stop, names) = (&pending, &next, &stop, &names);
+            scope.spawn(move || {
+                // Workers take the next unplayed game until none is left or
+                // the main thread has hit an error it cannot go on after.
+                while !stop.load(Ordering::Relaxed) {
+                    let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                        break;
+                    };
+                    let played = play_game(index, config, names);
+                    let outcome = save_sgf(config, played);
+                    if sender.send(outcome).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // Only the workers hold senders now, so the loop ends with them.
+        drop(sender);
+        for outcome in receiver {
+            let written = outcome.and_then(|record| {
+                if let Some(path) = &config.results_file {
+                    results::append(path, &results::to_line(&key, &record)).map_err(|source| {
+                        MatchError::Results {
+                            path: path.clone(),
+                            source,
+                        }
+                    })?;
+                }
+                Ok(record)
+            });
+            match written {
+                Ok(record) => {
+                    records.push(record);
+                    progress(&MatchEvent::GameFinished {
+                        record: records.last().expect("just pushed"),
+                        finished: records.len(),
+                        total: config.games,
+                    });
+                }
+                Err(err) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure.get_or_insert(err);
+                }
+            }
+        }
+    });
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    records.sort_by_key(|r| r.index);
+    Ok(MatchReport {
+        names,
+        engines: config.engines.clone(),
+        size: config.size,
+        rules: config.referee_rules(),
+        resumed: resumed_count,
+        games: records,
+    })
+}
+
+/// Starts engine `engine` once to learn its name and check that it speaks GTP.
+fn probe(config: &MatchConfig, engine: usize) -> Result<String, MatchError> {
+    let command_line = &config.engines[engine];
+    let error = |source| MatchError::Engine {
+        engine,
+        command_line: command_line.clone(),
+        source,
+    };
+    let mut controller = Controller::spawn(command_line).map_err(error)?;
+    controller.set_timeout(Some(config.command_timeout));
+    let name = controller.name().map_err(error)?;
+    // `version` may be empty or missing; the name alone will do then.
+    let version = controller.version().unwrap_or_default();
+    let _ = controller.quit();
+    let full = format!("{} {}", name.trim(), version.trim());
+    Ok(full.trim().to_string())
+}
+
+/// Writes the game's SGF record if the match keeps them, and returns the
+/// record with the file's path.
+fn save_sgf(config: &MatchConfig, played: PlayedGame) -> Result<GameRecord, MatchError> {
+    let PlayedGame { mut record, game } = played;
+    let Some(dir) = &config.sgf_dir else {
+        return Ok(record);
+    };
+    let black = record.black;
+    let mut comment = Vec::new();
+    if let Some(forfeit) = &record.forfeit {
+        comment.push(format!(
+            "{} ({}) forfeits: {}: {}",
+            record.names[forfeit.engine],
+            record.color_of(forfeit.engine).name(),
+            forfeit.kind,
+            forfeit.reason
+        ));
+    }
+    if record.end == GameEnd::MoveLimit {
+        comment.push(format!(
+            "Stopped after {} turns and counted as it stood.",
+            record.moves
+        ));
+    }
+    if record.dead_stones > 0 {
+        comment.push(format!(
+            "{} dead stones removed, as both engines agreed.",
+            record.dead_stones
+        ));
+    }
+    let info = GameInfo {
+        black_name: Some(record.names[black].clone()),
+        white_name: Some(record.names[1 - black].clone()),
+        result: Some(record.result.clone()),
+        date: Some(today()),
+        event: Some(format!("tengen match, game {}", record.index)),
+        comment: (!comment.is_empty()).then(|| comment.join("\n")),
+    };
+    let path = sgf_path(dir, record.index);
+    fs::write(&path, tengen_sgf::write_game(&game, &info)).map_err(|source| MatchError::Sgf {
+        path: path.clone(),
+        source,
+    })?;
+    record.sgf = Some(path);
+    Ok(record)
+}
+
+/// The SGF file of game `index`: `game-0007.sgf`.
+pub fn sgf_path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(format!("game-{index:04}.sgf"))
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`, for SGF's `DT`.
+fn today() -> String {
+    let seconds = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The proleptic Gregorian date `days` days after 1970-01-01: count whole
+/// 400-year eras (146,097 days each), then the year within the era with the
+/// year starting in March so that the leap day falls at its end.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468; // days since 0000-03-01
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_from_march = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
+    let month = if month_from_march < 10 {
+        month_from_march + 3
+    } else {
+        month_from_march - 9
+    } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_from_days() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(31), (1970, 2, 1));
+        assert_eq!(civil_from_days(59), (1970, 3, 1));
+        // 2000-02-29 (a leap day of a century divisible by 400).
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+        assert_eq!(today().len(), 10);
+    }
+}

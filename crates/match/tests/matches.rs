@@ -1,0 +1,365 @@
+//! Whole matches: GNU Go against itself (when installed) and fake engines
+//! written as shell scripts for forfeits, crashes, timeouts and resuming.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tengen_core::{BoardSize, Rules};
+use tengen_match::{
+    run_match, ForfeitKind, GameEnd, MatchConfig, MatchError, MatchEvent, MatchReport,
+};
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+/// A fresh directory for one test's files.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tengen-match-{}-{test}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fake GTP engine as a shell script. It answers every command with an
+/// empty success except those it is told about.
+struct Fake<'a> {
+    name: &'a str,
+    /// Shell code answering `genmove` (the id is in `$id`).
+    genmove: &'a str,
+    /// What `final_score` answers.
+    final_score: &'a str,
+    /// Exit (with status 3) on this command, counting from 1 (the process is
+    /// new for every game).
+    crash_on: Option<usize>,
+}
+
+impl Fake<'_> {
+    const PASS: &'static str = r#"printf '=%s pass\n\n' "$id""#;
+
+    fn passer(name: &str) -> Fake<'_> {
+        Fake {
+            name,
+            genmove: Fake::PASS,
+            final_score: "W+7",
+            crash_on: None,
+        }
+    }
+
+    /// Writes the script into `dir` and returns its command line.
+    fn write(&self, dir: &Path) -> String {
+        use std::os::unix::fs::PermissionsExt;
+        let crash = match self.crash_on {
+            Some(n) => format!("if [ \"$n\" -ge {n} ]; then echo 'fake: crashing' >&2; exit 3; fi"),
+            None => String::new(),
+        };
+        let script = format!(
+            r#"#!/bin/sh
+n=0
+while read id cmd rest; do
+  n=$((n + 1))
+  {crash}
+  case "$cmd" in
+    name) printf '=%s {name}\n\n' "$id" ;;
+    version) printf '=%s 1.0\n\n' "$id" ;;
+    genmove) {genmove} ;;
+    final_score) printf '=%s {score}\n\n' "$id" ;;
+    quit) printf '=%s\n\n' "$id"; exit 0 ;;
+    *) printf '=%s\n\n' "$id" ;;
+  esac
+done
+"#,
+            name = self.name,
+            genmove = self.genmove,
+            score = self.final_score,
+        );
+        let path = dir.join(format!("{}.sh", self.name));
+        fs::write(&path, script).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+fn small_config(engines: [String; 2], games: usize) -> MatchConfig {
+    let mut config = MatchConfig::new(engines, games);
+    config.size = BoardSize::square(7).unwrap();
+    config.rules = Rules::preset("chinese").unwrap();
+    config.komi = 7.0;
+    config.command_timeout = Duration::from_secs(20);
+    config
+}
+
+/// Runs the match and collects the indices of the games played in this run.
+fn run(config: &MatchConfig) -> (MatchReport, Vec<usize>, usize) {
+    let mut played = Vec::new();
+    let mut resumed = usize::MAX;
+    let report = run_match(config, |event| match event {
+        MatchEvent::Started { resumed: r, .. } => resumed = *r,
+        MatchEvent::GameFinished { record, .. } => played.push(record.index),
+    })
+    .expect("the match runs");
+    (report, played, resumed)
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn gnugo_against_itself() {
+    if !Path::new(GNUGO).exists() {
+        eprintln!("note: {GNUGO} is not installed; skipping this test");
+        return;
+    }
+    let dir = temp_dir("gnugo");
+    let gnugo = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
+    let mut config = small_config([gnugo.clone(), gnugo], 2);
+    config.max_moves = Some(20);
+    config.sgf_dir = Some(dir.join("sgf"));
+    config.results_file = Some(dir.join("results.jsonl"));
+    let (report, played, resumed) = run(&config);
+    assert_eq!(resumed, 0);
+    played.iter().for_each(|&i| assert!(i < 2));
+    assert_eq!(played.len(), 2);
+    assert_eq!(report.games.len(), 2);
+    assert!(report.names[0].starts_with("GNU Go"), "{:?}", report.names);
+    for (index, game) in report.games.iter().enumerate() {
+        assert_eq!(game.index, index);
+        assert_eq!(game.black, index % 2, "colours alternate");
+        assert!(game.forfeit.is_none(), "{game:?}");
+        assert!(game.moves <= 20);
+        assert!(!game.result.is_empty());
+        if matches!(game.end, GameEnd::Passes | GameEnd::MoveLimit) {
+            // GNU Go counts too, and the referee compares.
+            assert!(game.engine_scores.iter().all(Option::is_some), "{game:?}");
+            assert!(game.scores_agree.iter().all(Option::is_some), "{game:?}");
+            assert!(game.dead_agreed.is_some());
+        }
+        assert!(game.time[0].moves + game.time[1].moves >= game.moves);
+        let sgf = game.sgf.as_ref().expect("an SGF record");
+        let text = fs::read_to_string(sgf).unwrap();
+        assert!(text.contains("PB[GNU Go"), "{text}");
+        assert!(text.contains(&format!("RE[{}]", game.result)), "{text}");
+        let record = tengen_sgf::read_game(&text).expect("the record reads back");
+        let stones_and_passes = record.game.turn_count();
+        assert_eq!(
+            stones_and_passes,
+            game.moves - usize::from(game.end == GameEnd::Resignation)
+        );
+    }
+    let results = lines(&dir.join("results.jsonl"));
+    assert_eq!(results.len(), 2);
+    assert!(results.iter().all(|l| l.starts_with('{')));
+    let text = report.to_string();
+    assert!(text.contains("Elo difference"), "{text}");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn passing_engines_are_counted_and_compared() {
+    let dir = temp_dir("passers");
+    let fair = Fake::passer("fair").write(&dir);
+    let boastful = Fake {
+        final_score: "B+100",
+        ..Fake::passer("boastful")
+    }
+    .write(&dir);
+    let (report, _, _) = run(&small_config([fair, boastful], 2));
+    for game in &report.games {
+        // Empty board, komi 7: White wins by 7; two passes end it.
+        assert_eq!(game.result, "W+7");
+        assert_eq!(game.end, GameEnd::Passes);
+        assert_eq!(game.moves, 2);
+        assert_eq!(game.dead_agreed, Some(true));
+        assert_eq!(game.scores_agree, [Some(true), Some(false)]);
+        assert_eq!(game.winner, Some(1 - game.black));
+    }
+    assert_eq!(report.wins(), [1, 1]);
+    assert_eq!(report.wins_by_color(), [0, 2]);
+    assert_eq!(report.score_disagreements(), 2);
+    assert_eq!(report.elo().value, 0.0);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn illegal_move_forfeits() {
+    let dir = temp_dir("illegal");
+    // Always A1: legal the first time, occupied the second.
+    let stubborn = Fake {
+        genmove: r#"printf '=%s A1\n\n' "$id""#,
+        ..Fake::passer("stubborn")
+    }
+    .write(&dir);
+    let passer = Fake::passer("passer").write(&dir);
+    let mut config = small_config([stubborn, passer], 2);
+    config.sgf_dir = Some(dir.join("sgf"));
+    let (report, _, _) = run(&config);
+    assert_eq!(report.wins(), [0, 2]);
+    for game in &report.games {
+        let forfeit = game.forfeit.as_ref().expect("a forfeit");
+        assert_eq!(forfeit.engine, 0);
+        assert_eq!(forfeit.kind, ForfeitKind::IllegalMove);
+        assert_eq!(forfeit.mv.as_deref(), Some("A1"));
+        assert!(forfeit.reason.contains("occupied"), "{}", forfeit.reason);
+        assert_eq!(game.end, GameEnd::Forfeit);
+        let winner = game.color_of(1).letter();
+        assert_eq!(game.result, format!("{winner}+F"));
+        let text = fs::read_to_string(game.sgf.as_ref().unwrap()).unwrap();
+        assert!(text.contains("forfeits"), "{text}");
+        assert!(text.contains(&format!("RE[{winner}+F]")), "{text}");
+    }
+    assert_eq!(report.forfeit_counts(), [2, 0]);
+    assert!(report.to_string().contains("illegal-move A1"));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn crash_forfeits() {
+    let dir = temp_dir("crash");
+    let passer = Fake::passer("passer").write(&dir);
+    // It answers boardsize, clear_board and komi; the game's first `play` or
+    // `genmove` finds it gone.
+    let fragile = Fake {
+        crash_on: Some(4),
+        ..Fake::passer("fragile")
+    }
+    .write(&dir);
+    let mut config = small_config([passer, fragile], 2);
+    config.max_moves = Some(10);
+    let (report, _, _) = run(&config);
+    for game in &report.games {
+        let forfeit = game.forfeit.as_ref().expect("a forfeit");
+        assert_eq!(forfeit.engine, 1, "{game:?}");
+        assert_eq!(forfeit.kind, ForfeitKind::Crash, "{game:?}");
+        assert!(forfeit.reason.contains("crashing"), "{}", forfeit.reason);
+        assert_eq!(game.winner, Some(0));
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn timeouts_and_bad_replies_forfeit() {
+    let dir = temp_dir("timeouts");
+    let passer = Fake::passer("passer").write(&dir);
+    let sleepy = Fake {
+        genmove: "sleep 5",
+        ..Fake::passer("sleepy")
+    }
+    .write(&dir);
+    let mut config = small_config([sleepy, passer.clone()], 1);
+    config.move_timeout = Some(Duration::from_millis(300));
+    let (report, _, _) = run(&config);
+    let game = &report.games[0];
+    let forfeit = game.forfeit.as_ref().expect("a forfeit");
+    assert_eq!((forfeit.engine, forfeit.kind), (0, ForfeitKind::Timeout));
+    assert_eq!(game.result, "W+T");
+
+    let confused = Fake {
+        genmove: r#"printf '=%s Z99\n\n' "$id""#,
+        ..Fake::passer("confused")
+    }
+    .write(&dir);
+    let (report, _, _) = run(&small_config([passer, confused], 1));
+    let forfeit = report.games[0].forfeit.as_ref().expect("a forfeit");
+    assert_eq!((forfeit.engine, forfeit.kind), (1, ForfeitKind::Malformed));
+    assert_eq!(report.games[0].result, "B+F");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resumes_from_the_results_file() {
+    let dir = temp_dir("resume");
+    let engines = [
+        Fake::passer("first").write(&dir),
+        Fake::passer("second").write(&dir),
+    ];
+    let results = dir.join("results.jsonl");
+    let mut config = small_config(engines.clone(), 2);
+    config.results_file = Some(results.clone());
+    config.concurrency = 2;
+    let (first, played, resumed) = run(&config);
+    assert_eq!(resumed, 0);
+    assert_eq!(played.len(), 2);
+    assert_eq!(first.resumed, 0);
+    assert_eq!(lines(&results).len(), 2);
+
+    // A line of another match (other komi) in the same file is left alone.
+    let mut other = small_config(engines, 1);
+    other.komi = 0.5;
+    other.results_file = Some(results.clone());
+    let (_, played, resumed) = run(&other);
+    assert_eq!((played, resumed), (vec![0], 0));
+    assert_eq!(lines(&results).len(), 3);
+
+    // Asking for four games plays only the two missing ones.
+    config.games = 4;
+    let (second, mut played, resumed) = run(&config);
+    played.sort();
+    assert_eq!(resumed, 2);
+    assert_eq!(played, vec![2, 3]);
+    assert_eq!(second.resumed, 2);
+    assert_eq!(second.games.len(), 4);
+    for (resumed, original) in second.games.iter().zip(&first.games) {
+        assert_eq!(
+            (
+                resumed.index,
+                resumed.black,
+                resumed.winner,
+                &resumed.result
+            ),
+            (
+                original.index,
+                original.black,
+                original.winner,
+                &original.result
+            )
+        );
+    }
+    assert_eq!(second.wins(), [2, 2]);
+    assert_eq!(lines(&results).len(), 5);
+
+    // Everything recorded: nothing is played again.
+    let (third, played, resumed) = run(&config);
+    assert!(played.is_empty());
+    assert_eq!(resumed, 4);
+    assert_eq!(third.games.len(), 4);
+    assert_eq!(lines(&results).len(), 5);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn concurrent_games_are_all_recorded() {
+    let dir = temp_dir("concurrent");
+    let engines = [
+        Fake::passer("one").write(&dir),
+        Fake::passer("two").write(&dir),
+    ];
+    let mut config = small_config(engines, 6);
+    config.concurrency = 3;
+    config.results_file = Some(dir.join("results.jsonl"));
+    config.sgf_dir = Some(dir.join("sgf"));
+    let (report, mut played, _) = run(&config);
+    played.sort();
+    assert_eq!(played, (0..6).collect::<Vec<_>>());
+    assert_eq!(report.games.len(), 6);
+    assert_eq!(lines(&dir.join("results.jsonl")).len(), 6);
+    for index in 0..6 {
+        assert!(tengen_match::sgf_path(&dir.join("sgf"), index).exists());
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn unusable_engine_is_an_error() {
+    let dir = temp_dir("unusable");
+    let passer = Fake::passer("passer").write(&dir);
+    let config = small_config([passer, "/no/such/engine --gtp".into()], 2);
+    match run_match(&config, |_| {}) {
+        Err(MatchError::Engine { engine, .. }) => assert_eq!(engine, 1),
+        other => panic!("expected an engine error, got {other:?}"),
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
