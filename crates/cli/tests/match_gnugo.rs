@@ -1,0 +1,78 @@
+//! `tengen match` refereeing tengen's random bot against GNU Go: two short 9×9
+//! games finish, are scored, are saved as SGF that reads back (by tengen and
+//! by GNU Go), and are logged in the results file. Skipped with a note where
+//! GNU Go is not installed; the test script installs it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+#[test]
+fn random_bot_against_gnugo() {
+    if !std::path::Path::new(GNUGO).exists() {
+        eprintln!("note: {GNUGO} not installed; skipping the match against GNU Go");
+        return;
+    }
+    let tengen = env!("CARGO_BIN_EXE_tengen");
+    let dir = std::env::temp_dir().join(format!("tengen-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(tengen)
+        .args([
+            "match", "--games", "2", "--size", "9", "--komi", "7", "--rules", "chinese",
+        ])
+        .arg("--engine")
+        .arg(format!("{tengen} gtp --bot random --seed 11"))
+        .arg("--engine")
+        .arg(format!("{GNUGO} --mode gtp --level 1 --chinese-rules"))
+        .arg("--sgf-dir")
+        .arg(&dir)
+        .output()
+        .expect("run tengen match");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(stdout.contains("Games: 2"), "{stdout}");
+    assert!(stdout.contains("GNU Go"), "{stdout}");
+
+    let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 2, "{results}");
+    for index in 0..2 {
+        let path = dir.join(format!("game-{index:04}.sgf"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let record = tengen_sgf::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let result = record.result.expect("RE recorded");
+        assert!(
+            result.starts_with("B+") || result.starts_with("W+") || result == "0",
+            "{result}"
+        );
+        assert!(record.game.turn_count() > 0);
+        assert!(record.black_name.is_some() && record.white_name.is_some());
+
+        // GNU Go reads the record too.
+        let mut gnugo = Command::new(GNUGO)
+            .args(["--mode", "gtp"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let script = format!("loadsgf {}\nquit\n", path.display());
+        gnugo
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let reply = String::from_utf8_lossy(&gnugo.wait_with_output().unwrap().stdout).into_owned();
+        assert!(
+            reply.starts_with('='),
+            "GNU Go could not load {}: {reply}",
+            path.display()
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
