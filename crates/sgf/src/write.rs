@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use tengen_core::{Action, Color, Game, Move};
+use tengen_core::{Action, Color, Game, Move, PRESETS};
 
 /// What a record says about a game beyond its moves.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,16 +21,22 @@ pub struct GameInfo {
     pub comment: Option<String>,
 }
 
-/// The `RU` value for the game's rules: a conventional name for the presets,
+/// The `RU` value for the game's rules: the conventional name of the preset
+/// with the same ko, suicide and scoring rules (komi has its own `KM`), and
 /// tengen's own rules text otherwise.
 fn rules_name(game: &Game) -> String {
-    match game.rules().preset_name() {
+    let rules = *game.rules();
+    let preset = PRESETS
+        .iter()
+        .find(|(_, preset)| preset.with_komi(rules.komi) == rules)
+        .map(|(name, _)| *name);
+    match preset {
         Some("japanese") => "Japanese".to_string(),
         Some("chinese") => "Chinese".to_string(),
         Some("aga") => "AGA".to_string(),
         Some("new-zealand") => "NZ".to_string(),
         Some("tromp-taylor") => "Tromp-Taylor".to_string(),
-        _ => game.rules().to_string(),
+        _ => rules.to_string(),
     }
 }
 

@@ -61,6 +61,32 @@ fn written_games_read_back() {
 }
 
 #[test]
+fn rules_are_named_whatever_the_komi() {
+    let size = BoardSize::square(9).unwrap();
+    let chinese = Rules::preset("chinese").unwrap().with_komi(7.0);
+    let text = write_game(&Game::new(size, chinese), &GameInfo::default());
+    assert!(
+        text.contains("RU[Chinese]") && text.contains("KM[7]"),
+        "{text}"
+    );
+    assert_eq!(read_game(&text).unwrap().game.rules(), &chinese);
+    let custom = Rules {
+        komi: 3.0,
+        ..Rules::preset("japanese").unwrap()
+    };
+    let custom = Rules {
+        scoring: tengen_core::Scoring::Area,
+        ..custom
+    };
+    let text = write_game(&Game::new(size, custom), &GameInfo::default());
+    assert!(
+        text.contains("RU[ko=simple,suicide=forbidden,scoring=area,komi=3]"),
+        "{text}"
+    );
+    assert_eq!(read_game(&text).unwrap().game.rules(), &custom);
+}
+
+#[test]
 fn real_world_shapes() {
     // Lower-case long identifiers (FF[3]), tt as a pass, setup with a
     // rectangle, a variation that is not the main line, whitespace everywhere.
