@@ -127,8 +127,19 @@ struct MatchArgs {
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
     /// Time per move given to the engines (e.g. 2s, 500ms).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = parse_duration, conflicts_with = "main_time")]
     time_per_move: Option<Duration>,
+    /// Game clock: main time per engine (e.g. 60s, 5m); the referee keeps the
+    /// time, tells the engines with time_left, and a flag falls on time.
+    #[arg(long, value_parser = parse_duration)]
+    main_time: Option<Duration>,
+    /// Byo-yomi period after the main time (Canadian: --byo-yomi-stones moves
+    /// per period; default 1 stone).
+    #[arg(long, value_parser = parse_duration, requires = "main_time")]
+    byo_yomi: Option<Duration>,
+    /// Moves to play in each byo-yomi period.
+    #[arg(long, requires = "byo_yomi", value_parser = clap::value_parser!(u32).range(1..))]
+    byo_yomi_stones: Option<u32>,
     /// Turns after which a game is stopped and counted (default 3 x points).
     #[arg(long)]
     max_moves: Option<usize>,
@@ -264,6 +275,23 @@ fn run_match(args: MatchArgs) -> Result<()> {
     config.sgf_dir = args.sgf_dir;
     config.concurrency = args.concurrency;
     config.time_per_move = args.time_per_move;
+    if let Some(main_time) = args.main_time {
+        let clock = match args.byo_yomi {
+            Some(byo_yomi) => {
+                anyhow::ensure!(!byo_yomi.is_zero(), "--byo-yomi must be positive");
+                let stones = args.byo_yomi_stones.unwrap_or(1);
+                tengen_match::Clock::with_byo_yomi(main_time, byo_yomi, stones)
+            }
+            None => {
+                anyhow::ensure!(
+                    !main_time.is_zero(),
+                    "--main-time must be positive without --byo-yomi"
+                );
+                tengen_match::Clock::absolute(main_time)
+            }
+        };
+        config.clock = Some(clock);
+    }
     config.max_moves = args.max_moves;
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

@@ -42,4 +42,42 @@ fn bad_arguments_are_explained() {
     fails_with(&["bench", "playouts", "--seconds", "0"], "bad duration");
     fails_with(&["bench", "playouts", "--repeat", "0"], "--repeat");
     fails_with(&["nosuchcommand"], "unrecognized subcommand");
+    fails_with(
+        &[
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--time-per-move",
+            "1s",
+            "--main-time",
+            "60s",
+        ],
+        "cannot be used with",
+    );
+    fails_with(
+        &[
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--byo-yomi",
+            "5s",
+        ],
+        "--main-time",
+    );
+    fails_with(
+        &[
+            "match",
+            "--engine",
+            "a",
+            "--engine",
+            "b",
+            "--main-time",
+            "0s",
+        ],
+        "--main-time must be positive",
+    );
 }

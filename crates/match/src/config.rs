@@ -6,12 +6,19 @@ use std::time::Duration;
 
 use tengen_core::{BoardSize, Rules};
 
+use crate::clock::Clock;
+
 /// The default deadline for commands other than `genmove`.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The `genmove` deadline when no time per move is set: long enough for any
 /// sensible engine, short enough that a hung one does not stall a match.
 pub const DEFAULT_MOVE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Under a clock, how long past its remaining time the referee waits for a
+/// `genmove` reply before giving up on the engine (it has lost on time by
+/// then anyway; the grace only tells a slow reply from a hung engine).
+pub const CLOCK_GRACE: Duration = Duration::from_secs(1);
 
 /// A match between two GTP engines.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,9 +49,15 @@ pub struct MatchConfig {
     /// Thinking time per move, told to the engines as
     /// `time_settings 0 T 1` (T seconds for every move).
     pub time_per_move: Option<Duration>,
+    /// A game clock per engine (main time and byo-yomi), told to the engines
+    /// with `time_settings` and, before each `genmove`, `time_left`; the
+    /// referee keeps the time and an engine whose clock runs out loses on
+    /// time. When set it replaces `time_per_move`, and the `genmove` deadline
+    /// is the time the engine has left plus [`CLOCK_GRACE`].
+    pub clock: Option<Clock>,
     /// The deadline for a `genmove` reply; an engine that misses it forfeits.
     /// `None`: 1.5 × `time_per_move` + 2 s when that is set, otherwise
-    /// [`DEFAULT_MOVE_TIMEOUT`].
+    /// [`DEFAULT_MOVE_TIMEOUT`]. Not used when `clock` is set.
     pub move_timeout: Option<Duration>,
     /// The deadline for every other command's reply.
     pub command_timeout: Duration,
@@ -68,6 +81,7 @@ impl MatchConfig {
             results_file: None,
             concurrency: 1,
             time_per_move: None,
+            clock: None,
             move_timeout: None,
             command_timeout: DEFAULT_COMMAND_TIMEOUT,
             max_moves: None,
@@ -104,9 +118,10 @@ impl MatchConfig {
     /// board, the rules, komi and limits, but not the number of games, so a
     /// match can be resumed with more games than first planned.
     pub fn key(&self) -> String {
-        let time = match self.time_per_move {
-            Some(t) => format!("{}s/move", t.as_secs_f64()),
-            None => "no time limit".to_string(),
+        let time = match (self.clock, self.time_per_move) {
+            (Some(clock), _) => format!("clock {clock}"),
+            (None, Some(t)) => format!("{}s/move", t.as_secs_f64()),
+            (None, None) => "no time limit".to_string(),
         };
         format!(
             "{} vs {} | {} | {} | komi {} | {} turns max | {time}",
@@ -139,5 +154,19 @@ mod tests {
         config.komi = 0.5;
         assert_eq!(config.referee_rules().komi, 0.5);
         assert!(config.key().contains("komi 0.5"));
+        let per_move = config.key();
+        config.clock = Some(Clock::with_byo_yomi(
+            Duration::from_secs(60),
+            Duration::from_secs(5),
+            1,
+        ));
+        let clocked = config.key();
+        assert_ne!(per_move, clocked);
+        assert!(
+            clocked.ends_with("clock 60s main + 5s byo-yomi / 1 stones"),
+            "{clocked}"
+        );
+        config.clock = Some(Clock::absolute(Duration::from_secs(60)));
+        assert_ne!(config.key(), clocked);
     }
 }

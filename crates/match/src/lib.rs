@@ -6,8 +6,8 @@
 //! Each game starts fresh processes of both engines; engine 0 takes Black in
 //! even games. The side to move is asked `genmove`, the move is checked with
 //! [`tengen_core::Game::legal`] and passed to the other engine with `play`. An
-//! illegal move, a crash, an unreadable reply or a missed deadline loses the
-//! game by forfeit. Two passes end the game, so does a resignation or the turn
+//! illegal move, a crash, an unreadable reply, a missed deadline or, under a
+//! game [`Clock`], running out of time loses the game by forfeit. Two passes end the game, so does a resignation or the turn
 //! limit; a counted game removes the dead stones both engines agree on and is
 //! scored by tengen under the match rules, and each engine's `final_score` is
 //! compared with that count. Games are saved as SGF and appended to a results
@@ -32,6 +32,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod clock;
 mod config;
 mod record;
 mod referee;
@@ -40,7 +41,8 @@ pub mod results;
 mod runner;
 pub mod stats;
 
-pub use config::{MatchConfig, DEFAULT_COMMAND_TIMEOUT, DEFAULT_MOVE_TIMEOUT};
+pub use clock::Clock;
+pub use config::{MatchConfig, CLOCK_GRACE, DEFAULT_COMMAND_TIMEOUT, DEFAULT_MOVE_TIMEOUT};
 pub use record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
 pub use report::MatchReport;
 pub use runner::{run_match, sgf_path, MatchError, MatchEvent};

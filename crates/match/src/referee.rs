@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use tengen_core::{Color, Game, Move, Outcome, Point, Score};
 use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
 
-use crate::config::MatchConfig;
+use crate::clock::{Clock, ClockState};
+use crate::config::{MatchConfig, CLOCK_GRACE};
 use crate::record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
 
 /// How long a well-behaved engine gets to answer `quit` at the end of a game.
@@ -42,16 +43,21 @@ pub(crate) struct PlayedGame {
 }
 
 /// Starts an engine and prepares it for a game: board size, empty board, komi
-/// and, when set, the time per move.
+/// and, when set, the clock or else the time per move.
 fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, ControllerError> {
     let mut engine = Controller::spawn(command_line)?;
     engine.set_timeout(Some(config.command_timeout));
     engine.boardsize(config.size)?;
     engine.clear_board()?;
     engine.komi(config.komi)?;
-    if let Some(per_move) = config.time_per_move {
+    let settings = match (config.clock, config.time_per_move) {
+        (Some(clock), _) => Some(clock.time_settings()),
+        (None, Some(per_move)) => Some((Duration::ZERO, per_move, 1)),
+        (None, None) => None,
+    };
+    if let Some((main, byo_yomi, stones)) = settings {
         // An engine without time control still plays; only a broken one forfeits.
-        match engine.time_settings(Duration::ZERO, per_move, 1) {
+        match engine.time_settings(main, byo_yomi, stones) {
             Ok(()) | Err(ControllerError::Engine { .. }) => {}
             Err(err) => return Err(err),
         }
@@ -112,6 +118,7 @@ pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2])
             engine_of,
             max_moves,
             move_timeout,
+            config.clock,
             &mut time,
         );
         capped = forfeit.is_none() && !game.is_over();
@@ -177,23 +184,46 @@ fn play_moves(
     engine_of: impl Fn(Color) -> usize,
     max_moves: usize,
     move_timeout: Duration,
+    clock: Option<Clock>,
     time: &mut [EngineTime; 2],
 ) -> Option<Forfeit> {
     let size = game.size();
+    let mut clocks = clock.map(|clock| [ClockState::new(clock), ClockState::new(clock)]);
     while !game.is_over() && game.turn_count() < max_moves {
         let color = game.to_move();
         let side = engine_of(color);
         let other = 1 - side;
+        let mut deadline = move_timeout;
+        if let Some(clocks) = &clocks {
+            let state = &clocks[side];
+            let (left, stones) = state.time_left();
+            // Whole seconds, rounded down, so the engine never thinks it has
+            // more time than it does.
+            let left = Duration::from_secs(left.as_secs());
+            match engines[side].time_left(color, left, stones) {
+                Ok(()) | Err(ControllerError::Engine { .. }) => {}
+                Err(err) => return Some(forfeit_from_error(side, &err)),
+            }
+            deadline = state.available() + CLOCK_GRACE;
+        }
         let started = Instant::now();
         let answer = {
             let engine = &mut *engines[side];
             let previous = engine.timeout();
-            engine.set_timeout(Some(move_timeout));
+            engine.set_timeout(Some(deadline));
             let answer = engine.genmove(color);
             engine.set_timeout(previous);
             answer
         };
-        time[side].add(started.elapsed());
+        let elapsed = started.elapsed();
+        time[side].add(elapsed);
+        if let Some(clocks) = &mut clocks {
+            let before = clocks[side];
+            let timed_out = matches!(answer, Err(ControllerError::Timeout { .. }));
+            if !clocks[side].spend(elapsed) || timed_out {
+                return Some(lost_on_time(side, color, &before, elapsed));
+            }
+        }
         let mv = match answer {
             Err(err) => return Some(forfeit_from_error(side, &err)),
             Ok(GenMove::Resign) => {
@@ -221,6 +251,29 @@ fn play_moves(
         }
     }
     None
+}
+
+/// The forfeit of an engine whose clock ran out on a move that took `elapsed`,
+/// `before` being its clock when the move was asked for.
+fn lost_on_time(engine: usize, color: Color, before: &ClockState, elapsed: Duration) -> Forfeit {
+    let (_, stones) = before.time_left();
+    let period = if stones > 0 {
+        format!(" for {stones} more stones in byo-yomi")
+    } else {
+        String::new()
+    };
+    Forfeit {
+        engine,
+        kind: ForfeitKind::Timeout,
+        mv: None,
+        reason: format!(
+            "{} lost on time: the move took {:.2}s with {:.2}s left{period} (clock {})",
+            color.name(),
+            elapsed.as_secs_f64(),
+            before.available().as_secs_f64(),
+            before.clock(),
+        ),
+    }
 }
 
 /// Sorted, deduplicated stones an engine calls dead, or `None` if it cannot say.

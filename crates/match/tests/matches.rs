@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tengen_core::{BoardSize, Rules};
 use tengen_match::{
-    run_match, ForfeitKind, GameEnd, MatchConfig, MatchError, MatchEvent, MatchReport,
+    run_match, Clock, ForfeitKind, GameEnd, MatchConfig, MatchError, MatchEvent, MatchReport,
 };
 
 const GNUGO: &str = "/usr/games/gnugo";
@@ -31,6 +31,8 @@ struct Fake<'a> {
     /// Exit (with status 3) on this command, counting from 1 (the process is
     /// new for every game).
     crash_on: Option<usize>,
+    /// Append every command received to this file.
+    log: Option<&'a Path>,
 }
 
 impl Fake<'_> {
@@ -42,6 +44,7 @@ impl Fake<'_> {
             genmove: Fake::PASS,
             final_score: "W+7",
             crash_on: None,
+            log: None,
         }
     }
 
@@ -52,11 +55,16 @@ impl Fake<'_> {
             Some(n) => format!("if [ \"$n\" -ge {n} ]; then echo 'fake: crashing' >&2; exit 3; fi"),
             None => String::new(),
         };
+        let log = match self.log {
+            Some(path) => format!("echo \"$cmd $rest\" >> '{}'", path.display()),
+            None => String::new(),
+        };
         let script = format!(
             r#"#!/bin/sh
 n=0
 while read id cmd rest; do
   n=$((n + 1))
+  {log}
   {crash}
   case "$cmd" in
     name) printf '=%s {name}\n\n' "$id" ;;
@@ -266,6 +274,100 @@ fn timeouts_and_bad_replies_forfeit() {
     let forfeit = report.games[0].forfeit.as_ref().expect("a forfeit");
     assert_eq!((forfeit.engine, forfeit.kind), (1, ForfeitKind::Malformed));
     assert_eq!(report.games[0].result, "B+F");
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn running_out_of_main_time_loses_on_time() {
+    let dir = temp_dir("clock");
+    let passer = Fake::passer("passer").write(&dir);
+    // Answers after 2 s; the clock gives it 1 s and no byo-yomi.
+    let log = dir.join("slow.log");
+    let slow = Fake {
+        genmove: r#"sleep 2; printf '=%s pass\n\n' "$id""#,
+        log: Some(&log),
+        ..Fake::passer("slow")
+    }
+    .write(&dir);
+    let mut config = small_config([passer, slow], 1);
+    config.clock = Some(Clock::absolute(Duration::from_secs(1)));
+    config.results_file = Some(dir.join("results.jsonl"));
+    let (report, _, _) = run(&config);
+    let game = &report.games[0];
+    let forfeit = game.forfeit.as_ref().expect("a forfeit");
+    assert_eq!((forfeit.engine, forfeit.kind), (1, ForfeitKind::Timeout));
+    assert!(
+        forfeit.reason.contains("lost on time"),
+        "{}",
+        forfeit.reason
+    );
+    assert!(
+        forfeit.reason.contains("1s main absolute"),
+        "{}",
+        forfeit.reason
+    );
+    assert_eq!(game.result, "B+T");
+    assert_eq!(game.winner, Some(0));
+    let sent = fs::read_to_string(&log).unwrap();
+    assert!(sent.contains("time_settings 1 0 0"), "{sent}");
+    assert!(sent.contains("time_left white 1 0"), "{sent}");
+    // The key names the clock: the same match with another clock starts afresh.
+    let results = lines(&dir.join("results.jsonl"));
+    assert!(results[0].contains("1s main absolute"), "{}", results[0]);
+    config.clock = Some(Clock::absolute(Duration::from_secs(3)));
+    let (report, played, resumed) = run(&config);
+    assert_eq!((played, resumed), (vec![0], 0));
+    assert!(report.games[0].forfeit.is_none(), "{:?}", report.games[0]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn gnugo_plays_under_a_clock() {
+    if !Path::new(GNUGO).exists() {
+        eprintln!("note: {GNUGO} is not installed; skipping this test");
+        return;
+    }
+    let dir = temp_dir("gnugo-clock");
+    // GNU Go behind tee, so the commands and replies can be checked.
+    let script = dir.join("gnugo.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntee -a '{dir}/in.log' | {GNUGO} --mode gtp --level 1 --chinese-rules | tee -a '{dir}/out.log'\n",
+            dir = dir.display()
+        ),
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let gnugo = script.to_str().unwrap().to_string();
+    let mut config = small_config([gnugo.clone(), gnugo], 1);
+    config.max_moves = Some(30);
+    config.clock = Some(Clock::with_byo_yomi(
+        Duration::from_secs(30),
+        Duration::from_secs(5),
+        1,
+    ));
+    let (report, _, _) = run(&config);
+    let game = &report.games[0];
+    assert!(game.forfeit.is_none(), "{game:?}");
+    assert!(matches!(
+        game.end,
+        GameEnd::Passes | GameEnd::MoveLimit | GameEnd::Resignation
+    ));
+    assert!(game.moves > 0);
+    let sent = fs::read_to_string(dir.join("in.log")).unwrap();
+    assert!(sent.contains("time_settings 30 5 1"), "{sent}");
+    // The first move of each side is asked with the full main time.
+    assert!(sent.contains("time_left black 30 0"), "{sent}");
+    assert!(sent.contains("time_left white 30 0"), "{sent}");
+    let replies = fs::read_to_string(dir.join("out.log")).unwrap();
+    assert!(
+        !replies.lines().any(|l| l.starts_with('?')),
+        "GNU Go refused a command:\n{replies}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 
