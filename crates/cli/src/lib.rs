@@ -11,6 +11,7 @@
 //! - [`terminal`]: a person against a bot over any [`std::io::BufRead`] /
 //!   [`std::io::Write`] pair.
 //! - [`bench`](mod@bench): the light-playout benchmark.
+//! - [`sgf_command`]: `tengen sgf show`, `check` and `convert`.
 #![deny(missing_docs)]
 
 pub mod agents;
@@ -18,6 +19,7 @@ pub mod bench;
 pub mod options;
 pub mod report;
 pub mod selfplay;
+pub mod sgf_command;
 pub mod terminal;
 
 pub use agents::{make_agent, UnknownAgent, AGENT_NAMES};

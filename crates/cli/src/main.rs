@@ -12,6 +12,7 @@ use tengen::bench::{self, BenchConfig};
 
 use tengen::options::{parse_color, parse_duration, parse_komi, parse_rules, parse_size};
 use tengen::selfplay::{self, SelfPlayConfig};
+use tengen::sgf_command;
 use tengen::terminal::Session;
 use tengen_core::{BoardSize, Color, Game, Rules};
 use tracing_subscriber::EnvFilter;
@@ -37,6 +38,38 @@ enum Command {
     Bench {
         #[command(subcommand)]
         bench: BenchCommand,
+    },
+    /// Show, check and convert SGF game records.
+    Sgf {
+        #[command(subcommand)]
+        sgf: SgfCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum SgfCommand {
+    /// Print a record's game information and the board at a move.
+    Show {
+        /// The record (.sgf or .mgt); its first game tree is shown.
+        file: PathBuf,
+        /// Show the board after this move of the main line (default: the end).
+        #[arg(long = "move", value_name = "N")]
+        move_number: Option<usize>,
+    },
+    /// Replay every game of records and folders of records (.sgf, .mgt,
+    /// recursively) and report those that do not replay.
+    Check {
+        /// Files and folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Re-write a record's main line canonically.
+    Convert {
+        /// The record; its first game tree is converted.
+        file: PathBuf,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
     },
 }
 
@@ -191,6 +224,7 @@ fn main() -> Result<()> {
         Command::Bench {
             bench: BenchCommand::Playouts(args),
         } => bench_playouts(args),
+        Command::Sgf { sgf } => sgf_command(sgf),
     }
 }
 
@@ -341,6 +375,48 @@ fn bench_playouts(args: PlayoutsArgs) -> Result<()> {
         bar.set_position(run as u64 * run_ms + (elapsed.as_millis() as u64).min(run_ms));
     })?;
     bar.finish_and_clear();
+    Ok(())
+}
+
+fn sgf_command(command: SgfCommand) -> Result<()> {
+    match command {
+        SgfCommand::Show { file, move_number } => {
+            sgf_command::show(&file, move_number, &mut io::stdout().lock())?;
+        }
+        SgfCommand::Convert { file, output } => {
+            let text = sgf_command::convert(&file)?;
+            match output {
+                Some(out) => std::fs::write(&out, text)
+                    .with_context(|| format!("cannot write {}", out.display()))?,
+                None => io::stdout().lock().write_all(text.as_bytes())?,
+            }
+        }
+        SgfCommand::Check { paths } => {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            if !io::stderr().is_terminal() {
+                bar.set_draw_target(ProgressDrawTarget::hidden());
+            }
+            bar.set_style(
+                ProgressStyle::with_template("{bar:40} {pos}/{len} files")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+            let mut out = SuspendingWriter {
+                bar: &bar,
+                inner: io::stdout().lock(),
+            };
+            let summary = sgf_command::check(&paths, &mut out, |done, total| {
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            })?;
+            bar.finish_and_clear();
+            println!("{summary}");
+            anyhow::ensure!(
+                summary.unreadable == 0,
+                "{} path(s) could not be read",
+                summary.unreadable
+            );
+        }
+    }
     Ok(())
 }
 

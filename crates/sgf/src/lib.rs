@@ -17,10 +17,12 @@
 //! ```
 #![deny(missing_docs)]
 
+mod decode;
 mod parse;
 mod read;
 mod write;
 
-pub use parse::{parse_collection, Node, ParseError, Property};
+pub use decode::{decode_sgf, read_game_bytes};
+pub use parse::{parse_collection, write_tree, Node, ParseError, Property};
 pub use read::{read_game, ReadError, Record};
 pub use write::{write_game, GameInfo};

@@ -1,6 +1,9 @@
 //! SGF text to a tree of nodes: the syntax only, no Go semantics.
 //!
-//! Every error carries the byte offset where it was found.
+//! Every error carries the byte offset, line and column where it was found.
+//! Nothing here recurses: parsing, cloning, comparing, writing and dropping
+//! trees all use explicit stacks, so arbitrarily long main lines are safe and
+//! deep nesting is refused with an error rather than a stack overflow.
 
 use std::fmt;
 
@@ -16,7 +19,10 @@ pub struct Property {
 
 /// A node with its properties and its children (the first child continues the
 /// main line; the others are variations).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// `Clone`, `PartialEq`, `Debug` and `Drop` are iterative, so trees of any
+/// depth (such as a 100,000-move main line) are handled without recursion.
+#[derive(Default)]
 pub struct Node {
     /// Properties in file order.
     pub properties: Vec<Property>,
@@ -39,11 +45,134 @@ impl Node {
     }
 }
 
+impl Drop for Node {
+    fn drop(&mut self) {
+        // Detach descendants onto a heap stack so that each node is dropped
+        // with no children left, instead of recursing down the tree.
+        let mut pending = std::mem::take(&mut self.children);
+        while let Some(mut node) = pending.pop() {
+            pending.append(&mut node.children);
+        }
+    }
+}
+
+impl Clone for Node {
+    fn clone(&self) -> Node {
+        // Each frame: a source node and the clones of its children made so far.
+        let mut stack: Vec<(&Node, Vec<Node>)> =
+            vec![(self, Vec::with_capacity(self.children.len()))];
+        loop {
+            let (source, done) = match stack.last() {
+                Some((source, built)) => (*source, built.len()),
+                None => unreachable!("the root frame is popped last"),
+            };
+            if done < source.children.len() {
+                let child = &source.children[done];
+                stack.push((child, Vec::with_capacity(child.children.len())));
+                continue;
+            }
+            let Some((source, children)) = stack.pop() else {
+                unreachable!("a frame was just looked at")
+            };
+            let node = Node {
+                properties: source.properties.clone(),
+                children,
+            };
+            match stack.last_mut() {
+                Some((_, built)) => built.push(node),
+                None => return node,
+            }
+        }
+    }
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Node) -> bool {
+        let mut pending = vec![(self, other)];
+        while let Some((a, b)) = pending.pop() {
+            if a.properties != b.properties || a.children.len() != b.children.len() {
+                return false;
+            }
+            pending.extend(a.children.iter().zip(&b.children));
+        }
+        true
+    }
+}
+
+impl Eq for Node {}
+
+impl fmt::Debug for Node {
+    /// The subtree as canonical SGF (see [`write_tree`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Node").field(&write_tree(self)).finish()
+    }
+}
+
+/// The tree rooted at `node` as one canonical SGF game tree `(;...)`:
+/// properties in their stored order, each value in brackets with `]` and `\`
+/// escaped, a lone child continuing the sequence and several children written
+/// as variations. [`parse_collection`] reads the text back to an equal tree
+/// provided every identifier is non-empty upper-case ASCII, unique within its
+/// node, and has at least one value.
+pub fn write_tree(node: &Node) -> String {
+    enum Step<'a> {
+        Node(&'a Node),
+        Open(&'a Node),
+        Close,
+    }
+    let mut out = String::from("(");
+    let mut steps = vec![Step::Close, Step::Node(node)];
+    while let Some(step) = steps.pop() {
+        let node = match step {
+            Step::Close => {
+                out.push(')');
+                continue;
+            }
+            Step::Open(node) => {
+                out.push('(');
+                node
+            }
+            Step::Node(node) => node,
+        };
+        out.push(';');
+        for property in &node.properties {
+            out.push_str(&property.id);
+            for value in &property.values {
+                out.push('[');
+                for c in value.chars() {
+                    if c == ']' || c == '\\' {
+                        out.push('\\');
+                    }
+                    out.push(c);
+                }
+                out.push(']');
+            }
+        }
+        match node.children.as_slice() {
+            [] => {}
+            [only] => steps.push(Step::Node(only)),
+            several => {
+                for child in several.iter().rev() {
+                    steps.push(Step::Close);
+                    steps.push(Step::Open(child));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Why SGF text could not be read, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// Byte offset in the text.
     pub offset: usize,
+    /// Line of the offset, from 1 (`\n`, `\r\n` and a lone `\r` each end a
+    /// line).
+    pub line: usize,
+    /// Column of the offset in characters, from 1 (a leading byte-order mark
+    /// is not counted).
+    pub column: usize,
     /// What was wrong.
     pub reason: String,
 }
@@ -52,11 +181,35 @@ impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "SGF syntax error at byte {}: {}",
-            self.offset, self.reason
+            "SGF syntax error at line {}, column {}: {} (byte {})",
+            self.line, self.column, self.reason, self.offset
         )
     }
 }
+
+/// The 1-based line and character column of byte `offset` in `bytes`.
+fn line_column(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(bytes.len());
+    let mut line = 1;
+    let mut line_start = if bytes.starts_with(BOM) { BOM.len() } else { 0 };
+    for (i, &b) in bytes[..offset].iter().enumerate() {
+        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends_line {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
+    let start = line_start.min(offset);
+    // Count characters as UTF-8 lead bytes (continuation bytes are 10xxxxxx).
+    let column = 1 + bytes[start..offset]
+        .iter()
+        .filter(|&&b| b & 0xc0 != 0x80)
+        .count();
+    (line, column)
+}
+
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 impl std::error::Error for ParseError {}
 
@@ -70,7 +223,11 @@ struct Parser<'a> {
 const MAX_DEPTH: usize = 10_000;
 
 /// Parses a collection: one or more game trees `( ... )`. Text before the
-/// first `(` is ignored, as readers commonly do.
+/// first `(` (such as a byte-order mark) and after the last tree is ignored,
+/// as readers commonly do. Also tolerated: a missing `;` before the first
+/// node of a tree (`(B[aa];W[bb])`), lower-case letters in identifiers
+/// (FF\[1–3\] `AddBlack`), whitespace between an identifier and its `[`, and
+/// repeated identifiers in one node (their values are merged).
 pub fn parse_collection(text: &str) -> Result<Vec<Node>, ParseError> {
     let mut parser = Parser {
         bytes: text.as_bytes(),
@@ -92,8 +249,11 @@ pub fn parse_collection(text: &str) -> Result<Vec<Node>, ParseError> {
 
 impl Parser<'_> {
     fn error(&self, reason: &str) -> ParseError {
+        let (line, column) = line_column(self.bytes, self.pos);
         ParseError {
             offset: self.pos,
+            line,
+            column,
             reason: reason.to_string(),
         }
     }
@@ -170,6 +330,16 @@ impl Parser<'_> {
                     match stack.last_mut() {
                         Some(parent) => parent.variations.push(tail),
                         None => return Ok(tail),
+                    }
+                }
+                // Properties straight after `(`: a first node missing its `;`.
+                Some(c)
+                    if c.is_ascii_alphabetic()
+                        && stack.last().is_some_and(|open| open.sequence.is_empty()) =>
+                {
+                    let node = self.node()?;
+                    if let Some(open) = stack.last_mut() {
+                        open.sequence.push(node);
                     }
                 }
                 Some(_) => return Err(self.error("expected '(', ';' or ')'")),
@@ -293,7 +463,10 @@ mod tests {
             ("(;B[a])x", 8),
         ] {
             match parse_collection(text) {
-                Err(e) => assert_eq!(e.offset, offset, "{text}: {e}"),
+                Err(e) => {
+                    assert_eq!(e.offset, offset, "{text}: {e}");
+                    assert_eq!((e.line, e.column), (1, offset + 1), "{text}: {e}");
+                }
                 Ok(t) if text == "(;B[a])x" => {
                     assert_eq!(t.len(), 1);
                 }
@@ -302,5 +475,35 @@ mod tests {
         }
         assert!(parse_collection("").is_err());
         assert!(parse_collection(&"(".repeat(20_000)).is_err());
+    }
+
+    #[test]
+    fn lines_and_columns() {
+        let e = parse_collection("(;GM[1]\r\n;C[\u{e9}t\u{e9}]\n  ;B[aa]!)").unwrap_err();
+        assert_eq!((e.offset, e.line, e.column), (27, 3, 9), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "SGF syntax error at line 3, column 9: expected '(', ';' or ')' (byte 27)"
+        );
+        let e = parse_collection("\u{feff}(;\u{e9}\u{e9}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 3), "{e}");
+        let e = parse_collection("(;C[a]\r;B[\u{e9}x]\r;\u{e9})").unwrap_err();
+        assert_eq!((e.line, e.column), (3, 2), "{e}");
+    }
+
+    #[test]
+    fn first_node_without_semicolon() {
+        let trees = parse_collection("(B[aa];W[bb])").unwrap();
+        assert_eq!(trees[0].first("B"), Some("aa"));
+        assert_eq!(trees[0].children[0].first("W"), Some("bb"));
+        assert!(parse_collection("(;B[aa]W[bb]C[x] (;B[cc]) D[dd])").is_err());
+    }
+
+    #[test]
+    fn write_tree_round_trips() {
+        let text = "(;FF[4]C[a \\] b\\\\]AB[aa][bb];B[cc](;W[dd])(;W[ee];B[ff]))";
+        let tree = parse_collection(text).unwrap().remove(0);
+        assert_eq!(write_tree(&tree), text);
+        assert_eq!(parse_collection(&write_tree(&tree)).unwrap()[0], tree);
     }
 }
