@@ -24,5 +24,5 @@ mod write;
 
 pub use decode::{decode_sgf, read_game_bytes};
 pub use parse::{parse_collection, write_tree, Node, ParseError, Property};
-pub use read::{read_game, ReadError, Record};
+pub use read::{read_game, read_game_with, ExecutedIllegal, IllegalMovePolicy, ReadError, Record};
 pub use write::{write_game, GameInfo};

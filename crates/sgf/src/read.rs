@@ -17,6 +17,34 @@ pub struct Record {
     pub white_name: Option<String>,
     /// `RE`, if present.
     pub result: Option<String>,
+    /// Moves that broke the rules and were executed anyway
+    /// ([`IllegalMovePolicy::Execute`]); empty under the strict policy.
+    pub executed_illegal: Vec<ExecutedIllegal>,
+}
+
+/// What to do with a move of the record that the rules forbid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IllegalMovePolicy {
+    /// Stop with [`ReadError::IllegalMove`] naming the node.
+    #[default]
+    Stop,
+    /// Do what the SGF specification says: put the stone down (replacing any
+    /// stone on the point), remove opponent chains without liberties, then the
+    /// mover's own chain if it has none; record the move in
+    /// [`Record::executed_illegal`] and go on. The game's history restarts
+    /// from the position reached, since no legal sequence leads there.
+    Execute,
+}
+
+/// A move executed although the rules forbid it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExecutedIllegal {
+    /// Main-line node number.
+    pub node: usize,
+    /// The move as written.
+    pub value: String,
+    /// Why the rules forbid it.
+    pub reason: tengen_core::IllegalMove,
 }
 
 /// Why a record could not be replayed.
@@ -93,8 +121,15 @@ fn rules_from(ru: Option<&str>) -> Rules {
 
 /// Replays the main line of the first game tree in `text`: setup (`AB`, `AW`,
 /// `AE`, `PL`) and moves (`B`, `W`), with size (`SZ`), komi (`KM`) and rules
-/// (`RU`) from the root. Moves are checked against the rules.
+/// (`RU`) from the root. Moves are checked against the rules; the first
+/// illegal one stops the replay with an error naming its node.
 pub fn read_game(text: &str) -> Result<Record, ReadError> {
+    read_game_with(text, IllegalMovePolicy::Stop)
+}
+
+/// [`read_game`] with a choice of what to do with illegal moves.
+pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, ReadError> {
+    let mut executed_illegal = Vec::new();
     let trees = parse_collection(text).map_err(ReadError::Syntax)?;
     let root = &trees[0];
     let bad = |property: &str, value: &str, node: usize| ReadError::BadValue {
@@ -182,13 +217,32 @@ pub fn read_game(text: &str) -> Result<Record, ReadError> {
                 let mv = size
                     .parse_sgf(value.trim())
                     .map_err(|_| bad(id, value, index))?;
-                current
-                    .play_as(color, mv)
-                    .map_err(|reason| ReadError::IllegalMove {
-                        node: index,
-                        value: value.to_string(),
-                        reason,
-                    })?;
+                match current.play_as(color, mv) {
+                    Ok(()) => {}
+                    Err(reason) if policy == IllegalMovePolicy::Execute => {
+                        let mut forced = current.board().clone();
+                        if let Some(point) = mv.point() {
+                            if forced.stone(point).is_some() {
+                                forced = replace_stone(&forced, point, None)
+                                    .ok_or_else(|| bad(id, value, index))?;
+                            }
+                            forced.play(point, color);
+                        }
+                        *current = Game::from_position(forced, !color, rules);
+                        executed_illegal.push(ExecutedIllegal {
+                            node: index,
+                            value: value.to_string(),
+                            reason,
+                        });
+                    }
+                    Err(reason) => {
+                        return Err(ReadError::IllegalMove {
+                            node: index,
+                            value: value.to_string(),
+                            reason,
+                        })
+                    }
+                }
             }
         }
         match node.children.first() {
@@ -204,6 +258,7 @@ pub fn read_game(text: &str) -> Result<Record, ReadError> {
         black_name: root.first("PB").map(str::to_string),
         white_name: root.first("PW").map(str::to_string),
         result: root.first("RE").map(str::to_string),
+        executed_illegal,
     })
 }
 

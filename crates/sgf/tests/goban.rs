@@ -10,7 +10,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use tengen_sgf::{decode_sgf, parse_collection, read_game, read_game_bytes, write_tree, ReadError};
+use tengen_sgf::{
+    decode_sgf, parse_collection, read_game, read_game_bytes, read_game_with, write_tree,
+    IllegalMovePolicy, ReadError,
+};
 
 const GOBAN: &str = "/usr/share/goban";
 
@@ -102,4 +105,35 @@ fn goban_original_games_replay() {
         replayed >= MIN_FULLY_REPLAYED,
         "only {replayed} of {games} games replayed fully"
     );
+
+    // Executing illegal moves as the SGF specification says, every game
+    // replays to its end; count the moves that had to be forced.
+    let (mut executed, mut executed_moves, mut forced_games) = (0usize, 0usize, 0usize);
+    for path in &files {
+        let text = decode_sgf(&std::fs::read(path).unwrap());
+        let record = read_game_with(&text, IllegalMovePolicy::Execute)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for illegal in &record.executed_illegal {
+            eprintln!(
+                "{}: executed node {} [{}]: {}",
+                path.display(),
+                illegal.node,
+                illegal.value,
+                illegal.reason
+            );
+        }
+        executed += record.executed_illegal.len();
+        forced_games += usize::from(!record.executed_illegal.is_empty());
+        executed_moves += record.game.turn_count();
+    }
+    eprintln!(
+        "executing illegal moves: {} files replayed, {executed} illegal moves executed in {forced_games} games",
+        files.len()
+    );
+    assert_eq!(
+        forced_games,
+        files.len() - replayed,
+        "the strictly failing games are the forced ones"
+    );
+    assert!(executed_moves > 0);
 }

@@ -130,3 +130,35 @@ fn bad_records_are_refused_with_a_reason() {
         Err(ReadError::BadValue { .. })
     ));
 }
+
+#[test]
+fn illegal_moves_stop_or_are_executed_as_the_specification_says() {
+    use tengen_sgf::{read_game_with, IllegalMovePolicy};
+    // Move 3 lands on White's stone, then White plays on. Under the strict
+    // policy the replay stops at node 3.
+    let text = "(;SZ[5];B[cc];W[dd];B[dd];W[aa])";
+    match read_game(text) {
+        Err(ReadError::IllegalMove { node: 3, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    let record = read_game_with(text, IllegalMovePolicy::Execute).unwrap();
+    assert_eq!(record.executed_illegal.len(), 1);
+    assert_eq!(record.executed_illegal[0].node, 3);
+    let size = BoardSize::square(5).unwrap();
+    let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+    let board = record.game.board();
+    assert_eq!(
+        board.stone(at("D2")),
+        Some(Color::Black),
+        "the stone was replaced"
+    );
+    assert_eq!(board.stone(at("A5")), Some(Color::White), "play went on");
+    board.check_consistency().unwrap();
+    // An executed suicide removes the mover's chain.
+    let text = "(;SZ[3];B[ab];B[ba];W[aa])";
+    let record = read_game_with(text, IllegalMovePolicy::Execute).unwrap();
+    let size = BoardSize::square(3).unwrap();
+    let a3 = size.parse_gtp("A3").unwrap().point().unwrap();
+    assert_eq!(record.game.board().stone(a3), None);
+    assert_eq!(record.executed_illegal.len(), 1);
+}
