@@ -56,35 +56,35 @@ pub fn light_playout(
 }
 
 /// Black's score minus White's (before komi) at the end of a playout, counted
-/// quickly: each stone for its colour, each empty point for the colour of all
-/// its on-board neighbours if they are of one colour. At the end of a light
-/// playout empty regions are single points, where this equals area scoring.
+/// quickly point by point with [`final_owner`]. At the end of a light playout
+/// empty regions are single points, where this equals area scoring.
 pub fn playout_score(board: &Board) -> i32 {
-    let size = board.size();
-    let mut score = 0i32;
-    for point in size.points() {
-        score += match board.stone(point) {
+    board
+        .size()
+        .points()
+        .map(|point| match final_owner(board, point) {
             Some(Color::Black) => 1,
             Some(Color::White) => -1,
-            None => empty_point_owner(board, point),
-        };
-    }
-    score
+            None => 0,
+        })
+        .sum()
 }
 
-fn empty_point_owner(board: &Board, point: Point) -> i32 {
-    let mut black = false;
-    let mut white = false;
-    for n in board.on_board_neighbors(point) {
-        match board.stone(n) {
-            Some(Color::Black) => black = true,
-            Some(Color::White) => white = true,
-            None => return 0,
+/// The colour a point counts for at the end of a playout: its stone's colour,
+/// or for an empty point the colour of all its on-board neighbours if they are
+/// stones of one colour; `None` otherwise.
+pub fn final_owner(board: &Board, point: Point) -> Option<Color> {
+    if let Some(color) = board.stone(point) {
+        return Some(color);
+    }
+    let mut owner = None;
+    for neighbor in board.on_board_neighbors(point) {
+        match (board.stone(neighbor), owner) {
+            (None, _) => return None,
+            (Some(color), None) => owner = Some(color),
+            (Some(color), Some(seen)) if color != seen => return None,
+            _ => {}
         }
     }
-    match (black, white) {
-        (true, false) => 1,
-        (false, true) => -1,
-        _ => 0,
-    }
+    owner
 }

@@ -16,7 +16,7 @@
 //! approaching; dame between healthy groups do not qualify because such groups
 //! have more liberties. It is simple and misses exotic cases.
 
-use tengen_core::playout::light_playout;
+use tengen_core::playout::{final_owner, light_playout};
 use tengen_core::{Board, Color, Point, Rng};
 
 /// The status of every chain on the board; each chain is a list of its
@@ -55,25 +55,6 @@ fn chains(board: &Board) -> Vec<Vec<Point>> {
         result.push(stones);
     }
     result
-}
-
-/// The colour owning `point` at the end of a playout: its stone's colour, or
-/// for an empty point the colour of all its on-board neighbours if they agree
-/// (at the end of a light playout empty regions are single points).
-fn final_owner(board: &Board, point: Point) -> Option<Color> {
-    if let Some(color) = board.stone(point) {
-        return Some(color);
-    }
-    let mut owner = None;
-    for neighbor in board.on_board_neighbors(point) {
-        match (board.stone(neighbor), owner) {
-            (None, _) => return None,
-            (Some(color), None) => owner = Some(color),
-            (Some(color), Some(seen)) if color != seen => return None,
-            _ => {}
-        }
-    }
-    owner
 }
 
 /// Estimates the status of every chain on `board` with `playouts` light
