@@ -1,34 +1,35 @@
-//! The bots the command line knows, by name.
+//! The bots the command line knows, by spec string (`random`,
+//! `mcts:playouts=20000`): a thin layer over [`tengen_bots::registry`].
 
-use tengen_core::{Agent, RandomBot};
-use thiserror::Error;
+use tengen_bots::{BotError, BotSpec};
+use tengen_core::Agent;
 
-/// Names accepted by [`make_agent`], in the order they are listed to users.
-pub const AGENT_NAMES: &[&str] = &["random"];
-
-/// A bot name that [`make_agent`] does not know.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown bot '{name}' (known bots: {})", AGENT_NAMES.join(", "))]
-pub struct UnknownAgent {
-    /// The name as given.
-    pub name: String,
-}
-
-/// Builds the bot called `name` (case-insensitive), its random choices
-/// determined by `seed`.
+/// Builds the bot a spec string such as `random` or `mcts:time=2s` names, its
+/// random choices determined by `seed`.
 ///
 /// ```
 /// let bot = tengen::make_agent("random", 7).unwrap();
 /// assert_eq!(bot.name(), "random");
 /// assert!(tengen::make_agent("alphago", 7).is_err());
 /// ```
-pub fn make_agent(name: &str, seed: u64) -> Result<Box<dyn Agent>, UnknownAgent> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        _ => Err(UnknownAgent {
-            name: name.to_string(),
-        }),
+pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
+    let spec: BotSpec = spec.parse()?;
+    tengen_bots::make_bot(&spec, seed)
+}
+
+/// One line per known bot with its options, for `--list-bots`.
+pub fn bot_listing() -> String {
+    let mut text = String::new();
+    for bot in tengen_bots::BOTS {
+        text.push_str(&format!("{:<8} {}\n", bot.name, bot.description));
+        for option in bot.options {
+            text.push_str(&format!(
+                "         {}={} (default)  {}\n",
+                option.name, option.default, option.help
+            ));
+        }
     }
+    text
 }
 
 #[cfg(test)]
@@ -37,8 +38,9 @@ mod tests {
 
     #[test]
     fn every_listed_name_builds() {
-        for name in AGENT_NAMES {
-            assert_eq!(make_agent(name, 1).unwrap().name(), *name);
+        for bot in tengen_bots::BOTS {
+            assert_eq!(make_agent(bot.name, 1).unwrap().name(), bot.name);
+            assert!(bot_listing().contains(bot.name));
         }
         assert!(make_agent("RANDOM", 1).is_ok());
     }
@@ -46,9 +48,8 @@ mod tests {
     #[test]
     fn unknown_names_list_the_known_ones() {
         let err = make_agent("nosuchbot", 1).err().unwrap();
-        assert_eq!(
-            err.to_string(),
-            "unknown bot 'nosuchbot' (known bots: random)"
-        );
+        assert!(err
+            .to_string()
+            .starts_with("unknown bot 'nosuchbot' (known bots: random"));
     }
 }

@@ -22,4 +22,5 @@ pub mod selfplay;
 pub mod sgf_command;
 pub mod terminal;
 
-pub use agents::{make_agent, UnknownAgent, AGENT_NAMES};
+pub use agents::{bot_listing, make_agent};
+pub use tengen_bots::BotError;

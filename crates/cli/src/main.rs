@@ -113,7 +113,8 @@ struct PlayArgs {
     /// Your colour: black or white.
     #[arg(long, default_value = "black", value_parser = parse_color)]
     color: Color,
-    /// The bot to play against.
+    /// The bot to play against, with optional settings (`tengen gtp
+    /// --list-bots` lists them).
     #[arg(long, default_value = "random")]
     bot: String,
     /// Fixed handicap stones for Black (2 or more; White then moves first).
@@ -126,9 +127,13 @@ struct PlayArgs {
 struct GtpArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// The bot that answers genmove.
+    /// The bot that answers genmove: a name with optional settings, such as
+    /// `random` or `mcts:playouts=20000` (see --list-bots).
     #[arg(long, default_value = "random")]
     bot: String,
+    /// List the bots and their settings, then exit.
+    #[arg(long)]
+    list_bots: bool,
 }
 
 #[derive(Debug, Args)]
@@ -284,6 +289,10 @@ fn play(args: PlayArgs) -> Result<()> {
 }
 
 fn gtp(args: GtpArgs) -> Result<()> {
+    if args.list_bots {
+        print!("{}", tengen::bot_listing());
+        return Ok(());
+    }
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
     let mut engine = tengen_gtp::Engine::new(bot, args.game.size, rules_with_komi(&args.game))

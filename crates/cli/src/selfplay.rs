@@ -7,8 +7,9 @@ use std::time::Duration;
 use tengen_core::{Agent, BoardSize, Color, Game, IllegalMove, Outcome, Rules};
 use thiserror::Error;
 
-use crate::agents::{make_agent, UnknownAgent};
+use crate::agents::make_agent;
 use crate::report::{action_line, board_diagram, capitalized, result_line, size_text};
+use tengen_bots::BotError;
 
 /// What a self-play game is made of.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,7 +18,7 @@ pub struct SelfPlayConfig {
     pub size: BoardSize,
     /// Rules, komi included.
     pub rules: Rules,
-    /// Bot name for Black (see [`crate::AGENT_NAMES`]).
+    /// Bot name for Black (a spec such as `random`, see [`tengen_bots::registry`]).
     pub black: String,
     /// Bot name for White.
     pub white: String,
@@ -43,9 +44,9 @@ pub struct SelfPlaySummary {
 /// Why a self-play game could not be played to the end.
 #[derive(Debug, Error)]
 pub enum SelfPlayError {
-    /// A bot name is not known.
+    /// A bot spec is not known or malformed.
     #[error(transparent)]
-    UnknownAgent(#[from] UnknownAgent),
+    Bot(#[from] BotError),
     /// A bot chose a move the rules do not allow (a bug in the bot).
     #[error("{color} ({bot}) chose an illegal move {text}: {reason}")]
     IllegalMove {

@@ -29,7 +29,7 @@ fn bad_arguments_are_explained() {
     );
     fails_with(
         &["play", "--bot", "nosuchbot"],
-        "unknown bot 'nosuchbot' (known bots: random)",
+        "unknown bot 'nosuchbot' (known bots: random",
     );
     fails_with(
         &["selfplay", "--white", "nosuchbot"],

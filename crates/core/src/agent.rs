@@ -1,8 +1,10 @@
 //! Bots: the [`Agent`] trait and the uniformly random player.
 
+use crate::color::Color;
 use crate::game::{Action, Game};
 use crate::point::Move;
 use crate::rng::Rng;
+use crate::time::{TimeLeft, TimeSettings};
 
 /// Anything that chooses moves: the random bot here, tree search and neural
 /// players in other crates, a person behind a terminal.
@@ -21,6 +23,51 @@ pub trait Agent {
     /// Called when the game has been set up anew (new board, undo, loaded
     /// record) so that agents with caches can drop them.
     fn reset(&mut self) {}
+
+    /// The game's clock, as GTP `time_settings` or `kgs-time_settings` set
+    /// it. Agents that do not budget their thinking ignore it.
+    fn set_time_settings(&mut self, _settings: TimeSettings) {}
+
+    /// The time `color` has left, as GTP `time_left` reports it before a move.
+    fn set_time_left(&mut self, _color: Color, _left: TimeLeft) {}
+
+    /// What the agent thought of the position at its last
+    /// [`select_move`](Agent::select_move): candidates, win rate, ownership.
+    /// `None` for agents that do not search.
+    fn analysis(&self) -> Option<Analysis> {
+        None
+    }
+}
+
+/// A searching agent's view of a position, for GUIs (`lz-analyze`), the web
+/// page and logs. Win rates are for the side to move, in `0.0..=1.0`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Analysis {
+    /// Playouts (or network evaluations) the search made for this position.
+    pub playouts: u64,
+    /// The side to move's estimated probability of winning.
+    pub winrate: f32,
+    /// Candidate moves, the most visited first.
+    pub candidates: Vec<Candidate>,
+    /// For each point in row-major order from the top-left (`A19`-style
+    /// corner), how surely Black owns it at the end: `1.0` Black, `-1.0`
+    /// White. Empty when the agent does not estimate ownership.
+    pub ownership: Vec<f32>,
+}
+
+/// One candidate move of an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Visits the search gave it.
+    pub visits: u64,
+    /// The side to move's win rate after it, in `0.0..=1.0`.
+    pub winrate: f32,
+    /// The prior probability the agent gave it before searching.
+    pub prior: f32,
+    /// The expected continuation, starting with `mv`.
+    pub pv: Vec<Move>,
 }
 
 /// The book's `RandomBot`: a uniformly random legal move that does not fill

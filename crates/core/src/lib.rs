@@ -35,9 +35,10 @@ mod point;
 mod rng;
 mod rules;
 pub mod scoring;
+mod time;
 pub mod zobrist;
 
-pub use agent::{Agent, RandomBot};
+pub use agent::{Agent, Analysis, Candidate, RandomBot};
 pub use board::{Board, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};
@@ -49,3 +50,4 @@ pub use point::{
 pub use rng::Rng;
 pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, PRESETS};
 pub use scoring::{Outcome, Score};
+pub use time::{TimeLeft, TimeSettings};

@@ -30,7 +30,6 @@
 pub mod handicap;
 pub mod protocol;
 pub mod status;
-pub mod time;
 
 use std::io::{self, BufRead, Write};
 
@@ -42,7 +41,7 @@ use thiserror::Error;
 
 use self::protocol::{format_response, preprocess, read_line_capped, split_command};
 use self::status::ChainStatus;
-pub use self::time::{TimeLeft, TimeSettings};
+pub use tengen_core::{TimeLeft, TimeSettings};
 
 /// The name the engine gives for GTP `name`.
 pub const ENGINE_NAME: &str = "tengen";
@@ -307,10 +306,12 @@ impl Engine {
                     parse_u64(period)?,
                     parse_u64(stones)?,
                 );
+                self.agent.set_time_settings(self.time_settings);
                 Ok(String::new())
             }
             "kgs-time_settings" => {
                 self.time_settings = parse_kgs_time_settings(args)?;
+                self.agent.set_time_settings(self.time_settings);
                 Ok(String::new())
             }
             "time_left" => {
@@ -318,10 +319,12 @@ impl Engine {
                     return Err(CommandError::Syntax);
                 };
                 let color = parse_color(color)?;
-                self.time_left[color] = Some(TimeLeft {
+                let left = TimeLeft {
                     seconds: parse_u64(seconds)?,
                     stones: parse_u64(stones)?,
-                });
+                };
+                self.time_left[color] = Some(left);
+                self.agent.set_time_left(color, left);
                 Ok(String::new())
             }
             "final_score" => no_args(args).map(|_| self.final_outcome().to_string()),

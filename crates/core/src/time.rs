@@ -1,5 +1,5 @@
 //! Time controls as GTP (`time_settings`, `time_left`) and KGS
-//! (`kgs-time_settings`) describe them. The engine stores them for agents that
+//! (`kgs-time_settings`) describe them. GTP engines pass them to agents that
 //! budget their thinking; the random bot ignores them.
 
 use std::fmt;

@@ -1,0 +1,11 @@
+//! # tengen-bots
+//!
+//! Every bot tengen can play, found by a name and an option string such as
+//! `random` or `mcts:playouts=20000,threads=2` (see [`registry`]). The
+//! terminal, GTP, the match runner and the web server all build their bots
+//! here, so a bot added here is available everywhere.
+#![deny(missing_docs)]
+
+pub mod registry;
+
+pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};

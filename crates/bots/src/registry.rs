@@ -1,0 +1,300 @@
+//! Bots by name: a spec string `name[:key=value,key=value…]` parsed into a
+//! [`BotSpec`], the list of known bots with their options ([`BOTS`]), and
+//! [`make_bot`] that builds one.
+//!
+//! ```
+//! use tengen_bots::{make_bot, BotSpec};
+//!
+//! let spec: BotSpec = "random".parse().unwrap();
+//! let bot = make_bot(&spec, 7).unwrap();
+//! assert_eq!(bot.name(), "random");
+//! assert!("alphago".parse::<BotSpec>().and_then(|s| make_bot(&s, 7)).is_err());
+//! ```
+
+use std::fmt;
+use std::str::FromStr;
+
+use tengen_core::{Agent, RandomBot};
+use thiserror::Error;
+
+/// One setting a bot accepts in its spec string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotOption {
+    /// The key, as written in `name:key=value`.
+    pub name: &'static str,
+    /// The value used when the key is not given, as text.
+    pub default: &'static str,
+    /// What it does and which values it takes.
+    pub help: &'static str,
+}
+
+/// A bot tengen knows, for listings (`tengen gtp --list-bots`, the web API).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotInfo {
+    /// The name that selects it.
+    pub name: &'static str,
+    /// One line on how it plays.
+    pub description: &'static str,
+    /// The settings it accepts.
+    pub options: &'static [BotOption],
+}
+
+impl BotInfo {
+    /// The option called `name`, if this bot has one.
+    pub fn option(&self, name: &str) -> Option<&'static BotOption> {
+        self.options.iter().find(|option| option.name == name)
+    }
+}
+
+/// Every bot [`make_bot`] can build, in the order they are listed to users.
+pub const BOTS: &[BotInfo] = &[BotInfo {
+    name: "random",
+    description:
+        "uniformly random legal moves that do not fill its own eyes (the book's RandomBot)",
+    options: &[],
+}];
+
+/// Why a bot could not be chosen or built.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum BotError {
+    /// The spec string is empty.
+    #[error("empty bot name")]
+    Empty,
+    /// No bot has this name.
+    #[error("unknown bot '{name}' (known bots: {})", known_names())]
+    UnknownBot {
+        /// The name as given.
+        name: String,
+    },
+    /// An option item is not `key=value`.
+    #[error("bot option '{item}' is not of the form key=value")]
+    MalformedOption {
+        /// The item as given.
+        item: String,
+    },
+    /// The same key twice.
+    #[error("bot option '{key}' given twice")]
+    DuplicateOption {
+        /// The key.
+        key: String,
+    },
+    /// The bot has no option by this name.
+    #[error("bot '{bot}' has no option '{key}' ({})", known_options(bot))]
+    UnknownOption {
+        /// The bot's name.
+        bot: String,
+        /// The key as given.
+        key: String,
+    },
+    /// The value does not suit the option.
+    #[error("bad value '{value}' for option '{key}': {reason}")]
+    BadValue {
+        /// The key.
+        key: String,
+        /// The value as given.
+        value: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+fn known_names() -> String {
+    BOTS.iter()
+        .map(|bot| bot.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn known_options(bot: &str) -> String {
+    match BOTS.iter().find(|info| info.name == bot) {
+        Some(info) if !info.options.is_empty() => format!(
+            "its options: {}",
+            info.options
+                .iter()
+                .map(|option| option.name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => "it takes no options".to_string(),
+    }
+}
+
+/// A bot chosen by name with its settings: `mcts:playouts=20000,threads=2`.
+///
+/// Parsing checks the form only (a name, `key=value` items, no key twice);
+/// [`make_bot`] checks the name, the keys and the values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotSpec {
+    /// The bot's name, lower-cased.
+    pub name: String,
+    /// The settings in the order given, keys lower-cased.
+    pub options: Vec<(String, String)>,
+}
+
+impl BotSpec {
+    /// A spec naming `name` with no settings.
+    pub fn named(name: &str) -> BotSpec {
+        BotSpec {
+            name: name.trim().to_ascii_lowercase(),
+            options: Vec::new(),
+        }
+    }
+
+    /// The value given for `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets `key` to `value`, replacing a value given before (a server
+    /// imposing a thinking budget, for instance).
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        let key = key.to_ascii_lowercase();
+        let value = value.into();
+        match self.options.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.options.push((key, value)),
+        }
+    }
+
+    /// The listing entry of the bot this spec names, if it is known.
+    pub fn info(&self) -> Option<&'static BotInfo> {
+        BOTS.iter().find(|info| info.name == self.name)
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = BotError;
+
+    fn from_str(text: &str) -> Result<BotSpec, BotError> {
+        let (name, rest) = match text.split_once(':') {
+            Some((name, rest)) => (name, Some(rest)),
+            None => (text, None),
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(BotError::Empty);
+        }
+        let mut spec = BotSpec::named(name);
+        for item in rest.into_iter().flat_map(|rest| rest.split(',')) {
+            let item = item.trim();
+            if item.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = item.split_once('=') else {
+                return Err(BotError::MalformedOption {
+                    item: item.to_string(),
+                });
+            };
+            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+            if key.is_empty() || value.is_empty() {
+                return Err(BotError::MalformedOption {
+                    item: item.to_string(),
+                });
+            }
+            if spec.get(&key).is_some() {
+                return Err(BotError::DuplicateOption { key });
+            }
+            spec.options.push((key, value.to_string()));
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (key, value)) in self.options.iter().enumerate() {
+            let separator = if i == 0 { ':' } else { ',' };
+            write!(f, "{separator}{key}={value}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Builds the bot `spec` names, its random choices determined by `seed`.
+pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
+    let Some(info) = spec.info() else {
+        return Err(BotError::UnknownBot {
+            name: spec.name.clone(),
+        });
+    };
+    for (key, _) in &spec.options {
+        if info.option(key).is_none() {
+            return Err(BotError::UnknownOption {
+                bot: spec.name.clone(),
+                key: key.clone(),
+            });
+        }
+    }
+    match info.name {
+        "random" => Ok(Box::new(RandomBot::new(seed))),
+        other => unreachable!("bot '{other}' is listed but not built"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(text: &str) -> BotSpec {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn specs_parse_and_print() {
+        let s = spec(" MCTS : Playouts=20000, threads=2 ");
+        assert_eq!(s.name, "mcts");
+        assert_eq!(s.get("playouts"), Some("20000"));
+        assert_eq!(s.get("threads"), Some("2"));
+        assert_eq!(s.to_string(), "mcts:playouts=20000,threads=2");
+        assert_eq!(spec("random").to_string(), "random");
+        assert_eq!(spec("random:").options, vec![]);
+    }
+
+    #[test]
+    fn malformed_specs_are_refused_with_reasons() {
+        assert_eq!("".parse::<BotSpec>(), Err(BotError::Empty));
+        assert_eq!(":x=1".parse::<BotSpec>(), Err(BotError::Empty));
+        assert_eq!(
+            "mcts:playouts".parse::<BotSpec>().unwrap_err().to_string(),
+            "bot option 'playouts' is not of the form key=value"
+        );
+        assert_eq!(
+            "mcts:a=1,a=2".parse::<BotSpec>().unwrap_err().to_string(),
+            "bot option 'a' given twice"
+        );
+        assert!("mcts:=3".parse::<BotSpec>().is_err());
+    }
+
+    #[test]
+    fn every_listed_bot_builds_by_name() {
+        for info in BOTS {
+            let bot = make_bot(&BotSpec::named(info.name), 1).unwrap();
+            assert_eq!(bot.name(), info.name);
+        }
+    }
+
+    #[test]
+    fn unknown_bots_and_options_name_what_is_known() {
+        let err = make_bot(&spec("nosuchbot"), 1).err().unwrap();
+        assert!(err
+            .to_string()
+            .starts_with("unknown bot 'nosuchbot' (known bots: random"));
+        let err = make_bot(&spec("random:depth=3"), 1).err().unwrap();
+        assert_eq!(
+            err.to_string(),
+            "bot 'random' has no option 'depth' (it takes no options)"
+        );
+    }
+
+    #[test]
+    fn set_replaces_or_adds() {
+        let mut s = spec("random:a=1");
+        s.set("a", "2");
+        s.set("B", "3");
+        assert_eq!(s.to_string(), "random:a=2,b=3");
+    }
+}
