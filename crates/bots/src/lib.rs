@@ -9,3 +9,9 @@
 pub mod registry;
 
 pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
+pub mod evaluator;
+pub mod mcts;
+pub mod patterns;
+pub mod playout;
+pub mod prior;
+pub mod tactics;

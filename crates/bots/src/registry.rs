@@ -13,8 +13,11 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use tengen_core::{Agent, RandomBot};
+
+use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
 use thiserror::Error;
 
 /// One setting a bot accepts in its spec string.
@@ -47,12 +50,64 @@ impl BotInfo {
 }
 
 /// Every bot [`make_bot`] can build, in the order they are listed to users.
-pub const BOTS: &[BotInfo] = &[BotInfo {
-    name: "random",
-    description:
-        "uniformly random legal moves that do not fill its own eyes (the book's RandomBot)",
-    options: &[],
-}];
+pub const BOTS: &[BotInfo] = &[
+    BotInfo {
+        name: "random",
+        description: "uniformly random legal moves that do not fill its own eyes (the book's RandomBot)",
+        options: &[],
+    },
+    BotInfo {
+        name: "mcts",
+        description: "Monte Carlo tree search (MC-RAVE, prior knowledge, heavy playouts)",
+        options: &[
+            BotOption {
+                name: "playouts",
+                default: "none",
+                help: "simulations per move; without it, time or the game's clock decides (10000 if neither is set)",
+            },
+            BotOption {
+                name: "time",
+                default: "none",
+                help: "thinking time per move, such as 2s, 500ms or 1.5 (seconds); the game's clock may shorten it",
+            },
+            BotOption {
+                name: "threads",
+                default: "1",
+                help: "search threads (1 to 256)",
+            },
+            BotOption {
+                name: "memory",
+                default: "512",
+                help: "most MiB the search tree may use (1 to 65536)",
+            },
+            BotOption {
+                name: "resign",
+                default: "0.1",
+                help: "resign when the best win rate is below this (0 never resigns)",
+            },
+            BotOption {
+                name: "reuse",
+                default: "true",
+                help: "keep the search tree between moves (true or false)",
+            },
+            BotOption {
+                name: "rave",
+                default: "3500",
+                help: "RAVE equivalence: visits at which a move's own and AMAF win rates weigh the same",
+            },
+            BotOption {
+                name: "explore",
+                default: "0",
+                help: "weight of the UCB exploration term",
+            },
+            BotOption {
+                name: "expand",
+                default: "8",
+                help: "visits a node needs before it gets children",
+            },
+        ],
+    },
+];
 
 /// Why a bot could not be chosen or built.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -231,8 +286,108 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
     }
     match info.name {
         "random" => Ok(Box::new(RandomBot::new(seed))),
+        "mcts" => Ok(Box::new(MctsBot::with_rollouts(mcts_config(spec)?, seed))),
         other => unreachable!("bot '{other}' is listed but not built"),
     }
+}
+
+/// The MCTS settings a spec gives.
+pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
+    let mut config = MctsConfig::default();
+    for (key, value) in &spec.options {
+        let bad = |reason: &str| BotError::BadValue {
+            key: key.clone(),
+            value: value.clone(),
+            reason: reason.to_string(),
+        };
+        match key.as_str() {
+            "playouts" => {
+                config.playouts = match value.as_str() {
+                    "none" => None,
+                    _ => Some(parse_number(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
+                }
+            }
+            "time" => {
+                config.time = match value.as_str() {
+                    "none" => None,
+                    _ => Some(parse_duration(value).map_err(|r| bad(&r))?),
+                }
+            }
+            "threads" => {
+                config.threads = parse_number(value, 1, 256).map_err(|r| bad(&r))? as usize
+            }
+            "memory" => {
+                config.max_nodes =
+                    nodes_for_mib(parse_number(value, 1, 65_536).map_err(|r| bad(&r))?)
+            }
+            "resign" => {
+                config.resign_below = parse_fraction(value, 0.0, 0.5).map_err(|r| bad(&r))?
+            }
+            "reuse" => {
+                config.reuse = match value.as_str() {
+                    "true" | "yes" | "1" | "on" => true,
+                    "false" | "no" | "0" | "off" => false,
+                    _ => return Err(bad("expected true or false")),
+                }
+            }
+            "rave" => {
+                config.params.selection.rave_equivalence =
+                    parse_fraction(value, 1.0, 1e9).map_err(|r| bad(&r))?
+            }
+            "explore" => {
+                config.params.selection.exploration =
+                    parse_fraction(value, 0.0, 100.0).map_err(|r| bad(&r))?
+            }
+            "expand" => {
+                config.params.expand_visits =
+                    parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
+            }
+            _ => unreachable!("options are checked against the listing"),
+        }
+    }
+    Ok(config)
+}
+
+fn parse_number(text: &str, min: u64, max: u64) -> Result<u64, String> {
+    let number: u64 = text
+        .parse()
+        .map_err(|_| "expected a whole number".to_string())?;
+    if number < min || number > max {
+        return Err(format!("must be from {min} to {max}"));
+    }
+    Ok(number)
+}
+
+fn parse_fraction(text: &str, min: f32, max: f32) -> Result<f32, String> {
+    let number: f32 = text.parse().map_err(|_| "expected a number".to_string())?;
+    if !number.is_finite() || number < min || number > max {
+        return Err(format!("must be from {min} to {max}"));
+    }
+    Ok(number)
+}
+
+/// Parses `2s`, `500ms`, `1.5` (seconds) or `1m` into a duration of at most
+/// a day and more than zero.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| "expected a time such as 2s, 500ms or 1.5".to_string())?;
+    let seconds = match unit {
+        "ms" => value / 1000.0,
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        _ => return Err(format!("unknown time unit '{unit}' (use ms, s or m)")),
+    };
+    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
+        return Err("must be more than 0 and at most a day".to_string());
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 #[cfg(test)]
@@ -287,6 +442,41 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "bot 'random' has no option 'depth' (it takes no options)"
+        );
+    }
+
+    #[test]
+    fn mcts_options_are_checked() {
+        let config =
+            mcts_config(&spec("mcts:playouts=2000,threads=2,time=1.5s,reuse=false")).unwrap();
+        assert_eq!(config.playouts, Some(2000));
+        assert_eq!(config.threads, 2);
+        assert_eq!(config.time, Some(Duration::from_millis(1500)));
+        assert!(!config.reuse);
+        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        for bad in [
+            "mcts:playouts=0",
+            "mcts:playouts=lots",
+            "mcts:threads=1000",
+            "mcts:time=0s",
+            "mcts:time=5h",
+            "mcts:time=-1",
+            "mcts:memory=0",
+            "mcts:resign=0.9",
+            "mcts:reuse=maybe",
+            "mcts:rave=nan",
+        ] {
+            let err = make_bot(&spec(bad), 1).err().unwrap();
+            assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
+        }
+        assert_eq!(
+            make_bot(&spec("mcts:time=0s"), 1)
+                .err()
+                .unwrap()
+                .to_string(),
+            "bad value '0s' for option 'time': must be more than 0 and at most a day"
         );
     }
 

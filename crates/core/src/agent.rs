@@ -1,5 +1,7 @@
 //! Bots: the [`Agent`] trait and the uniformly random player.
 
+use std::time::Duration;
+
 use crate::color::Color;
 use crate::game::{Action, Game};
 use crate::point::Move;
@@ -36,6 +38,32 @@ pub trait Agent {
     /// `None` for agents that do not search.
     fn analysis(&self) -> Option<Analysis> {
         None
+    }
+
+    /// [`select_move`](Agent::select_move), calling `report` with the
+    /// search's current [`Analysis`] about every `interval` while it thinks
+    /// (GTP `lz-genmove_analyze`). Agents that do not search just choose.
+    fn select_move_reporting(
+        &mut self,
+        game: &Game,
+        _interval: Duration,
+        _report: &mut dyn FnMut(&Analysis),
+    ) -> Action {
+        self.select_move(game)
+    }
+
+    /// Thinks about `game` without choosing a move, calling `report` about
+    /// every `interval`, until `stop` returns true (GTP `lz-analyze`: until
+    /// the next command arrives). Returns false, at once, if the agent
+    /// cannot analyse.
+    fn analyze(
+        &mut self,
+        _game: &Game,
+        _interval: Duration,
+        _report: &mut dyn FnMut(&Analysis),
+        _stop: &dyn Fn() -> bool,
+    ) -> bool {
+        false
     }
 }
 

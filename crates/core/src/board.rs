@@ -365,12 +365,61 @@ impl Board {
         })
     }
 
-    /// The four orthogonal neighbours of `point`, walls included.
+    /// The four orthogonal neighbours of `point`, walls included: toward row 1,
+    /// left, right, toward the last row.
     #[inline]
     pub fn neighbors(&self, point: Point) -> [Point; 4] {
         let p = point.0;
         let s = self.size.stride() as u16;
         [Point(p - s), Point(p - 1), Point(p + 1), Point(p + s)]
+    }
+
+    /// The four diagonal neighbours of `point`, walls included: lower-left,
+    /// lower-right, upper-left, upper-right (row 1 being the lowest).
+    #[inline]
+    pub fn diagonals(&self, point: Point) -> [Point; 4] {
+        let p = point.0;
+        let s = self.size.stride() as u16;
+        [
+            Point(p - s - 1),
+            Point(p - s + 1),
+            Point(p + s - 1),
+            Point(p + s + 1),
+        ]
+    }
+
+    /// Whether `point` is a cell of the board rather than of the wall ring
+    /// around it.
+    #[inline]
+    pub fn is_on_board(&self, point: Point) -> bool {
+        self.cells[point.index()] != WALL
+    }
+
+    /// The eight cells around `point` as a 16-bit code, two bits per cell in
+    /// the order of [`Board::neighbors`] then [`Board::diagonals`] (bits 0–1
+    /// for the neighbour toward row 1; then left, right, toward the last row;
+    /// then the diagonals lower-left, lower-right, upper-left, upper-right):
+    /// 0 empty, 1 black, 2 white, 3 off the board. Pattern matchers index
+    /// tables with it.
+    #[inline]
+    pub fn neighborhood(&self, point: Point) -> u16 {
+        let p = point.index();
+        let s = self.size.stride();
+        let cells = [
+            p.wrapping_sub(s),
+            p.wrapping_sub(1),
+            p + 1,
+            p + s,
+            p.wrapping_sub(s + 1),
+            p.wrapping_sub(s - 1),
+            p + s - 1,
+            p + s + 1,
+        ];
+        let mut code = 0u16;
+        for (i, cell) in cells.into_iter().enumerate() {
+            code |= (self.cells[cell] as u16) << (2 * i);
+        }
+        code
     }
 
     /// The on-board orthogonal neighbours of `point`.
@@ -708,6 +757,20 @@ impl Board {
     /// allocated.
     #[inline]
     pub fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        self.random_playout_move_where(color, rng, |_, _| true)
+    }
+
+    /// [`Board::random_playout_move`] with a further test: a point is
+    /// acceptable only if it passes the playout rules and `accept` says yes.
+    /// The choice is uniform over the points that pass both; `accept` is asked
+    /// only about points that pass the rules.
+    #[inline]
+    pub fn random_playout_move_where(
+        &mut self,
+        color: Color,
+        rng: &mut Rng,
+        mut accept: impl FnMut(&Board, Point) -> bool,
+    ) -> Option<Point> {
         let mut remaining = self.empty_len as usize;
         while remaining > 0 {
             let i = rng.below(remaining);
@@ -720,7 +783,7 @@ impl Board {
                 // never has one (the stone captured there had no liberty).
                 packed & EMPTY_NEIGHBORS_MASK != 0 || self.is_legal_empty(p, color)
             };
-            if acceptable {
+            if acceptable && accept(self, Point(p as u16)) {
                 return Some(Point(p as u16));
             }
             remaining -= 1;
@@ -1132,6 +1195,86 @@ impl std::error::Error for SetupError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The neighbourhood code read cell by cell through the public API.
+    fn neighborhood_by_hand(board: &Board, point: Point) -> u16 {
+        let [n, w, e, s] = board.neighbors(point);
+        let [nw, ne, sw, se] = board.diagonals(point);
+        let mut code = 0;
+        for (i, cell) in [n, w, e, s, nw, ne, sw, se].into_iter().enumerate() {
+            let value = match board.stone(cell) {
+                Some(Color::Black) => 1,
+                Some(Color::White) => 2,
+                None if board.is_on_board(cell) => 0,
+                None => 3,
+            };
+            code |= value << (2 * i);
+        }
+        code
+    }
+
+    #[test]
+    fn neighborhood_codes_match_the_cells() {
+        let board = Board::from_ascii(
+            "x o .
+             . x o
+             o . x",
+        )
+        .unwrap();
+        let size = board.size();
+        let center = size.point(1, 1).unwrap();
+        // Row 1 is the bottom line of the diagram. Below ., left ., right o,
+        // above o; lower-left o, lower-right x, upper-left x, upper-right .
+        assert_eq!(
+            board.neighborhood(center),
+            2 << 4 | 2 << 6 | 2 << 8 | 1 << 10 | 1 << 12
+        );
+        let mut rng = Rng::new(5);
+        for (w, h) in [(9, 9), (1, 1), (3, 7), (19, 19)] {
+            let size = BoardSize::new(w, h).unwrap();
+            let mut board = Board::new(size);
+            let mut color = Color::Black;
+            for _ in 0..size.points_count() {
+                for point in size.points() {
+                    assert_eq!(
+                        board.neighborhood(point),
+                        neighborhood_by_hand(&board, point)
+                    );
+                }
+                if let Some(p) = board.random_playout_move(color, &mut rng) {
+                    board.play(p, color);
+                }
+                color = !color;
+            }
+        }
+    }
+
+    #[test]
+    fn filtered_playout_moves_respect_the_filter() {
+        let size = BoardSize::square(9).unwrap();
+        let mut board = Board::new(size);
+        let mut rng = Rng::new(3);
+        let edge = |b: &Board, p: Point| {
+            let (c, r) = b.size().col_row(p);
+            c == 0 || r == 0 || c == 8 || r == 8
+        };
+        for i in 0..32 {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let p = board
+                .random_playout_move_where(color, &mut rng, edge)
+                .unwrap();
+            assert!(edge(&board, p));
+            board.play(p, color);
+        }
+        assert_eq!(
+            board.random_playout_move_where(Color::Black, &mut rng, edge),
+            None
+        );
+    }
 
     /// Light playouts with every incremental structure checked after each move.
     #[test]

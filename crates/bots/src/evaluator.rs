@@ -1,0 +1,143 @@
+//! Leaf evaluation for the tree search: the [`Evaluator`] trait, and
+//! [`RolloutEvaluator`], which plays the position out with the heavy playout
+//! policy and counts the result. A neural network's value head is the other
+//! kind of evaluator.
+
+use tengen_core::{playout::playout_score, Board, Color, Point, Rng};
+
+use crate::playout::PlayoutPolicy;
+
+/// Which colour first played each point during one simulation, for AMAF
+/// (all-moves-as-first) statistics.
+#[derive(Clone, Debug)]
+pub struct AmafMap {
+    first: Vec<u8>,
+}
+
+impl Default for AmafMap {
+    fn default() -> Self {
+        AmafMap {
+            first: vec![0; tengen_core::MAX_CELLS],
+        }
+    }
+}
+
+impl AmafMap {
+    /// Forgets every point.
+    pub fn clear(&mut self) {
+        self.first.fill(0);
+    }
+
+    /// Notes that `color` played `point`, unless someone played it earlier.
+    #[inline]
+    pub fn record(&mut self, point: Point, color: Color) {
+        let slot = &mut self.first[point.index()];
+        if *slot == 0 {
+            *slot = color as u8 + 1;
+        }
+    }
+
+    /// Notes that `color` played `point`, overriding any later player: for
+    /// filling the map from the end of a simulation backwards.
+    #[inline]
+    pub fn record_earlier(&mut self, point: Point, color: Color) {
+        self.first[point.index()] = color as u8 + 1;
+    }
+
+    /// The colour that first played `point`, if any.
+    #[inline]
+    pub fn first(&self, point: Point) -> Option<Color> {
+        match self.first[point.index()] {
+            1 => Some(Color::Black),
+            2 => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// A position at a leaf of the search tree.
+pub struct Leaf<'a> {
+    /// The board; an evaluator may play it out (the search does not reuse it).
+    pub board: &'a mut Board,
+    /// The side to move.
+    pub to_move: Color,
+    /// The last stone played, if the last turn was a stone.
+    pub last: Option<Point>,
+    /// Komi, added to White's score.
+    pub komi: f64,
+}
+
+/// What an evaluator says of a leaf.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Black's chance of winning, in `0.0..=1.0` (a playout gives 0, ½ or 1).
+    pub black_value: f32,
+    /// Whether the leaf's board was played to the end, so that its stones and
+    /// single-point eyes show who owns every point (ownership statistics).
+    pub played_out: bool,
+}
+
+/// Evaluates leaves of the search tree. Each search thread owns one, made by
+/// [`Evaluator::fork`].
+pub trait Evaluator: Send + 'static {
+    /// Evaluates `leaf`, recording the moves it plays (if any) in `amaf`.
+    fn evaluate(&mut self, leaf: Leaf<'_>, amaf: &mut AmafMap) -> Evaluation;
+
+    /// An evaluator for another search thread; `stream` makes its random
+    /// choices independent of the others'.
+    fn fork(&self, stream: u64) -> Self
+    where
+        Self: Sized;
+}
+
+/// Plays leaves out with a [`PlayoutPolicy`] and scores the final board
+/// (area counting with single-point eyes, komi to White).
+#[derive(Clone, Debug)]
+pub struct RolloutEvaluator {
+    policy: PlayoutPolicy,
+    rng: Rng,
+    scratch: Vec<Point>,
+}
+
+impl RolloutEvaluator {
+    /// Rollouts with `policy`, random choices seeded by `seed`.
+    pub fn new(policy: PlayoutPolicy, seed: u64) -> RolloutEvaluator {
+        RolloutEvaluator {
+            policy,
+            rng: Rng::new(seed),
+            scratch: Vec::with_capacity(32),
+        }
+    }
+}
+
+impl Evaluator for RolloutEvaluator {
+    fn evaluate(&mut self, leaf: Leaf<'_>, amaf: &mut AmafMap) -> Evaluation {
+        let cap = 3 * leaf.board.size().points_count() as u32 + 20;
+        let stats = self.policy.playout(
+            leaf.board,
+            leaf.to_move,
+            leaf.last,
+            &mut self.rng,
+            cap,
+            &mut self.scratch,
+            |point, color| amaf.record(point, color),
+        );
+        let margin = playout_score(leaf.board) as f64 - leaf.komi;
+        let black_value = if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        };
+        Evaluation {
+            black_value,
+            played_out: !stats.capped,
+        }
+    }
+
+    fn fork(&self, stream: u64) -> Self {
+        let seed = self.rng.clone().next_u64() ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        RolloutEvaluator::new(self.policy.clone(), seed)
+    }
+}

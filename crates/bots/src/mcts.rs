@@ -1,0 +1,513 @@
+//! The Monte Carlo tree search bot: MC-RAVE selection with prior knowledge,
+//! heavy playouts through an [`Evaluator`], tree parallelism over threads,
+//! tree reuse between moves, a bounded node arena, time management, passing
+//! and resigning, and analysis for GUIs.
+//!
+//! - [`tree`]: nodes, selection, backup, re-rooting.
+//! - [`search`]: the simulation loop and its threads.
+//! - [`time`]: thinking time under a clock.
+
+pub mod search;
+pub mod time;
+pub mod tree;
+
+use std::time::Duration;
+
+use tengen_core::{
+    Action, Agent, Analysis, ByColor, Candidate, Color, Game, Move, Point, TimeLeft, TimeSettings,
+};
+
+use self::search::{children_with_priors, Limits, RootPosition, SearchOutcome, SearchParams};
+use self::tree::{from_move, to_move, Node, NodeMove, Tree};
+use crate::evaluator::{Evaluator, RolloutEvaluator};
+use crate::playout::PlayoutPolicy;
+use crate::prior::{Knowledge, Prior};
+
+/// How often to report, and where: the analysis sink of
+/// [`Agent::select_move_reporting`] and [`Agent::analyze`].
+type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+
+/// Playouts per move when neither a playout count, nor a time, nor a clock
+/// says otherwise.
+pub const DEFAULT_PLAYOUTS: u64 = 10_000;
+
+/// Settings of the MCTS bot (the `mcts:key=value,…` options).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MctsConfig {
+    /// Simulations per move (`playouts`).
+    pub playouts: Option<u64>,
+    /// Thinking time per move (`time`), capped further by the game's clock.
+    pub time: Option<Duration>,
+    /// Search threads (`threads`).
+    pub threads: usize,
+    /// Most nodes the tree may hold (`memory`, given in MiB).
+    pub max_nodes: usize,
+    /// Resign when the best move's win rate falls below this (`resign`;
+    /// 0 never resigns).
+    pub resign_below: f32,
+    /// Keep the subtree of the moves played between searches (`reuse`).
+    pub reuse: bool,
+    /// Selection weights (`rave`, `explore`) and expansion (`expand`).
+    pub params: SearchParams,
+}
+
+impl Default for MctsConfig {
+    fn default() -> Self {
+        MctsConfig {
+            playouts: None,
+            time: None,
+            threads: 1,
+            max_nodes: nodes_for_mib(512),
+            resign_below: 0.1,
+            reuse: true,
+            params: SearchParams::default(),
+        }
+    }
+}
+
+/// Nodes that fit in `mib` MiB.
+pub fn nodes_for_mib(mib: u64) -> usize {
+    (mib as usize * (1 << 20)) / std::mem::size_of::<Node>()
+}
+
+/// The tree kept between moves and the game it was grown for.
+struct Kept {
+    tree: Tree,
+    /// The game's setup (size, komi, initial stones) when it was grown.
+    setup: (usize, usize, u64, u64),
+    /// The moves from the setup to the tree's root.
+    history: Vec<(Color, Move)>,
+}
+
+/// The MCTS bot, generic over its leaf evaluation.
+pub struct MctsBot<E: Evaluator + Clone = RolloutEvaluator> {
+    config: MctsConfig,
+    evaluator: E,
+    knowledge: Knowledge,
+    kept: Option<Kept>,
+    time_settings: TimeSettings,
+    time_left: ByColor<Option<TimeLeft>>,
+    analysis: Option<Analysis>,
+    searches: u64,
+    last_outcome: Option<SearchOutcome>,
+}
+
+impl MctsBot<RolloutEvaluator> {
+    /// The bot with heavy-playout rollouts, random choices from `seed`.
+    pub fn with_rollouts(config: MctsConfig, seed: u64) -> Self {
+        MctsBot::new(
+            config,
+            RolloutEvaluator::new(PlayoutPolicy::default(), seed),
+        )
+    }
+}
+
+impl<E: Evaluator + Clone> MctsBot<E> {
+    /// The bot evaluating leaves with `evaluator` (forked once per thread).
+    pub fn new(config: MctsConfig, evaluator: E) -> Self {
+        MctsBot {
+            config,
+            evaluator,
+            knowledge: Knowledge::default(),
+            kept: None,
+            time_settings: TimeSettings::Unlimited,
+            time_left: ByColor::default(),
+            analysis: None,
+            searches: 0,
+            last_outcome: None,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &MctsConfig {
+        &self.config
+    }
+
+    /// Nodes in the tree kept from the last search.
+    pub fn tree_nodes(&self) -> usize {
+        self.kept.as_ref().map_or(0, |k| k.tree.len())
+    }
+
+    /// Bytes the kept tree's arena occupies.
+    pub fn tree_memory(&self) -> usize {
+        self.kept.as_ref().map_or(0, |k| k.tree.memory_bytes())
+    }
+
+    /// Simulations and time of the last search.
+    pub fn last_search(&self) -> Option<(u64, Duration)> {
+        self.last_outcome.as_ref().map(|o| (o.playouts, o.elapsed))
+    }
+
+    /// The tree for `game`: the kept one re-rooted at this position when the
+    /// game continues it, else a fresh one.
+    fn take_tree(&mut self, game: &Game) -> Tree {
+        let setup = setup_key(game);
+        let history: Vec<(Color, Move)> = game
+            .history()
+            .filter_map(|(color, action)| match action {
+                Action::Move(mv) => Some((color, mv)),
+                Action::Resign => None,
+            })
+            .collect();
+        if let Some(kept) = self.kept.take() {
+            if self.config.reuse
+                && kept.setup == setup
+                && history.len() >= kept.history.len()
+                && history[..kept.history.len()] == kept.history[..]
+            {
+                let extra = &history[kept.history.len()..];
+                // The tree assumes alternating turns.
+                let alternating = extra.windows(2).all(|pair| pair[0].0 != pair[1].0)
+                    && extra.last().is_none_or(|last| last.0 != game.to_move());
+                if alternating {
+                    let moves: Vec<NodeMove> = extra.iter().map(|(_, mv)| from_move(*mv)).collect();
+                    if let Some(tree) = kept.tree.reroot(&moves) {
+                        return tree;
+                    }
+                }
+            }
+        }
+        Tree::new(self.config.max_nodes)
+    }
+
+    /// The root's children: moves legal in `game` (superko included) that
+    /// fill no own single-point eye, with priors, and a pass.
+    fn root_children(&mut self, game: &Game, root: &RootPosition) -> Vec<(NodeMove, Prior)> {
+        let board = game.board();
+        let mut points: Vec<Point> = board
+            .empty_points()
+            .filter(|&p| {
+                !board.is_point_an_eye(p, root.to_move)
+                    && board.is_legal_simple(p, root.to_move)
+                    && game.legal(Move::Play(p)).is_ok()
+            })
+            .collect();
+        let mut priors = Vec::new();
+        let mut out = Vec::new();
+        children_with_priors(
+            board,
+            root.to_move,
+            root.last,
+            &mut self.knowledge,
+            &mut points,
+            &mut priors,
+            &mut out,
+        );
+        out
+    }
+
+    /// The search's limits for this move.
+    fn limits(&self, game: &Game) -> Limits {
+        let clock = time::budget(
+            self.time_settings,
+            self.time_left[game.to_move()],
+            game.board().empty_count(),
+        );
+        let mut limits = Limits {
+            playouts: self.config.playouts,
+            target_time: self.config.time,
+            max_time: self.config.time,
+        };
+        if let Some(clock) = clock {
+            limits.target_time = Some(
+                limits
+                    .target_time
+                    .map_or(clock.target, |t| t.min(clock.target)),
+            );
+            limits.max_time = Some(limits.max_time.map_or(clock.max, |t| t.min(clock.max)));
+        }
+        if limits.playouts.is_none() && limits.max_time.is_none() {
+            limits.playouts = Some(DEFAULT_PLAYOUTS);
+        }
+        limits
+    }
+
+    /// Searches `game`'s position and returns the tree and the outcome.
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: Option<Reporter<'_>>,
+        stop: &dyn Fn() -> bool,
+    ) -> (Tree, RootPosition, SearchOutcome) {
+        let root = RootPosition {
+            board: game.board().clone(),
+            to_move: game.to_move(),
+            last: match game.last_move() {
+                Some((_, Move::Play(point))) => Some(point),
+                _ => None,
+            },
+            passes: game.consecutive_passes(),
+            rules: *game.rules(),
+        };
+        let mut tree = self.take_tree(game);
+        let children = self.root_children(game, &root);
+        // A reused root must offer exactly the moves legal now (superko can
+        // forbid one its children include); otherwise start afresh.
+        if tree.root().expanded {
+            let kept: Vec<NodeMove> = tree.children(0).map(|c| tree.node(c).mv).collect();
+            let wanted: Vec<NodeMove> = children.iter().map(|(mv, _)| *mv).collect();
+            if kept != wanted {
+                tree = Tree::new(self.config.max_nodes);
+            }
+        }
+        self.searches += 1;
+        let evaluators: Vec<E> = (0..self.config.threads.max(1))
+            .map(|i| self.evaluator.fork(self.searches << 8 | i as u64))
+            .collect();
+        let size = game.size();
+        let mut next_report = Duration::ZERO;
+        let mut report = report;
+        let mut monitor = |tree: &Tree, elapsed: Duration, done: u64| -> bool {
+            if let Some((interval, sink)) = report.as_mut() {
+                if elapsed >= next_report {
+                    sink(&analysis_of(tree, size, None));
+                    next_report = elapsed + *interval;
+                }
+            }
+            if stop() {
+                return true;
+            }
+            should_stop(tree, &limits, elapsed, done)
+        };
+        let outcome = search::run(
+            &mut tree,
+            &root,
+            &children,
+            evaluators,
+            self.config.params,
+            limits,
+            &mut monitor,
+        );
+        (tree, root, outcome)
+    }
+
+    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>) -> Action {
+        let to_move = game.to_move();
+        // The opponent passed and the board as it stands wins: pass too.
+        if game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
+            self.analysis = None;
+            return Action::Move(Move::Pass);
+        }
+        let limits = self.limits(game);
+        let (tree, _root, outcome) = self.search(game, limits, report, &|| false);
+        let analysis = analysis_of(&tree, game.size(), Some(&outcome));
+        let best = tree.most_visited(0);
+        let action = match best {
+            None => Action::Move(Move::Pass),
+            Some(best) => {
+                let node = tree.node(best);
+                let winrate = node.winrate().unwrap_or(0.5);
+                if self.config.resign_below > 0.0
+                    && winrate < self.config.resign_below
+                    && node.visits >= 200
+                    && tree.root().visits >= 1_000
+                {
+                    Action::Resign
+                } else {
+                    Action::Move(to_move_checked(node.mv, game))
+                }
+            }
+        };
+        self.analysis = Some(analysis);
+        self.last_outcome = Some(outcome);
+        if self.config.reuse {
+            self.kept = Some(Kept {
+                tree,
+                setup: setup_key(game),
+                history: game
+                    .history()
+                    .filter_map(|(color, action)| match action {
+                        Action::Move(mv) => Some((color, mv)),
+                        Action::Resign => None,
+                    })
+                    .collect(),
+            });
+        }
+        action
+    }
+}
+
+/// The move of a root child, which is legal in `game` by construction; a
+/// pass if something went wrong.
+fn to_move_checked(mv: NodeMove, game: &Game) -> Move {
+    let mv = to_move(mv);
+    if game.legal(mv).is_ok() {
+        mv
+    } else {
+        Move::Pass
+    }
+}
+
+/// What identifies a game's start: size, komi, and the initial stones.
+fn setup_key(game: &Game) -> (usize, usize, u64, u64) {
+    (
+        game.size().width(),
+        game.size().height(),
+        game.rules().komi.to_bits(),
+        game.initial_board().hash(),
+    )
+}
+
+/// Whether to stop now: time, or a best move that can no longer be caught.
+fn should_stop(tree: &Tree, limits: &Limits, elapsed: Duration, done: u64) -> bool {
+    let (best, second) = top_two(tree);
+    let gap = best.saturating_sub(second) as f64;
+    // Simulations still to come, at most.
+    let remaining = match (limits.playouts, limits.max_time) {
+        (Some(p), _) => p.saturating_sub(done) as f64,
+        (None, Some(max)) if done >= 100 => {
+            let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
+            rate * max.saturating_sub(elapsed).as_secs_f64()
+        }
+        _ => f64::INFINITY,
+    };
+    if done >= 100 && gap > remaining {
+        return true;
+    }
+    if let Some(target) = limits.target_time {
+        // Past the target, stop unless the choice is close.
+        if elapsed >= target && best as f64 >= 1.5 * second as f64 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Visits of the two most visited root children.
+fn top_two(tree: &Tree) -> (u32, u32) {
+    let mut top = (0, 0);
+    for child in tree.children(0) {
+        let v = tree.node(child).visits;
+        if v > top.0 {
+            top = (v, top.0);
+        } else if v > top.1 {
+            top.1 = v;
+        }
+    }
+    top
+}
+
+/// The analysis of the root of `tree`.
+fn analysis_of(
+    tree: &Tree,
+    size: tengen_core::BoardSize,
+    outcome: Option<&SearchOutcome>,
+) -> Analysis {
+    let mut children: Vec<usize> = tree
+        .children(0)
+        .filter(|&c| tree.node(c).visits > 0)
+        .collect();
+    children.sort_by(|&a, &b| {
+        tree.node(b)
+            .visits
+            .cmp(&tree.node(a).visits)
+            .then(tree.node(a).mv.cmp(&tree.node(b).mv))
+    });
+    let prior_total: f32 = tree
+        .children(0)
+        .map(|c| tree.node(c).prior_wins / tree.node(c).prior_visits.max(1.0))
+        .sum();
+    let candidates: Vec<Candidate> = children
+        .iter()
+        .take(20)
+        .map(|&c| {
+            let node = tree.node(c);
+            Candidate {
+                mv: to_move(node.mv),
+                visits: node.visits as u64,
+                winrate: node.winrate().unwrap_or(0.0),
+                prior: node.prior_wins / node.prior_visits.max(1.0) / prior_total.max(1e-6),
+                pv: tree
+                    .principal_variation(c, 12)
+                    .into_iter()
+                    .map(to_move)
+                    .collect(),
+            }
+        })
+        .collect();
+    let winrate = candidates.first().map_or(0.5, |c| c.winrate);
+    let mut ownership = Vec::new();
+    if let Some(outcome) = outcome.filter(|o| o.ownership_samples > 0) {
+        for row in (0..size.height()).rev() {
+            for col in 0..size.width() {
+                let point = size.point(col, row).expect("on the board");
+                ownership.push(
+                    outcome.ownership_sum[point.index()] as f32 / outcome.ownership_samples as f32,
+                );
+            }
+        }
+    }
+    Analysis {
+        playouts: tree.root().visits as u64,
+        winrate,
+        candidates,
+        ownership,
+    }
+}
+
+impl<E: Evaluator + Clone> Agent for MctsBot<E> {
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn select_move(&mut self, game: &Game) -> Action {
+        self.choose(game, None)
+    }
+
+    fn reset(&mut self) {
+        self.kept = None;
+        self.analysis = None;
+    }
+
+    fn set_time_settings(&mut self, settings: TimeSettings) {
+        self.time_settings = settings;
+        self.time_left = ByColor::default();
+    }
+
+    fn set_time_left(&mut self, color: Color, left: TimeLeft) {
+        self.time_left[color] = Some(left);
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.clone()
+    }
+
+    fn select_move_reporting(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Action {
+        self.choose(game, Some((interval, report)))
+    }
+
+    fn analyze(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        let limits = Limits::default();
+        let (tree, _, outcome) = self.search(game, limits, Some((interval, report)), stop);
+        self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome)));
+        if self.config.reuse {
+            self.kept = Some(Kept {
+                tree,
+                setup: setup_key(game),
+                history: game
+                    .history()
+                    .filter_map(|(color, action)| match action {
+                        Action::Move(mv) => Some((color, mv)),
+                        Action::Resign => None,
+                    })
+                    .collect(),
+            });
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,365 @@
+//! Running simulations: one or more threads share the tree behind a lock,
+//! taking it only to walk down (with virtual losses) and to record results;
+//! playouts and prior knowledge run outside it (tree parallelism).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tengen_core::{scoring, Board, Color, Point, Rules};
+
+use super::tree::{from_move, NodeMove, SelectionParams, Tree, PASS};
+use crate::evaluator::{AmafMap, Evaluator, Leaf};
+use crate::prior::{self, Knowledge, Prior};
+
+/// The position searched, as the threads need it.
+#[derive(Clone, Debug)]
+pub struct RootPosition {
+    /// The board.
+    pub board: Board,
+    /// The side to move.
+    pub to_move: Color,
+    /// The last stone played, if the last turn was a stone.
+    pub last: Option<Point>,
+    /// Passes in a row that led here (0, or 1 after the opponent passed).
+    pub passes: u8,
+    /// The rules: komi and scoring for games the tree ends with two passes.
+    pub rules: Rules,
+}
+
+/// Fixed settings of a search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Selection weights.
+    pub selection: SelectionParams,
+    /// Visits a node needs before it gets children.
+    pub expand_visits: u32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            selection: SelectionParams::default(),
+            expand_visits: 8,
+        }
+    }
+}
+
+/// What ends a search; whichever comes first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Simulations to run (in this search, not counting reused ones).
+    pub playouts: Option<u64>,
+    /// Time to stop at when the choice looks clear.
+    pub target_time: Option<Duration>,
+    /// Time never to pass; a close choice may run from the target to here.
+    pub max_time: Option<Duration>,
+}
+
+/// Counts from a finished search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchOutcome {
+    /// Simulations run.
+    pub playouts: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+    /// Per point index, Black's ownership summed over played-out leaves
+    /// (+1 Black, −1 White).
+    pub ownership_sum: Vec<i32>,
+    /// Leaves counted in `ownership_sum`.
+    pub ownership_samples: u32,
+}
+
+/// Children of a node: the points where `to_move` may play (simple ko,
+/// suicide forbidden, no own single-point eye), with priors, and a pass.
+pub fn candidate_children(
+    board: &Board,
+    to_move: Color,
+    last: Option<Point>,
+    knowledge: &mut Knowledge,
+    points: &mut Vec<Point>,
+    priors: &mut Vec<Prior>,
+    out: &mut Vec<(NodeMove, Prior)>,
+) {
+    points.clear();
+    points.extend(
+        board
+            .empty_points()
+            .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_point_an_eye(p, to_move)),
+    );
+    children_with_priors(board, to_move, last, knowledge, points, priors, out);
+}
+
+/// `points` (legal for `to_move`) with their priors, then a pass.
+pub fn children_with_priors(
+    board: &Board,
+    to_move: Color,
+    last: Option<Point>,
+    knowledge: &mut Knowledge,
+    points: &mut [Point],
+    priors: &mut Vec<Prior>,
+    out: &mut Vec<(NodeMove, Prior)>,
+) {
+    // A fixed order keeps searches reproducible whatever the empty list's.
+    points.sort_unstable();
+    priors.clear();
+    knowledge.priors(board, to_move, last, points, priors);
+    out.clear();
+    out.extend(
+        points
+            .iter()
+            .zip(priors.iter())
+            .map(|(&p, &prior)| (from_move(tengen_core::Move::Play(p)), prior)),
+    );
+    out.push((
+        PASS,
+        Prior {
+            visits: prior::PASS.0,
+            wins: prior::PASS.1,
+        },
+    ));
+}
+
+/// Black's result of a position the tree ended with two passes: the board
+/// counted as it stands under the rules.
+fn final_value(board: &Board, rules: &Rules) -> f32 {
+    let margin = scoring::score(board, rules, &[]).margin();
+    if margin > 0.0 {
+        1.0
+    } else if margin < 0.0 {
+        0.0
+    } else {
+        0.5
+    }
+}
+
+/// State shared by the search threads.
+struct Shared<'a> {
+    tree: Mutex<&'a mut Tree>,
+    root: &'a RootPosition,
+    params: SearchParams,
+    stop: AtomicBool,
+    playouts: AtomicU64,
+    playout_limit: u64,
+}
+
+/// One thread's working space.
+struct Worker<E> {
+    evaluator: E,
+    knowledge: Knowledge,
+    board: Board,
+    amaf: AmafMap,
+    path: Vec<usize>,
+    moves: Vec<(NodeMove, Color)>,
+    points: Vec<Point>,
+    priors: Vec<Prior>,
+    children: Vec<(NodeMove, Prior)>,
+    ownership_sum: Vec<i32>,
+    ownership_samples: u32,
+}
+
+impl<E: Evaluator> Worker<E> {
+    fn new(evaluator: E, root: &RootPosition) -> Worker<E> {
+        Worker {
+            evaluator,
+            knowledge: Knowledge::default(),
+            board: root.board.clone(),
+            amaf: AmafMap::default(),
+            path: Vec::with_capacity(64),
+            moves: Vec::with_capacity(64),
+            points: Vec::with_capacity(400),
+            priors: Vec::with_capacity(400),
+            children: Vec::with_capacity(400),
+            ownership_sum: vec![0; tengen_core::MAX_CELLS],
+            ownership_samples: 0,
+        }
+    }
+
+    fn run(&mut self, shared: &Shared<'_>) {
+        while !shared.stop.load(Ordering::Relaxed) {
+            let done = shared.playouts.fetch_add(1, Ordering::Relaxed);
+            if done >= shared.playout_limit {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            self.simulate(shared);
+        }
+    }
+
+    /// One simulation: walk down, expand, evaluate, record.
+    fn simulate(&mut self, shared: &Shared<'_>) {
+        let root = shared.root;
+        self.board.clone_from(&root.board);
+        self.amaf.clear();
+        self.path.clear();
+        self.moves.clear();
+        self.path.push(0);
+        let mut to_move = root.to_move;
+        let mut last = root.last;
+        let mut passes = root.passes;
+        let mut node = 0;
+        let mut ended = false;
+        let mut tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if !tree.node(node).expanded {
+                if tree.node(node).visits < shared.params.expand_visits && node != 0 {
+                    break;
+                }
+                // Compute children and priors without holding the lock.
+                drop(tree);
+                candidate_children(
+                    &self.board,
+                    to_move,
+                    last,
+                    &mut self.knowledge,
+                    &mut self.points,
+                    &mut self.priors,
+                    &mut self.children,
+                );
+                tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+                if !tree.node(node).expanded && !tree.expand(node, &self.children) {
+                    break; // The arena is full: evaluate here.
+                }
+            }
+            let child = tree.select(node, &shared.params.selection);
+            if child == usize::MAX {
+                break;
+            }
+            tree.node_mut(child).virtual_loss += 1;
+            let mv = tree.node(child).mv;
+            if mv == PASS {
+                self.board.pass();
+                passes += 1;
+                last = None;
+            } else {
+                let point = Point::from_index(mv as usize).expect("a stored point index");
+                self.board.play(point, to_move);
+                passes = 0;
+                last = Some(point);
+            }
+            self.moves.push((mv, to_move));
+            self.path.push(child);
+            node = child;
+            to_move = !to_move;
+            if passes >= 2 {
+                ended = true;
+                break;
+            }
+        }
+        drop(tree);
+
+        let black_value = if ended {
+            final_value(&self.board, &root.rules)
+        } else {
+            let evaluation = self.evaluator.evaluate(
+                Leaf {
+                    board: &mut self.board,
+                    to_move,
+                    last,
+                    komi: root.rules.komi,
+                },
+                &mut self.amaf,
+            );
+            if evaluation.played_out {
+                self.count_ownership();
+            }
+            evaluation.black_value
+        };
+        let mut tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+        tree.backup(
+            &self.path,
+            &self.moves,
+            black_value,
+            &mut self.amaf,
+            !root.to_move,
+        );
+    }
+
+    fn count_ownership(&mut self) {
+        for point in self.board.size().points() {
+            self.ownership_sum[point.index()] +=
+                match tengen_core::playout::final_owner(&self.board, point) {
+                    Some(Color::Black) => 1,
+                    Some(Color::White) => -1,
+                    None => 0,
+                };
+        }
+        self.ownership_samples += 1;
+    }
+}
+
+/// What the controlling thread does while the workers search: called every
+/// few milliseconds with the tree and the time so far; returns true to stop.
+pub type Monitor<'m> = dyn FnMut(&Tree, Duration, u64) -> bool + 'm;
+
+/// Runs a search on `tree` (whose root must be `root`'s position; it is
+/// expanded here if it is not yet) with one thread per evaluator, until
+/// `limits` or `monitor` stop it.
+pub fn run<E: Evaluator>(
+    tree: &mut Tree,
+    root: &RootPosition,
+    root_children: &[(NodeMove, Prior)],
+    evaluators: Vec<E>,
+    params: SearchParams,
+    limits: Limits,
+    monitor: &mut Monitor<'_>,
+) -> SearchOutcome {
+    let start = Instant::now();
+    if !tree.node(0).expanded {
+        tree.expand(0, root_children);
+    }
+    let shared = Shared {
+        tree: Mutex::new(tree),
+        root,
+        params,
+        stop: AtomicBool::new(false),
+        playouts: AtomicU64::new(0),
+        playout_limit: limits.playouts.unwrap_or(u64::MAX),
+    };
+    let mut workers: Vec<Worker<E>> = evaluators
+        .into_iter()
+        .map(|e| Worker::new(e, root))
+        .collect();
+    std::thread::scope(|scope| {
+        for worker in workers.iter_mut() {
+            let shared = &shared;
+            scope.spawn(move || worker.run(shared));
+        }
+        loop {
+            std::thread::sleep(Duration::from_millis(2));
+            let elapsed = start.elapsed();
+            let done = shared.playouts.load(Ordering::Relaxed);
+            if shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            if limits.max_time.is_some_and(|max| elapsed >= max) {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+            let stop = {
+                let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+                monitor(&tree, elapsed, done)
+            };
+            if stop {
+                shared.stop.store(true, Ordering::Relaxed);
+                break;
+            }
+        }
+    });
+    let mut outcome = SearchOutcome {
+        playouts: shared
+            .playouts
+            .load(Ordering::Relaxed)
+            .min(shared.playout_limit),
+        elapsed: start.elapsed(),
+        ownership_sum: vec![0; tengen_core::MAX_CELLS],
+        ownership_samples: 0,
+    };
+    for worker in &workers {
+        for (sum, add) in outcome.ownership_sum.iter_mut().zip(&worker.ownership_sum) {
+            *sum += add;
+        }
+        outcome.ownership_samples += worker.ownership_samples;
+    }
+    outcome
+}

@@ -1,0 +1,204 @@
+//! The search finds the right move in small tactical positions, agrees with
+//! itself across threads, keeps within its memory limit, and reuses its tree.
+
+use super::*;
+use crate::evaluator::{AmafMap, Evaluation, Leaf};
+use tengen_core::{Board, Rules};
+
+fn game_from(diagram: &str, to_move: Color, komi: f64) -> Game {
+    let board = Board::from_ascii(diagram).unwrap();
+    Game::from_position(board, to_move, Rules::default().with_komi(komi))
+}
+
+fn bot(playouts: u64, threads: usize, seed: u64) -> MctsBot {
+    let config = MctsConfig {
+        playouts: Some(playouts),
+        threads,
+        resign_below: 0.0,
+        ..MctsConfig::default()
+    };
+    MctsBot::with_rollouts(config, seed)
+}
+
+fn chosen(game: &Game, playouts: u64, threads: usize, seed: u64) -> String {
+    let mut bot = bot(playouts, threads, seed);
+    match bot.select_move(game) {
+        Action::Move(mv) => game.size().gtp(mv),
+        Action::Resign => "resign".into(),
+    }
+}
+
+/// White's corner group has a straight three-point eye space; whoever plays
+/// its middle (B2) decides its life, and with komi 2.5 the game.
+const NAKADE: &str = "
+    . . . . .
+    x x x x x
+    o o o o x
+    . . . o x
+    o o o o x";
+
+#[test]
+fn kills_or_lives_at_the_vital_point() {
+    for seed in 1..=3 {
+        let black = game_from(NAKADE, Color::Black, 2.5);
+        assert_eq!(chosen(&black, 3_000, 1, seed), "B2", "seed {seed}");
+        let white = game_from(NAKADE, Color::White, 2.5);
+        assert_eq!(chosen(&white, 3_000, 1, seed), "B2", "seed {seed}");
+    }
+}
+
+/// Black's chain is in atari (its last liberty is F4, and extending there
+/// is a self-atari); the white stone at G5 inside it is in atari at G4, so
+/// Black saves the chain by capturing it.
+const ESCAPE_BY_CAPTURE: &str = "
+    . . . . . . . . .
+    . . . . . . . . .
+    . . . . o o o o .
+    . . . o x x x x o
+    . . . o o x o x o
+    . . . . o . . o .
+    . . . . . o . . .
+    . . . . . . . . .
+    . . . . . . . . .";
+
+#[test]
+fn saves_a_chain_in_atari_or_captures_it() {
+    for seed in 1..=3 {
+        let black = game_from(ESCAPE_BY_CAPTURE, Color::Black, 7.5);
+        assert_eq!(chosen(&black, 3_000, 1, seed), "G4", "seed {seed}");
+        let white = game_from(ESCAPE_BY_CAPTURE, Color::White, 7.5);
+        assert_eq!(chosen(&white, 3_000, 1, seed), "F4", "seed {seed}");
+    }
+}
+
+#[test]
+fn two_threads_choose_as_one_does() {
+    for (diagram, to_move, komi, expected) in [
+        (ESCAPE_BY_CAPTURE, Color::Black, 7.5, "G4"),
+        (ESCAPE_BY_CAPTURE, Color::White, 7.5, "F4"),
+        (NAKADE, Color::Black, 2.5, "B2"),
+        (NAKADE, Color::White, 2.5, "B2"),
+    ] {
+        let game = game_from(diagram, to_move, komi);
+        assert_eq!(chosen(&game, 4_000, 1, 5), expected);
+        assert_eq!(chosen(&game, 4_000, 2, 5), expected);
+    }
+}
+
+#[test]
+fn memory_stays_under_the_limit() {
+    let config = MctsConfig {
+        playouts: Some(30_000),
+        max_nodes: 5_000,
+        resign_below: 0.0,
+        params: SearchParams {
+            expand_visits: 1,
+            ..SearchParams::default()
+        },
+        ..MctsConfig::default()
+    };
+    let mut bot = MctsBot::with_rollouts(config, 3);
+    let game = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
+    bot.select_move(&game);
+    assert!(bot.tree_nodes() <= 5_000, "{} nodes", bot.tree_nodes());
+    assert!(
+        bot.tree_nodes() > 4_000,
+        "the limit was reached: {}",
+        bot.tree_nodes()
+    );
+    assert!(bot.tree_memory() <= 5_000 * std::mem::size_of::<Node>());
+    // The search may stop early once the choice cannot change.
+    assert!(bot.last_search().unwrap().0 > 10_000);
+}
+
+#[test]
+fn the_tree_is_reused_after_the_opponent_replies() {
+    let mut bot = bot(2_000, 1, 4);
+    let mut game = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
+    let first = bot.select_move(&game);
+    game.apply(first).unwrap();
+    // The opponent answers with the reply the search liked best.
+    let analysis = bot.analysis().unwrap();
+    let reply = analysis.candidates[0]
+        .pv
+        .get(1)
+        .copied()
+        .unwrap_or(Move::Pass);
+    game.play(reply).unwrap();
+    let kept = bot.take_tree(&game);
+    assert!(kept.root().visits > 0, "the reply's subtree was kept");
+    // Any other history starts afresh.
+    let other = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
+    assert_eq!(bot.take_tree(&other).root().visits, 0);
+}
+
+#[test]
+fn passes_after_the_opponent_only_when_the_board_wins() {
+    // Black owns the left (15 points), White the right (10).
+    let mut winning = game_from(
+        "o o x x x
+         . o x . x
+         o o x x x
+         . o x . x
+         o o x x x",
+        Color::White,
+        0.5,
+    );
+    winning.play(Move::Pass).unwrap();
+    assert_eq!(
+        bot(500, 1, 1).select_move(&winning),
+        Action::Move(Move::Pass)
+    );
+    // Here the open bottom is nobody's yet and Black is behind: play on.
+    let mut open = game_from(
+        "x x o o o
+         . x o . o
+         x x o o o
+         . . . . .
+         . . . . .",
+        Color::White,
+        0.5,
+    );
+    open.play(Move::Pass).unwrap();
+    assert_ne!(bot(500, 1, 1).select_move(&open), Action::Move(Move::Pass));
+}
+
+/// An evaluator that likes Black only when Black has a stone on `good`.
+#[derive(Clone)]
+struct Oracle {
+    good: Point,
+}
+
+impl Evaluator for Oracle {
+    fn evaluate(&mut self, leaf: Leaf<'_>, _amaf: &mut AmafMap) -> Evaluation {
+        Evaluation {
+            black_value: if leaf.board.stone(self.good) == Some(Color::Black) {
+                1.0
+            } else {
+                0.0
+            },
+            played_out: false,
+        }
+    }
+
+    fn fork(&self, _stream: u64) -> Self {
+        self.clone()
+    }
+}
+
+#[test]
+fn leaves_are_evaluated_through_the_evaluator_trait() {
+    let size = tengen_core::BoardSize::square(7).unwrap();
+    let good = size.parse_gtp("F2").unwrap().point().unwrap();
+    let config = MctsConfig {
+        playouts: Some(3_000),
+        resign_below: 0.0,
+        ..MctsConfig::default()
+    };
+    let mut bot = MctsBot::new(config, Oracle { good });
+    let game = Game::new(size, Rules::default());
+    assert_eq!(bot.select_move(&game), Action::Move(Move::Play(good)));
+    let analysis = bot.analysis().unwrap();
+    assert!(analysis.winrate > 0.9, "{analysis:?}");
+    assert_eq!(analysis.candidates[0].mv, Move::Play(good));
+}

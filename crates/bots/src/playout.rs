@@ -1,0 +1,303 @@
+//! Heavy playouts: the move policy that plays a position out to the end for
+//! the tree search, with the knowledge that made MoGo and Pachi strong.
+//!
+//! Each turn, in this order:
+//! 1. with probability [`PlayoutPolicy::capture_percent`], answer the last
+//!    move tactically: save own chains it put in atari (extend, or capture
+//!    an attacker in atari), or capture the chain it left in atari;
+//! 2. with probability [`PlayoutPolicy::pattern_percent`], play a point next
+//!    to the last move that matches a 3×3 shape ([`crate::patterns`]);
+//! 3. otherwise a uniformly random legal move that fills no own eye and is
+//!    not a self-atari of two or more stones, or a pass when none is left.
+//!
+//! Every move chosen is legal under simple ko with suicide forbidden, and no
+//! move fills a point that is the mover's own eye. The playout ends after
+//! two passes in a row or at the move cap.
+
+use tengen_core::playout::PlayoutStats;
+use tengen_core::{Board, Color, Point, Rng};
+
+use crate::patterns::Patterns;
+use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
+
+/// The playout move policy and its probabilities.
+#[derive(Clone, Debug)]
+pub struct PlayoutPolicy {
+    patterns: Patterns,
+    /// Percent of turns on which tactical replies to the last move are
+    /// looked for.
+    pub capture_percent: usize,
+    /// Percent of turns on which 3×3 shapes next to the last move are looked
+    /// for (when no tactical reply was played).
+    pub pattern_percent: usize,
+    /// Percent of turns on which, when neither of the above played, a
+    /// capture anywhere on the board is looked for.
+    pub global_capture_percent: usize,
+    /// Percent of random moves allowed to be a self-atari of two or more
+    /// stones.
+    pub self_atari_percent: usize,
+}
+
+impl Default for PlayoutPolicy {
+    fn default() -> Self {
+        PlayoutPolicy {
+            patterns: Patterns::new(),
+            capture_percent: 90,
+            pattern_percent: 95,
+            global_capture_percent: 100,
+            self_atari_percent: 10,
+        }
+    }
+}
+
+/// A point the playout may play for `color`: legal under simple ko without
+/// suicide and not `color`'s own eye.
+#[inline]
+fn playable(board: &Board, point: Point, color: Color) -> bool {
+    board.is_legal_simple(point, color) && !board.is_point_an_eye(point, color)
+}
+
+impl PlayoutPolicy {
+    /// The uniform policy: no tactics, no shapes; the random move still
+    /// avoids large self-ataris.
+    pub fn uniform() -> PlayoutPolicy {
+        PlayoutPolicy {
+            capture_percent: 0,
+            pattern_percent: 0,
+            global_capture_percent: 0,
+            ..PlayoutPolicy::default()
+        }
+    }
+
+    /// The move `color` plays in a playout after `last` (the opponent's last
+    /// stone, if the last turn was a stone), or `None` to pass. `scratch` is
+    /// working space, cleared here.
+    pub fn choose(
+        &self,
+        board: &mut Board,
+        color: Color,
+        last: Option<Point>,
+        rng: &mut Rng,
+        scratch: &mut Vec<Point>,
+    ) -> Option<Point> {
+        if let Some(last) = last {
+            if self.capture_percent > 0 && rng.below(100) < self.capture_percent {
+                tactical_replies(board, color, last, scratch);
+                if let Some(point) = pick(board, color, rng, scratch) {
+                    return Some(point);
+                }
+            }
+            if self.pattern_percent > 0 && rng.below(100) < self.pattern_percent {
+                self.shape_replies(board, color, last, scratch);
+                if let Some(point) = pick(board, color, rng, scratch) {
+                    return Some(point);
+                }
+            }
+        }
+        if self.global_capture_percent > 0 && rng.below(100) < self.global_capture_percent {
+            captures_anywhere(board, color, scratch);
+            if let Some(point) = pick(board, color, rng, scratch) {
+                return Some(point);
+            }
+        }
+        // Large self-ataris are refused, except on a few turns: the throw-ins
+        // that kill by nakade are self-ataris too.
+        let allow_any = rng.below(100) < self.self_atari_percent;
+        board.random_playout_move_where(color, rng, |board, point| {
+            allow_any || self_atari_size(board, point, color) < 2
+        })
+    }
+
+    /// Empty points around `last` (orthogonal and diagonal) that match a
+    /// shape and are no self-atari.
+    fn shape_replies(&self, board: &Board, color: Color, last: Point, out: &mut Vec<Point>) {
+        out.clear();
+        let around = board
+            .neighbors(last)
+            .into_iter()
+            .chain(board.diagonals(last));
+        for point in around {
+            if board.is_empty_at(point)
+                && self.patterns.matches(board, point)
+                && self_atari_size(board, point, color) == 0
+            {
+                out.push(point);
+            }
+        }
+    }
+
+    /// Plays `board` out with `to_move` first after `last`, calling
+    /// `on_move` for every stone played, until two passes in a row or
+    /// `max_moves` turns.
+    #[allow(clippy::too_many_arguments)] // The hot loop's state, passed as is.
+    pub fn playout(
+        &self,
+        board: &mut Board,
+        mut to_move: Color,
+        mut last: Option<Point>,
+        rng: &mut Rng,
+        max_moves: u32,
+        scratch: &mut Vec<Point>,
+        mut on_move: impl FnMut(Point, Color),
+    ) -> PlayoutStats {
+        let mut stats = PlayoutStats::default();
+        let mut passes_in_a_row = 0;
+        for _ in 0..max_moves {
+            match self.choose(board, to_move, last, rng, scratch) {
+                Some(point) => {
+                    board.play(point, to_move);
+                    on_move(point, to_move);
+                    stats.moves += 1;
+                    passes_in_a_row = 0;
+                    last = Some(point);
+                }
+                None => {
+                    board.pass();
+                    stats.passes += 1;
+                    passes_in_a_row += 1;
+                    last = None;
+                    if passes_in_a_row == 2 {
+                        return stats;
+                    }
+                }
+            }
+            to_move = !to_move;
+        }
+        stats.capped = true;
+        stats
+    }
+}
+
+/// The tactical answers to `last`: escapes for `color`'s chains next to it
+/// that are in atari, and the capture of its own chain if it is in atari.
+pub(crate) fn tactical_replies(board: &Board, color: Color, last: Point, out: &mut Vec<Point>) {
+    out.clear();
+    if board.stone(last) == Some(!color) {
+        if let Some(liberty) = atari_liberty(board, last) {
+            out.push(liberty);
+        }
+    }
+    for n in board.neighbors(last) {
+        if board.stone(n) == Some(color) && board.liberties(n) == 1 {
+            escape_moves(board, n, color, out);
+        }
+    }
+}
+
+/// Every empty point where `color` captures something, and every liberty
+/// of a `color` chain in atari where extending gains liberties.
+fn captures_anywhere(board: &Board, color: Color, out: &mut Vec<Point>) {
+    out.clear();
+    for point in board.empty_points() {
+        let mut capture = false;
+        let mut extend = false;
+        for n in board.neighbors(point) {
+            match board.stone(n) {
+                Some(c) if board.liberties(n) == 1 => {
+                    if c == color {
+                        extend = true;
+                    } else {
+                        capture = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if capture || (extend && self_atari_size(board, point, color) == 0) {
+            out.push(point);
+        }
+    }
+}
+
+/// A random playable point of `candidates` (which it reorders), if any.
+fn pick(board: &Board, color: Color, rng: &mut Rng, candidates: &mut [Point]) -> Option<Point> {
+    let mut remaining = candidates.len();
+    while remaining > 0 {
+        let i = rng.below(remaining);
+        let point = candidates[i];
+        if playable(board, point, color) {
+            return Some(point);
+        }
+        remaining -= 1;
+        candidates.swap(i, remaining);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::BoardSize;
+
+    #[test]
+    fn playouts_are_legal_and_keep_the_board_consistent() {
+        let policy = PlayoutPolicy::default();
+        let mut rng = Rng::new(9);
+        let mut scratch = Vec::new();
+        for (side, games) in [(9, 40), (5, 100), (13, 10), (19, 4)] {
+            let size = BoardSize::square(side).unwrap();
+            for _ in 0..games {
+                let mut board = Board::new(size);
+                let mut color = Color::Black;
+                let mut last = None;
+                let mut passes = 0;
+                for _ in 0..3 * size.points_count() {
+                    match policy.choose(&mut board, color, last, &mut rng, &mut scratch) {
+                        Some(p) => {
+                            assert!(board.is_legal_simple(p, color), "{board:?} {p:?}");
+                            assert!(!board.is_point_an_eye(p, color));
+                            board.play(p, color);
+                            last = Some(p);
+                            passes = 0;
+                        }
+                        None => {
+                            board.pass();
+                            last = None;
+                            passes += 1;
+                        }
+                    }
+                    board.check_consistency().unwrap();
+                    if passes == 2 {
+                        break;
+                    }
+                    color = !color;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_policy_answers_ataris() {
+        // The black stone at B3 has one liberty, A3.
+        let board = Board::from_ascii(
+            ". . . . .
+             . o . . .
+             . x o . .
+             . o . . .
+             . . . . .",
+        )
+        .unwrap();
+        let size = board.size();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let policy = PlayoutPolicy {
+            capture_percent: 100,
+            ..PlayoutPolicy::default()
+        };
+        let mut rng = Rng::new(1);
+        let mut scratch = Vec::new();
+        // Black, after White's C3: escape to A3.
+        for _ in 0..50 {
+            let mut b = board.clone();
+            let chosen =
+                policy.choose(&mut b, Color::Black, Some(at("C3")), &mut rng, &mut scratch);
+            assert_eq!(chosen, Some(at("A3")));
+        }
+        // White to move after Black's B3 stone: capture it at A3.
+        for _ in 0..50 {
+            let mut b = board.clone();
+            let chosen =
+                policy.choose(&mut b, Color::White, Some(at("B3")), &mut rng, &mut scratch);
+            assert_eq!(chosen, Some(at("A3")));
+        }
+    }
+}

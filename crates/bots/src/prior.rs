@@ -1,0 +1,306 @@
+//! Prior knowledge for new tree nodes: before a move has been searched, the
+//! tree treats it as if it had already been tried a few times with a win
+//! rate that cheap Go knowledge suggests (Gelly and Silver's "heuristic
+//! prior", as Fuego, Pachi and Michi use it).
+//!
+//! Every move starts at [`EVEN`] visits with half of them won. Then, as wins
+//! (bonus) or losses (malus) of the given weight:
+//! - capturing a chain in atari, or saving an own chain from atari: bonus
+//!   ([`CAPTURE_ONE`] for a single stone, [`CAPTURE_MANY`] for more);
+//! - a 3×3 shape ([`crate::patterns`]): bonus [`PATTERN`];
+//! - close to the last move, by common-fate-graph distance (a chain counts
+//!   as one point) 1, 2 or 3: bonus [`DISTANCE`];
+//! - a self-atari: malus [`SELF_ATARI`];
+//! - in open space (no stone within three steps): first and second line
+//!   malus, third line bonus, [`OPEN_SPACE`].
+
+use std::collections::VecDeque;
+
+use tengen_core::{Board, Color, Point, MAX_CELLS};
+
+use crate::patterns::Patterns;
+use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
+
+/// Visits every new move starts with, half of them won.
+pub const EVEN: f32 = 10.0;
+/// Bonus for capturing or saving a single stone.
+pub const CAPTURE_ONE: f32 = 15.0;
+/// Bonus for capturing or saving a chain of two or more stones.
+pub const CAPTURE_MANY: f32 = 30.0;
+/// Bonus for a move that matches a 3×3 shape.
+pub const PATTERN: f32 = 10.0;
+/// Bonus by distance 1, 2, 3 from the last move.
+pub const DISTANCE: [f32; 3] = [24.0, 22.0, 8.0];
+/// Malus for a self-atari.
+pub const SELF_ATARI: f32 = 10.0;
+/// Bonus or malus for third-line or low moves in open space.
+pub const OPEN_SPACE: f32 = 10.0;
+/// Prior of the pass: visits and the wins among them (a low win rate, so
+/// the search passes only when every move looks worse).
+pub const PASS: (f32, f32) = (10.0, 3.0);
+
+/// Virtual visits and wins a new node starts with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prior {
+    /// Virtual visits.
+    pub visits: f32,
+    /// Virtual wins among them, for the player making the move.
+    pub wins: f32,
+}
+
+impl Prior {
+    fn even() -> Prior {
+        Prior {
+            visits: EVEN,
+            wins: EVEN / 2.0,
+        }
+    }
+
+    fn bonus(&mut self, weight: f32) {
+        self.visits += weight;
+        self.wins += weight;
+    }
+
+    fn malus(&mut self, weight: f32) {
+        self.visits += weight;
+    }
+
+    /// The prior win rate.
+    pub fn winrate(&self) -> f32 {
+        self.wins / self.visits
+    }
+}
+
+/// Computes priors; holds the pattern table and working space.
+#[derive(Clone, Debug)]
+pub struct Knowledge {
+    patterns: Patterns,
+    distance: Vec<u8>,
+    queue: VecDeque<Point>,
+    urgent: Vec<(Point, f32)>,
+    scratch: Vec<Point>,
+}
+
+impl Default for Knowledge {
+    fn default() -> Self {
+        Knowledge {
+            patterns: Patterns::new(),
+            distance: vec![u8::MAX; MAX_CELLS],
+            queue: VecDeque::with_capacity(64),
+            urgent: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(16),
+        }
+    }
+}
+
+impl Knowledge {
+    /// The prior of each of `moves` (points where `to_move` may play) on
+    /// `board`, where `last` was the last stone played; appended to `out` in
+    /// the same order.
+    pub fn priors(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        last: Option<Point>,
+        moves: &[Point],
+        out: &mut Vec<Prior>,
+    ) {
+        self.find_urgent(board, to_move);
+        self.fill_distances(board, last);
+        let size = board.size();
+        for &point in moves {
+            let mut prior = Prior::even();
+            if let Some(&(_, weight)) = self.urgent.iter().find(|(p, _)| *p == point) {
+                prior.bonus(weight);
+            }
+            let self_atari = self_atari_size(board, point, to_move);
+            if self_atari > 0 {
+                prior.malus(SELF_ATARI);
+            } else if self.patterns.matches(board, point) {
+                prior.bonus(PATTERN);
+            }
+            let d = self.distance[point.index()];
+            if (1..=3).contains(&d) {
+                prior.bonus(DISTANCE[d as usize - 1]);
+            }
+            let (col, row) = size.col_row(point);
+            let line = 1 + col
+                .min(row)
+                .min(size.width() - 1 - col)
+                .min(size.height() - 1 - row);
+            if line <= 3 && open_space(board, point) {
+                if line == 3 {
+                    prior.bonus(OPEN_SPACE);
+                } else {
+                    prior.malus(OPEN_SPACE);
+                }
+            }
+            out.push(prior);
+        }
+    }
+
+    /// Captures of enemy chains in atari and escapes of own chains in atari,
+    /// anywhere on the board, with their bonus.
+    fn find_urgent(&mut self, board: &Board, to_move: Color) {
+        self.urgent.clear();
+        let mut heads_seen: Vec<Point> = Vec::new();
+        for point in board.size().points() {
+            let Some(color) = board.stone(point) else {
+                continue;
+            };
+            if board.liberties(point) != 1 {
+                continue;
+            }
+            let head = board.chain_head(point).unwrap_or(point);
+            if heads_seen.contains(&head) {
+                continue;
+            }
+            heads_seen.push(head);
+            let weight = if board.chain_len(point) > 1 {
+                CAPTURE_MANY
+            } else {
+                CAPTURE_ONE
+            };
+            self.scratch.clear();
+            if color == to_move {
+                escape_moves(board, point, to_move, &mut self.scratch);
+            } else if let Some(liberty) = atari_liberty(board, point) {
+                self.scratch.push(liberty);
+            }
+            for &p in &self.scratch {
+                match self.urgent.iter_mut().find(|(q, _)| *q == p) {
+                    Some(entry) => entry.1 = entry.1.max(weight),
+                    None => self.urgent.push((p, weight)),
+                }
+            }
+        }
+    }
+
+    /// Common-fate-graph distances from `last` up to 3 (stones of one chain
+    /// are one node); `u8::MAX` beyond.
+    fn fill_distances(&mut self, board: &Board, last: Option<Point>) {
+        self.distance.fill(u8::MAX);
+        let Some(last) = last else {
+            return;
+        };
+        self.queue.clear();
+        self.distance[last.index()] = 0;
+        self.queue.push_back(last);
+        while let Some(p) = self.queue.pop_front() {
+            let d = self.distance[p.index()];
+            for n in board.neighbors(p) {
+                if !board.is_on_board(n) {
+                    continue;
+                }
+                // Moving along a chain costs nothing.
+                let same_chain =
+                    board.stone(p).is_some() && board.chain_head(n) == board.chain_head(p);
+                let nd = if same_chain { d } else { d + 1 };
+                if nd > 3 || self.distance[n.index()] <= nd {
+                    continue;
+                }
+                self.distance[n.index()] = nd;
+                if same_chain {
+                    self.queue.push_front(n);
+                } else {
+                    self.queue.push_back(n);
+                }
+            }
+        }
+    }
+}
+
+/// Whether no stone lies within Manhattan distance 3 of `point`.
+fn open_space(board: &Board, point: Point) -> bool {
+    let size = board.size();
+    let (col, row) = size.col_row(point);
+    for dc in -3i32..=3 {
+        for dr in -3i32..=3 {
+            if dc.abs() + dr.abs() > 3 {
+                continue;
+            }
+            let (c, r) = (col as i32 + dc, row as i32 + dr);
+            if c < 0 || r < 0 {
+                continue;
+            }
+            if let Some(p) = size.point(c as usize, r as usize) {
+                if board.stone(p).is_some() {
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(board: &Board, vertex: &str) -> Point {
+        board.size().parse_gtp(vertex).unwrap().point().unwrap()
+    }
+
+    fn prior_of(board: &Board, to_move: Color, last: Option<&str>, vertex: &str) -> Prior {
+        let mut knowledge = Knowledge::default();
+        let mut out = Vec::new();
+        let last = last.map(|v| at(board, v));
+        knowledge.priors(board, to_move, last, &[at(board, vertex)], &mut out);
+        out[0]
+    }
+
+    #[test]
+    fn captures_and_escapes_get_a_bonus_and_self_ataris_a_malus() {
+        let board = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . o . . . . . . .
+             . x o . . . . . .
+             . o . . . . . . .",
+        )
+        .unwrap();
+        // Black B2 is in atari at A2: escaping there is urgent for Black and
+        // capturing there is urgent for White.
+        let escape = prior_of(&board, Color::Black, Some("C2"), "A2");
+        let capture = prior_of(&board, Color::White, Some("B2"), "A2");
+        let plain = prior_of(&board, Color::Black, Some("C2"), "E6");
+        assert!(escape.winrate() > 0.7, "{escape:?}");
+        assert!(capture.winrate() > 0.7, "{capture:?}");
+        assert!((plain.winrate() - 0.5).abs() < 1e-6, "{plain:?}");
+        // C3 is next to the last move.
+        let near = prior_of(&board, Color::White, Some("B2"), "C3");
+        assert!(near.winrate() > 0.6);
+    }
+
+    #[test]
+    fn distances_count_chains_as_one_point() {
+        let board = Board::from_ascii(
+            ". . . . .
+             . . . . .
+             x x x x .
+             . . . . .
+             . . . . .",
+        )
+        .unwrap();
+        let mut knowledge = Knowledge::default();
+        knowledge.fill_distances(&board, Some(at(&board, "A3")));
+        assert_eq!(knowledge.distance[at(&board, "D3").index()], 0);
+        assert_eq!(knowledge.distance[at(&board, "E3").index()], 1);
+        assert_eq!(knowledge.distance[at(&board, "D5").index()], 2);
+        assert_eq!(knowledge.distance[at(&board, "E5").index()], 3);
+    }
+
+    #[test]
+    fn open_space_prefers_the_third_line() {
+        let board = Board::new(tengen_core::BoardSize::square(13).unwrap());
+        let third = prior_of(&board, Color::Black, None, "C3");
+        let first = prior_of(&board, Color::Black, None, "A7");
+        let center = prior_of(&board, Color::Black, None, "G7");
+        assert!(third.winrate() > center.winrate());
+        assert!(first.winrate() < center.winrate());
+    }
+}
