@@ -5,7 +5,7 @@
 
 use tengen_core::{playout::playout_score, Board, Color, Point, Rng};
 
-use crate::playout::PlayoutPolicy;
+use crate::playout::{PlayoutPolicy, PlayoutScratch};
 
 /// Which colour first played each point during one simulation, for AMAF
 /// (all-moves-as-first) statistics.
@@ -96,7 +96,7 @@ pub trait Evaluator: Send + 'static {
 pub struct RolloutEvaluator {
     policy: PlayoutPolicy,
     rng: Rng,
-    scratch: Vec<Point>,
+    scratch: PlayoutScratch,
 }
 
 impl RolloutEvaluator {
@@ -105,7 +105,7 @@ impl RolloutEvaluator {
         RolloutEvaluator {
             policy,
             rng: Rng::new(seed),
-            scratch: Vec::with_capacity(32),
+            scratch: PlayoutScratch::default(),
         }
     }
 }

@@ -90,6 +90,8 @@ pub struct MctsBot<E: Evaluator + Clone = RolloutEvaluator> {
     analysis: Option<Analysis>,
     searches: u64,
     last_outcome: Option<SearchOutcome>,
+    /// Whether the current search is for `kgs-genmove_cleanup`.
+    cleanup: bool,
 }
 
 impl MctsBot<RolloutEvaluator> {
@@ -115,6 +117,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             analysis: None,
             searches: 0,
             last_outcome: None,
+            cleanup: false,
         }
     }
 
@@ -193,6 +196,11 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             &mut priors,
             &mut out,
         );
+        // Cleaning up, the bot passes only when nothing else is left, so that
+        // dead stones get captured before the game ends.
+        if self.cleanup && out.len() > 1 {
+            out.pop();
+        }
         out
     }
 
@@ -282,10 +290,11 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         (tree, root, outcome)
     }
 
-    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>) -> Action {
+    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>, cleanup: bool) -> Action {
         let to_move = game.to_move();
+        self.cleanup = cleanup;
         // The opponent passed and the board as it stands wins: pass too.
-        if game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
+        if !cleanup && game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
             self.analysis = None;
             return Action::Move(Move::Pass);
         }
@@ -309,6 +318,15 @@ impl<E: Evaluator + Clone> MctsBot<E> {
                 }
             }
         };
+        tracing::info!(
+            playouts = outcome.playouts,
+            seconds = outcome.elapsed.as_secs_f64(),
+            rate = (outcome.playouts as f64 / outcome.elapsed.as_secs_f64().max(1e-9)) as u64,
+            winrate = analysis.winrate,
+            nodes = tree.len(),
+            chosen = %game.size().gtp(match action { Action::Move(mv) => mv, Action::Resign => Move::Pass }),
+            "search finished"
+        );
         self.analysis = Some(analysis);
         self.last_outcome = Some(outcome);
         if self.config.reuse {
@@ -452,7 +470,11 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
     }
 
     fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None)
+        self.choose(game, None, false)
+    }
+
+    fn select_cleanup_move(&mut self, game: &Game) -> Action {
+        self.choose(game, None, true)
     }
 
     fn reset(&mut self) {
@@ -479,7 +501,7 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         interval: Duration,
         report: &mut dyn FnMut(&Analysis),
     ) -> Action {
-        self.choose(game, Some((interval, report)))
+        self.choose(game, Some((interval, report)), false)
     }
 
     fn analyze(
@@ -490,6 +512,7 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         stop: &dyn Fn() -> bool,
     ) -> bool {
         let limits = Limits::default();
+        self.cleanup = false;
         let (tree, _, outcome) = self.search(game, limits, Some((interval, report)), stop);
         self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome)));
         if self.config.reuse {

@@ -50,6 +50,85 @@ impl Default for PlayoutPolicy {
     }
 }
 
+/// Working space of a playout: candidate lists, and the chains that may be
+/// in atari.
+///
+/// A chain's liberties only fall when a stone is played next to it, so the
+/// chains in atari are found by one scan when a playout starts and then by
+/// looking at each move's neighbours; entries that are no longer in atari
+/// are dropped when the list is read.
+#[derive(Clone, Debug, Default)]
+pub struct PlayoutScratch {
+    candidates: Vec<Point>,
+    ataris: Vec<Point>,
+}
+
+impl PlayoutScratch {
+    /// Scans `board` for chains in atari; call before playing on a new board.
+    pub fn reset(&mut self, board: &Board) {
+        self.ataris.clear();
+        for point in board.size().points() {
+            if board.liberties(point) == 1 && board.chain_head(point) == Some(point) {
+                self.ataris.push(point);
+            }
+        }
+    }
+
+    /// Notes the chains a stone just played at `point` may have put in
+    /// atari (its own included).
+    #[inline]
+    pub fn note_move(&mut self, board: &Board, point: Point) {
+        if board.liberties(point) == 1 {
+            self.ataris.push(point);
+        }
+        for n in board.neighbors(point) {
+            if board.liberties(n) == 1 {
+                self.ataris.push(n);
+            }
+        }
+    }
+
+    /// Captures of enemy chains in atari, and extensions of `color`'s chains
+    /// in atari that gain liberties, anywhere on the board.
+    fn atari_moves(&mut self, board: &Board, color: Color) {
+        self.candidates.clear();
+        let mut i = 0;
+        while i < self.ataris.len() {
+            let stone = self.ataris[i];
+            let head = board.chain_head(stone);
+            let duplicate = self.ataris[..i]
+                .iter()
+                .any(|&other| board.chain_head(other) == head);
+            if head.is_none() || board.liberties(stone) != 1 || duplicate {
+                self.ataris.swap_remove(i);
+                continue;
+            }
+            i += 1;
+            let Some(liberty) = atari_liberty(board, stone) else {
+                continue;
+            };
+            if board.stone(stone) != Some(color) || self_atari_size(board, liberty, color) == 0 {
+                self.candidates.push(liberty);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+impl PlayoutScratch {
+    /// Whether every chain in atari on `board` has a stone in the list (the
+    /// incremental list checked against a full scan).
+    fn tracks_every_atari(&self, board: &Board) -> bool {
+        board.size().points().all(|p| {
+            board.liberties(p) != 1
+                || self
+                    .ataris
+                    .iter()
+                    .any(|&s| board.chain_head(s) == board.chain_head(p))
+        })
+    }
+}
+
 /// A point the playout may play for `color`: legal under simple ko without
 /// suicide and not `color`'s own eye.
 #[inline]
@@ -70,33 +149,34 @@ impl PlayoutPolicy {
     }
 
     /// The move `color` plays in a playout after `last` (the opponent's last
-    /// stone, if the last turn was a stone), or `None` to pass. `scratch` is
-    /// working space, cleared here.
+    /// stone, if the last turn was a stone), or `None` to pass. `scratch`
+    /// must have been [reset](PlayoutScratch::reset) for this board and told
+    /// of every move since.
     pub fn choose(
         &self,
         board: &mut Board,
         color: Color,
         last: Option<Point>,
         rng: &mut Rng,
-        scratch: &mut Vec<Point>,
+        scratch: &mut PlayoutScratch,
     ) -> Option<Point> {
         if let Some(last) = last {
             if self.capture_percent > 0 && rng.below(100) < self.capture_percent {
-                tactical_replies(board, color, last, scratch);
-                if let Some(point) = pick(board, color, rng, scratch) {
+                tactical_replies(board, color, last, &mut scratch.candidates);
+                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
             if self.pattern_percent > 0 && rng.below(100) < self.pattern_percent {
-                self.shape_replies(board, color, last, scratch);
-                if let Some(point) = pick(board, color, rng, scratch) {
+                self.shape_replies(board, color, last, &mut scratch.candidates);
+                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
         }
         if self.global_capture_percent > 0 && rng.below(100) < self.global_capture_percent {
-            captures_anywhere(board, color, scratch);
-            if let Some(point) = pick(board, color, rng, scratch) {
+            scratch.atari_moves(board, color);
+            if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
                 return Some(point);
             }
         }
@@ -137,15 +217,17 @@ impl PlayoutPolicy {
         mut last: Option<Point>,
         rng: &mut Rng,
         max_moves: u32,
-        scratch: &mut Vec<Point>,
+        scratch: &mut PlayoutScratch,
         mut on_move: impl FnMut(Point, Color),
     ) -> PlayoutStats {
         let mut stats = PlayoutStats::default();
+        scratch.reset(board);
         let mut passes_in_a_row = 0;
         for _ in 0..max_moves {
             match self.choose(board, to_move, last, rng, scratch) {
                 Some(point) => {
                     board.play(point, to_move);
+                    scratch.note_move(board, point);
                     on_move(point, to_move);
                     stats.moves += 1;
                     passes_in_a_row = 0;
@@ -184,31 +266,6 @@ pub(crate) fn tactical_replies(board: &Board, color: Color, last: Point, out: &m
     }
 }
 
-/// Every empty point where `color` captures something, and every liberty
-/// of a `color` chain in atari where extending gains liberties.
-fn captures_anywhere(board: &Board, color: Color, out: &mut Vec<Point>) {
-    out.clear();
-    for point in board.empty_points() {
-        let mut capture = false;
-        let mut extend = false;
-        for n in board.neighbors(point) {
-            match board.stone(n) {
-                Some(c) if board.liberties(n) == 1 => {
-                    if c == color {
-                        extend = true;
-                    } else {
-                        capture = true;
-                    }
-                }
-                _ => {}
-            }
-        }
-        if capture || (extend && self_atari_size(board, point, color) == 0) {
-            out.push(point);
-        }
-    }
-}
-
 /// A random playable point of `candidates` (which it reorders), if any.
 fn pick(board: &Board, color: Color, rng: &mut Rng, candidates: &mut [Point]) -> Option<Point> {
     let mut remaining = candidates.len();
@@ -233,11 +290,12 @@ mod tests {
     fn playouts_are_legal_and_keep_the_board_consistent() {
         let policy = PlayoutPolicy::default();
         let mut rng = Rng::new(9);
-        let mut scratch = Vec::new();
+        let mut scratch = PlayoutScratch::default();
         for (side, games) in [(9, 40), (5, 100), (13, 10), (19, 4)] {
             let size = BoardSize::square(side).unwrap();
             for _ in 0..games {
                 let mut board = Board::new(size);
+                scratch.reset(&board);
                 let mut color = Color::Black;
                 let mut last = None;
                 let mut passes = 0;
@@ -247,6 +305,7 @@ mod tests {
                             assert!(board.is_legal_simple(p, color), "{board:?} {p:?}");
                             assert!(!board.is_point_an_eye(p, color));
                             board.play(p, color);
+                            scratch.note_move(&board, p);
                             last = Some(p);
                             passes = 0;
                         }
@@ -257,6 +316,7 @@ mod tests {
                         }
                     }
                     board.check_consistency().unwrap();
+                    assert!(scratch.tracks_every_atari(&board), "{board:?}");
                     if passes == 2 {
                         break;
                     }
@@ -284,7 +344,8 @@ mod tests {
             ..PlayoutPolicy::default()
         };
         let mut rng = Rng::new(1);
-        let mut scratch = Vec::new();
+        let mut scratch = PlayoutScratch::default();
+        scratch.reset(&board);
         // Black, after White's C3: escape to A3.
         for _ in 0..50 {
             let mut b = board.clone();

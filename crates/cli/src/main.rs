@@ -297,7 +297,7 @@ fn gtp(args: GtpArgs) -> Result<()> {
     let bot = tengen::make_agent(&args.bot, seed)?;
     let mut engine = tengen_gtp::Engine::new(bot, args.game.size, rules_with_komi(&args.game))
         .with_status_seed(seed);
-    engine.run(io::stdin().lock(), io::stdout().lock())?;
+    engine.run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     tracing::info!("gtp session over");
     Ok(())
 }

@@ -78,3 +78,91 @@ fn unknown_bots_are_refused_before_serving() {
     assert!(output.stdout.is_empty());
     assert!(String::from_utf8_lossy(&output.stderr).contains("unknown bot"));
 }
+
+/// Reads lines from `reader` until one satisfies `done`, returning them all.
+fn read_until(reader: &mut impl std::io::BufRead, done: impl Fn(&str) -> bool) -> Vec<String> {
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "output ended: {lines:?}"
+        );
+        let line = line.trim_end_matches('\n').to_string();
+        let stop = done(&line);
+        lines.push(line);
+        if stop {
+            return lines;
+        }
+    }
+}
+
+#[test]
+fn analysis_streams_until_the_next_command() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--bot", "mcts:playouts=400", "--seed", "2"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tengen gtp");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    writeln!(stdin, "boardsize 9\nplay b e5\n5 lz-analyze w 5").unwrap();
+    assert_eq!(read_until(&mut stdout, |l| l.is_empty()), ["= ", ""]);
+    assert_eq!(read_until(&mut stdout, |l| l.is_empty()), ["= ", ""]);
+    // Reports keep coming while no command arrives.
+    let reports = read_until(&mut stdout, |l| l.starts_with("info move"));
+    assert_eq!(reports[0], "=5");
+    let info = read_until(&mut stdout, |l| l.starts_with("info move"))
+        .pop()
+        .unwrap();
+    writeln!(stdin, "name").unwrap();
+    // The analysis ends with an empty line, then the next command is answered.
+    let rest = read_until(&mut stdout, |l| l.is_empty());
+    assert!(
+        rest.iter()
+            .all(|l| l.starts_with("info move ") || l.is_empty()),
+        "{rest:?}"
+    );
+    for field in [
+        " visits ",
+        " winrate ",
+        " prior ",
+        " lcb ",
+        " order 0 ",
+        " pv ",
+    ] {
+        assert!(info.contains(field), "{info}");
+    }
+    assert_eq!(read_until(&mut stdout, |l| l.is_empty()), ["= tengen", ""]);
+    // lz-genmove_analyze reports while it searches, then plays.
+    writeln!(stdin, "lz-genmove_analyze w 1").unwrap();
+    let lines = read_until(&mut stdout, |l| l.starts_with("play "));
+    assert_eq!(lines[0], "=");
+    assert!(lines[1..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info move ")));
+    let played = lines
+        .last()
+        .unwrap()
+        .trim_start_matches("play ")
+        .to_string();
+    assert_eq!(read_until(&mut stdout, |l| l.is_empty()), [""]);
+    writeln!(
+        stdin,
+        "is_legal w {played}\nkata-analyze b 5 ownership true"
+    )
+    .unwrap();
+    assert_eq!(
+        read_until(&mut stdout, |l| l.is_empty()),
+        ["= 0", ""],
+        "{played} was played"
+    );
+    read_until(&mut stdout, |l| {
+        l.starts_with("info move ") && l.contains(" winrate 0.")
+    });
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+}

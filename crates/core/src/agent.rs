@@ -22,6 +22,14 @@ pub trait Agent {
     /// (resignation always is while the game is not over).
     fn select_move(&mut self, game: &Game) -> Action;
 
+    /// The action for the side to move when the game should be played out
+    /// until every dead stone is captured (KGS `kgs-genmove_cleanup`): an
+    /// agent that would pass while dead stones remain should capture them
+    /// instead. By default, [`select_move`](Agent::select_move).
+    fn select_cleanup_move(&mut self, game: &Game) -> Action {
+        self.select_move(game)
+    }
+
     /// Called when the game has been set up anew (new board, undo, loaded
     /// record) so that agents with caches can drop them.
     fn reset(&mut self) {}

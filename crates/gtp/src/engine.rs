@@ -27,15 +27,18 @@
 //! - Dead stones for `final_score` and `final_status_list` come from Monte
 //!   Carlo playouts (see [`status`]).
 
+pub mod analysis;
 pub mod handicap;
 pub mod protocol;
 pub mod status;
 
+use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, TryRecvError};
 
 use tengen_core::{
-    Action, Agent, BoardSize, ByColor, Color, Game, IllegalMove, Move, Outcome, Point, Rules,
-    VertexErrorKind,
+    Action, Agent, Analysis, BoardSize, ByColor, Color, Game, IllegalMove, Move, Outcome, Point,
+    Rules, VertexErrorKind,
 };
 use thiserror::Error;
 
@@ -78,6 +81,9 @@ pub const COMMANDS: &[&str] = &[
     "all_legal",
     "legal_moves",
     "kgs-genmove_cleanup",
+    "lz-analyze",
+    "lz-genmove_analyze",
+    "kata-analyze",
     "kgs-time_settings",
     "kgs-rules",
     "kgs-game_over",
@@ -96,6 +102,9 @@ pub const COMMANDS: &[&str] = &[
 /// conventional wording first.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CommandError {
+    /// The bot cannot analyse positions.
+    #[error("this bot does not analyse positions")]
+    AnalysisUnsupported,
     /// The command name is not one the engine knows.
     #[error("unknown command")]
     UnknownCommand,
@@ -198,20 +207,65 @@ impl Engine {
 
     /// Serves commands from `reader` until `quit` or the end of input, writing
     /// each response to `writer` and flushing it. Only responses are written.
-    pub fn run(&mut self, mut reader: impl BufRead, mut writer: impl Write) -> io::Result<()> {
-        let mut line = Vec::new();
+    ///
+    /// Input is read on a thread of its own, so that a streamed analysis
+    /// (`lz-analyze`, `kata-analyze`) runs until the next command arrives.
+    pub fn run<R: BufRead + Send + 'static>(
+        &mut self,
+        reader: R,
+        mut writer: impl Write,
+    ) -> io::Result<()> {
+        let (sender, receiver) = mpsc::channel::<InputLine>();
+        std::thread::spawn(move || {
+            let mut reader = reader;
+            loop {
+                let mut line = Vec::new();
+                let read = read_line_capped(&mut reader, &mut line, protocol::MAX_LINE_BYTES);
+                let more = matches!(read, Ok(Some(_)));
+                if sender.send(read.map(|r| r.map(|t| (line, t)))).is_err() || !more {
+                    break;
+                }
+            }
+        });
+        let pending: RefCell<Option<InputLine>> = RefCell::new(None);
         while !self.quit {
-            let Some(truncated) =
-                read_line_capped(&mut reader, &mut line, protocol::MAX_LINE_BYTES)?
-            else {
+            let next = match pending.borrow_mut().take() {
+                Some(next) => next,
+                None => match receiver.recv() {
+                    Ok(next) => next,
+                    Err(_) => break,
+                },
+            };
+            let Some((line, truncated)) = next? else {
                 break;
             };
-            let response = if truncated {
-                Some(self.line_too_long(&line))
-            } else {
-                self.handle_bytes(&line)
-            };
-            if let Some(response) = response {
+            if truncated {
+                writer.write_all(self.line_too_long(&line).as_bytes())?;
+                writer.flush()?;
+                continue;
+            }
+            let text = preprocess(&line);
+            if let Some(command) = split_command(&text).filter(|c| is_streamed(c.name)) {
+                // The next line, when one comes, ends the analysis; it is kept
+                // to be answered next.
+                let stop = || {
+                    if pending.borrow().is_some() {
+                        return true;
+                    }
+                    match receiver.try_recv() {
+                        Ok(next) => {
+                            *pending.borrow_mut() = Some(next);
+                            true
+                        }
+                        Err(TryRecvError::Empty) => false,
+                        Err(TryRecvError::Disconnected) => true,
+                    }
+                };
+                let name = command.name.unwrap_or_default();
+                self.stream(command.id, name, &command.args, &mut writer, &stop)?;
+                continue;
+            }
+            if let Some(response) = self.respond(&text) {
                 writer.write_all(response.as_bytes())?;
                 writer.flush()?;
             }
@@ -232,9 +286,15 @@ impl Engine {
         self.respond(&preprocess(line.as_bytes()))
     }
 
-    /// Answers one preprocessed line.
+    /// Answers one preprocessed line. A streamed analysis command answers
+    /// with a single report here, as no further input can stop it.
     fn respond(&mut self, line: &str) -> Option<String> {
         let command = split_command(line)?;
+        if let Some(name) = command.name.filter(|&name| is_streamed(Some(name))) {
+            let mut out = Vec::new();
+            let _ = self.stream(command.id, name, &command.args, &mut out, &|| true);
+            return Some(String::from_utf8_lossy(&out).into_owned());
+        }
         let result = match command.name {
             Some(name) => {
                 tracing::debug!(command = name, args = ?command.args, "gtp command");
@@ -531,7 +591,13 @@ impl Engine {
             }
         }
         let game = self.playable_game().into_owned();
-        let action = self.select_for(&game, color);
+        let action = if cleanup {
+            let view = view_for(&game, color);
+            let action = self.agent.select_cleanup_move(&view);
+            self.checked(&game, color, action)
+        } else {
+            self.select_for(&game, color)
+        };
         if commit {
             let recorded = match action {
                 Action::Move(mv) => self.game.play_as(color, mv),
@@ -560,6 +626,12 @@ impl Engine {
             let view = position_with_mover(game, color);
             self.agent.select_move(&view)
         };
+        self.checked(game, color, action)
+    }
+
+    /// `action` if `color` may take it in `game`, else (a bug in the agent)
+    /// a pass.
+    fn checked(&self, game: &Game, color: Color, action: Action) -> Action {
         match action {
             Action::Move(mv) => match game.legal_as(color, mv) {
                 Ok(()) => action,
@@ -789,6 +861,121 @@ fn position_with_mover(game: &Game, color: Color) -> Game {
         }
     }
     Game::from_position(game.board().clone(), color, *game.rules())
+}
+
+/// `game` as the agent should see it to choose for `color`.
+fn view_for(game: &Game, color: Color) -> Game {
+    if game.to_move() == color {
+        game.clone()
+    } else {
+        position_with_mover(game, color)
+    }
+}
+
+/// A line read by [`Engine::run`]'s input thread: the bytes and whether it
+/// was cut at the length cap, `None` at the end of input.
+type InputLine = io::Result<Option<(Vec<u8>, bool)>>;
+
+/// Whether `name` is a command whose response is streamed.
+fn is_streamed(name: Option<&str>) -> bool {
+    matches!(
+        name,
+        Some("lz-analyze" | "lz-genmove_analyze" | "kata-analyze")
+    )
+}
+
+impl Engine {
+    /// Answers a streamed analysis command, writing the response to `out` as
+    /// it goes; `stop` says when the next command has arrived.
+    fn stream(
+        &mut self,
+        id: Option<&str>,
+        name: &str,
+        args: &[&str],
+        out: &mut dyn Write,
+        stop: &dyn Fn() -> bool,
+    ) -> io::Result<()> {
+        let dialect = if name == "kata-analyze" {
+            analysis::Dialect::KataGo
+        } else {
+            analysis::Dialect::LeelaZero
+        };
+        let request = match analysis::parse_request(args) {
+            Ok(request) => request,
+            Err(error) => {
+                out.write_all(format_response(false, id, &error.to_string()).as_bytes())?;
+                return out.flush();
+            }
+        };
+        let color = request.color.unwrap_or(self.game.to_move());
+        let game = self.playable_game().into_owned();
+        let view = view_for(&game, color);
+        let size = game.size();
+        let header = format!("={}\n", id.unwrap_or(""));
+        let mut started = false;
+        let mut failed: Option<io::Error> = None;
+        let mut sink = |analysis: &Analysis| {
+            if failed.is_some() {
+                return;
+            }
+            let mut text = String::new();
+            if !started {
+                text.push_str(&header);
+                started = true;
+            }
+            text.push_str(&analysis::format_report(analysis, size, dialect, &request));
+            if let Err(error) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                failed = Some(error);
+            }
+        };
+        if name == "lz-genmove_analyze" {
+            let action = if self.game.is_over() {
+                Action::Move(Move::Pass)
+            } else {
+                let action = self
+                    .agent
+                    .select_move_reporting(&view, request.interval, &mut sink);
+                self.checked(&game, color, action)
+            };
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            if !self.game.is_over() {
+                let recorded = match action {
+                    Action::Move(mv) => self.game.play_as(color, mv),
+                    Action::Resign => self.game.resign_as(color),
+                };
+                if let Err(reason) = recorded {
+                    tracing::error!(%reason, "generated action could not be recorded");
+                }
+            }
+            let vertex = match action {
+                Action::Move(mv) => size.gtp(mv),
+                Action::Resign => "resign".to_string(),
+            };
+            let head = if started {
+                String::new()
+            } else {
+                header.clone()
+            };
+            out.write_all(format!("{head}play {vertex}\n\n").as_bytes())?;
+            return out.flush();
+        }
+        let supported = self.agent.analyze(&view, request.interval, &mut sink, stop);
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        if !supported {
+            let text = CommandError::AnalysisUnsupported.to_string();
+            out.write_all(format_response(false, id, &text).as_bytes())?;
+            return out.flush();
+        }
+        if !started {
+            out.write_all(header.as_bytes())?;
+        }
+        out.write_all(b"\n")?;
+        out.flush()
+    }
 }
 
 /// Largest SGF file `loadsgf` reads.

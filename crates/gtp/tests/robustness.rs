@@ -124,7 +124,15 @@ fn check_response(response: &str, expected_id: Option<&str>) -> Result<(), Strin
         .ok_or_else(|| format!("does not start with = or ?: {response:?}"))?;
     let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let (id, after) = rest.split_at(digits);
-    if !after.starts_with(' ') {
+    // Streamed analysis (lz-analyze and its kin, as Leela Zero and KataGo
+    // write it): `=id` alone on its line, then only `info` lines and, for
+    // lz-genmove_analyze, a final `play` line.
+    let streamed = body.starts_with('=')
+        && after.starts_with('\n')
+        && after[1..]
+            .lines()
+            .all(|line| line.starts_with("info move ") || line.starts_with("play "));
+    if !after.starts_with(' ') && !streamed {
         return Err(format!("no space after the id: {response:?}"));
     }
     if let Some(expected) = expected_id {

@@ -1,0 +1,229 @@
+//! Live analysis for GUIs: `lz-analyze` and `lz-genmove_analyze` in Leela
+//! Zero's format (Sabaki, Lizzie), and `kata-analyze` in KataGo's.
+//!
+//! A response to these commands is streamed: `=` (with the id) on a line of
+//! its own, then one `info …` line per report, every candidate move on that
+//! line; `lz-analyze` and `kata-analyze` run until the next command arrives
+//! and then end the response with an empty line, `lz-genmove_analyze` ends
+//! with `play <vertex>` and the empty line.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use tengen_core::{Analysis, BoardSize, Color};
+
+use super::CommandError;
+
+/// Which dialect a request asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Leela Zero: win rates and priors as integers out of 10,000.
+    LeelaZero,
+    /// KataGo: win rates and priors as fractions.
+    KataGo,
+}
+
+/// A parsed analysis request.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Request {
+    /// The colour to analyse for (the side to move when not given).
+    pub color: Option<Color>,
+    /// Time between reports.
+    pub interval: Duration,
+    /// Most candidates per report (0: all).
+    pub max_moves: usize,
+    /// Whether ownership is asked for (KataGo).
+    pub ownership: bool,
+}
+
+/// Shortest interval accepted, so that reports cannot flood the client.
+pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
+/// Interval when none is given: one report a second.
+pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Parses `[color] [interval] [key value]…` where the interval is in
+/// centiseconds and the keys are `interval`, `maxmoves`, `minmoves`
+/// (accepted, ignored) and `ownership` (`true`/`false`).
+pub fn parse_request(args: &[&str]) -> Result<Request, CommandError> {
+    let mut request = Request {
+        color: None,
+        interval: DEFAULT_INTERVAL,
+        max_moves: 0,
+        ownership: false,
+    };
+    let mut rest = args;
+    if let Some((first, tail)) = rest.split_first() {
+        if let Ok(color) = super::parse_color(first) {
+            request.color = Some(color);
+            rest = tail;
+        }
+    }
+    if let Some((first, tail)) = rest.split_first() {
+        if let Ok(centiseconds) = first.parse::<u64>() {
+            request.interval = interval(centiseconds);
+            rest = tail;
+        }
+    }
+    while let Some((key, tail)) = rest.split_first() {
+        let Some((value, tail)) = tail.split_first() else {
+            return Err(CommandError::Syntax);
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "interval" => request.interval = interval(parse_count(value)?),
+            "maxmoves" => request.max_moves = parse_count(value)? as usize,
+            "minmoves" => {
+                parse_count(value)?;
+            }
+            "ownership" => {
+                request.ownership = match value.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(CommandError::Syntax),
+                }
+            }
+            _ => return Err(CommandError::Syntax),
+        }
+        rest = tail;
+    }
+    Ok(request)
+}
+
+fn parse_count(text: &str) -> Result<u64, CommandError> {
+    text.parse::<u64>().map_err(|_| CommandError::Syntax)
+}
+
+fn interval(centiseconds: u64) -> Duration {
+    Duration::from_millis(centiseconds.saturating_mul(10)).max(MIN_INTERVAL)
+}
+
+/// One report: `info move … pv …` for every candidate, on one line (and
+/// `ownership …` after them for KataGo when asked), ending with `\n`.
+pub fn format_report(
+    analysis: &Analysis,
+    size: BoardSize,
+    dialect: Dialect,
+    request: &Request,
+) -> String {
+    let mut line = String::new();
+    let candidates = match request.max_moves {
+        0 => &analysis.candidates[..],
+        n => &analysis.candidates[..n.min(analysis.candidates.len())],
+    };
+    for (order, candidate) in candidates.iter().enumerate() {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        let visits = candidate.visits.max(1) as f32;
+        let w = candidate.winrate.clamp(0.0, 1.0);
+        let lcb = (w - 1.96 * (w * (1.0 - w) / visits).sqrt()).max(0.0);
+        let pv: Vec<String> = candidate.pv.iter().map(|&mv| size.gtp(mv)).collect();
+        let _ = match dialect {
+            Dialect::LeelaZero => write!(
+                line,
+                "info move {} visits {} winrate {} prior {} lcb {} order {} pv {}",
+                size.gtp(candidate.mv),
+                candidate.visits,
+                (w * 10_000.0).round() as u32,
+                (candidate.prior.clamp(0.0, 1.0) * 10_000.0).round() as u32,
+                (lcb * 10_000.0).round() as u32,
+                order,
+                pv.join(" ")
+            ),
+            Dialect::KataGo => write!(
+                line,
+                "info move {} visits {} winrate {:.6} prior {:.6} lcb {:.6} order {} pv {}",
+                size.gtp(candidate.mv),
+                candidate.visits,
+                w,
+                candidate.prior.clamp(0.0, 1.0),
+                lcb,
+                order,
+                pv.join(" ")
+            ),
+        };
+    }
+    if dialect == Dialect::KataGo && request.ownership && !analysis.ownership.is_empty() {
+        line.push_str(" ownership");
+        for value in &analysis.ownership {
+            let _ = write!(line, " {value:.4}");
+        }
+    }
+    line.push('\n');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::{Candidate, Move};
+
+    #[test]
+    fn requests_parse_in_every_form() {
+        let r = parse_request(&["b", "50"]).unwrap();
+        assert_eq!(r.color, Some(Color::Black));
+        assert_eq!(r.interval, Duration::from_millis(500));
+        let r = parse_request(&["interval", "20", "maxmoves", "3"]).unwrap();
+        assert_eq!(
+            (r.color, r.interval, r.max_moves),
+            (None, Duration::from_millis(200), 3)
+        );
+        let r = parse_request(&["W", "0", "ownership", "true"]).unwrap();
+        assert_eq!(r.interval, MIN_INTERVAL);
+        assert!(r.ownership);
+        assert_eq!(parse_request(&[]).unwrap().interval, DEFAULT_INTERVAL);
+        for bad in [
+            &["b", "10", "interval"][..],
+            &["x", "y"],
+            &["b", "10", "avoid", "b"],
+        ] {
+            assert_eq!(parse_request(bad), Err(CommandError::Syntax), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn reports_follow_the_leela_zero_and_katago_formats() {
+        let size = BoardSize::square(9).unwrap();
+        let d4 = size.parse_gtp("D4").unwrap();
+        let e5 = size.parse_gtp("E5").unwrap();
+        let analysis = Analysis {
+            playouts: 100,
+            winrate: 0.55,
+            candidates: vec![
+                Candidate {
+                    mv: d4,
+                    visits: 80,
+                    winrate: 0.55,
+                    prior: 0.25,
+                    pv: vec![d4, e5],
+                },
+                Candidate {
+                    mv: Move::Pass,
+                    visits: 20,
+                    winrate: 0.5,
+                    prior: 0.1,
+                    pv: vec![Move::Pass],
+                },
+            ],
+            ownership: vec![0.5; 81],
+        };
+        let request = parse_request(&[]).unwrap();
+        let lz = format_report(&analysis, size, Dialect::LeelaZero, &request);
+        assert!(
+            lz.starts_with("info move D4 visits 80 winrate 5500 prior 2500 lcb "),
+            "{lz}"
+        );
+        assert!(
+            lz.contains(" order 0 pv D4 E5 info move pass visits 20 winrate 5000"),
+            "{lz}"
+        );
+        assert!(lz.ends_with("order 1 pv pass\n"));
+        let kata_request = parse_request(&["ownership", "true", "maxmoves", "1"]).unwrap();
+        let kata = format_report(&analysis, size, Dialect::KataGo, &kata_request);
+        assert!(
+            kata.starts_with("info move D4 visits 80 winrate 0.550000 prior 0.250000"),
+            "{kata}"
+        );
+        assert!(!kata.contains("pass"));
+        assert_eq!(kata.matches(" 0.5000").count(), 81);
+    }
+}
