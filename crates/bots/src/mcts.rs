@@ -49,6 +49,9 @@ pub struct MctsConfig {
     pub reuse: bool,
     /// Selection weights (`rave`, `explore`) and expansion (`expand`).
     pub params: SearchParams,
+    /// Stop as soon as the most visited move cannot be overtaken in the
+    /// playouts or time left (off for benchmarks).
+    pub early_stop: bool,
 }
 
 impl Default for MctsConfig {
@@ -61,6 +64,7 @@ impl Default for MctsConfig {
             resign_below: 0.1,
             reuse: true,
             params: SearchParams::default(),
+            early_stop: true,
         }
     }
 }
@@ -264,6 +268,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             .map(|i| self.evaluator.fork(self.searches << 8 | i as u64))
             .collect();
         let size = game.size();
+        let early_stop = self.config.early_stop;
         let mut next_report = Duration::ZERO;
         let mut report = report;
         let mut monitor = |tree: &Tree, elapsed: Duration, done: u64| -> bool {
@@ -276,7 +281,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             if stop() {
                 return true;
             }
-            should_stop(tree, &limits, elapsed, done)
+            should_stop(tree, &limits, elapsed, done, early_stop)
         };
         let outcome = search::run(
             &mut tree,
@@ -288,6 +293,14 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             &mut monitor,
         );
         (tree, root, outcome)
+    }
+
+    /// Searches `game` within the configured limits without choosing a
+    /// move, returning the simulations made and the time taken.
+    pub fn search_only(&mut self, game: &Game) -> (u64, Duration) {
+        let limits = self.limits(game);
+        let (_, _, outcome) = self.search(game, limits, None, &|| false);
+        (outcome.playouts, outcome.elapsed)
     }
 
     fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>, cleanup: bool) -> Action {
@@ -367,8 +380,9 @@ fn setup_key(game: &Game) -> (usize, usize, u64, u64) {
     )
 }
 
-/// Whether to stop now: time, or a best move that can no longer be caught.
-fn should_stop(tree: &Tree, limits: &Limits, elapsed: Duration, done: u64) -> bool {
+/// Whether to stop now: time, or (when `early`) a best move that can no
+/// longer be caught.
+fn should_stop(tree: &Tree, limits: &Limits, elapsed: Duration, done: u64, early: bool) -> bool {
     let (best, second) = top_two(tree);
     let gap = best.saturating_sub(second) as f64;
     // Simulations still to come, at most.
@@ -380,7 +394,7 @@ fn should_stop(tree: &Tree, limits: &Limits, elapsed: Duration, done: u64) -> bo
         }
         _ => f64::INFINITY,
     };
-    if done >= 100 && gap > remaining {
+    if early && done >= 100 && gap > remaining {
         return true;
     }
     if let Some(target) = limits.target_time {

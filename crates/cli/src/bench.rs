@@ -1,5 +1,7 @@
-//! The light-playout benchmark: how many random games from the empty board one
-//! thread plays per second.
+//! Benchmarks: how many playouts from the empty board one thread plays per
+//! second (light, uniformly random ones, or the MCTS bot's heavy ones), and
+//! how many simulations per second the whole tree search makes on one or
+//! more threads ([`search_rate`]).
 //!
 //! Each playout copies an empty [`Board`] into a work board with
 //! [`Clone::clone_from`] (which copies only the part of the arrays the size
@@ -9,8 +11,10 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use tengen_bots::mcts::{MctsBot, MctsConfig};
+use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
 use tengen_core::playout::{light_playout, playout_score};
-use tengen_core::{Board, BoardSize, Color, Rng};
+use tengen_core::{Board, BoardSize, Color, Game, Rng, Rules};
 
 use crate::report::size_text;
 
@@ -30,6 +34,29 @@ pub struct BenchConfig {
     /// Seed of the first measurement's random numbers; measurement `i` uses
     /// `seed + i`.
     pub seed: u64,
+    /// Which playouts.
+    pub policy: Policy,
+}
+
+/// The playouts a benchmark plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Policy {
+    /// Uniformly random legal non-eye moves ([`light_playout`]).
+    Light,
+    /// The MCTS bot's playouts ([`PlayoutPolicy::default`]).
+    Heavy,
+}
+
+impl std::str::FromStr for Policy {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Policy, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "light" => Ok(Policy::Light),
+            "heavy" => Ok(Policy::Heavy),
+            _ => Err(format!("unknown playout policy '{text}' (light or heavy)")),
+        }
+    }
 }
 
 impl BenchConfig {
@@ -145,12 +172,25 @@ pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Meas
     let mut rng = Rng::new(config.seed);
     let max_moves = config.max_moves();
     let mut m = Measurement::default();
+    let heavy = PlayoutPolicy::default();
+    let mut scratch = PlayoutScratch::default();
     let cpu_start = process_cpu_time();
     let start = Instant::now();
     loop {
         for _ in 0..CLOCK_CHECK_INTERVAL {
             work.clone_from(&empty);
-            let stats = light_playout(&mut work, Color::Black, &mut rng, max_moves);
+            let stats = match config.policy {
+                Policy::Light => light_playout(&mut work, Color::Black, &mut rng, max_moves),
+                Policy::Heavy => heavy.playout(
+                    &mut work,
+                    Color::Black,
+                    None,
+                    &mut rng,
+                    max_moves,
+                    &mut scratch,
+                    |_, _| {},
+                ),
+            };
             let score = playout_score(&work);
             m.playouts += 1;
             m.moves += u64::from(stats.moves);
@@ -185,7 +225,11 @@ pub fn run(
     let repeat = repeat.max(1);
     writeln!(
         out,
-        "Light playouts on {} ({} points), one thread, {:.1} s per run, {repeat} run{}, seed {}, move cap {}",
+        "{} playouts on {} ({} points), one thread, {:.1} s per run, {repeat} run{}, seed {}, move cap {}",
+        match config.policy {
+            Policy::Light => "Light",
+            Policy::Heavy => "Heavy (MCTS)",
+        },
         size_text(config.size),
         config.size.points_count(),
         config.duration.as_secs_f64(),
@@ -222,6 +266,52 @@ pub fn run(
         )?;
     }
     Ok(results)
+}
+
+/// One measurement of the tree search: simulations from the empty board
+/// under `komi` 7.5 area rules for `duration`, on `threads` threads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchMeasurement {
+    /// Threads searched with.
+    pub threads: usize,
+    /// Simulations made.
+    pub playouts: u64,
+    /// Wall time of the search.
+    pub wall: Duration,
+}
+
+impl SearchMeasurement {
+    /// Simulations per second of wall time.
+    pub fn rate(&self) -> f64 {
+        per_second(self.playouts, self.wall)
+    }
+}
+
+/// Runs the MCTS bot's search (heavy playouts, tree, RAVE, priors) on the
+/// empty `size` board for `duration` of wall time with `threads` threads and
+/// no early stop; `seed` seeds it.
+pub fn search_rate(
+    size: BoardSize,
+    duration: Duration,
+    threads: usize,
+    seed: u64,
+) -> SearchMeasurement {
+    let config = MctsConfig {
+        time: Some(duration),
+        threads,
+        reuse: false,
+        resign_below: 0.0,
+        early_stop: false,
+        ..MctsConfig::default()
+    };
+    let mut bot = MctsBot::with_rollouts(config, seed);
+    let game = Game::new(size, Rules::default());
+    let (playouts, wall) = bot.search_only(&game);
+    SearchMeasurement {
+        threads,
+        playouts,
+        wall,
+    }
 }
 
 /// The median of `values` (the mean of the middle two for an even count);
@@ -276,6 +366,7 @@ mod tests {
             size: BoardSize::square(5).unwrap(),
             duration: Duration::from_millis(50),
             seed: 1,
+            policy: Policy::Light,
         };
         let mut calls = 0;
         let m = measure(&config, &mut |_| calls += 1);
@@ -311,6 +402,7 @@ mod tests {
             size: BoardSize::new(3, 4).unwrap(),
             duration: Duration::from_millis(10),
             seed: 5,
+            policy: Policy::Heavy,
         };
         let mut out = Vec::new();
         let mut runs_seen = Vec::new();
@@ -320,7 +412,7 @@ mod tests {
         assert_eq!(runs_seen.last(), Some(&2));
         let text = String::from_utf8(out).unwrap();
         assert!(
-            text.starts_with("Light playouts on 3x4 (12 points)"),
+            text.starts_with("Heavy (MCTS) playouts on 3x4 (12 points)"),
             "{text}"
         );
         assert!(text.contains("Run 3 of 3 (seed 7):"), "{text}");
@@ -328,6 +420,16 @@ mod tests {
             text.contains("median playouts/s (CPU) over 3 runs: "),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_search_benchmark_searches_for_the_time_given() {
+        let size = BoardSize::square(9).unwrap();
+        let m = search_rate(size, Duration::from_millis(200), 2, 3);
+        assert_eq!(m.threads, 2);
+        assert!(m.playouts > 50, "{m:?}");
+        assert!(m.wall >= Duration::from_millis(200), "{m:?}");
+        assert!(m.rate() > 0.0);
     }
 
     #[test]

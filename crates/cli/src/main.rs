@@ -185,8 +185,31 @@ struct MatchArgs {
 
 #[derive(Debug, Subcommand)]
 enum BenchCommand {
-    /// Light random playouts from the empty board on one thread.
+    /// Playouts from the empty board on one thread (light or heavy).
     Playouts(PlayoutsArgs),
+    /// The MCTS bot's whole search from the empty board, on one or more
+    /// thread counts, with the speed-up over the first.
+    Search(SearchArgs),
+}
+
+#[derive(Debug, Args)]
+struct SearchArgs {
+    /// Board size: 19, or WIDTHxHEIGHT such as 7x11.
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    size: BoardSize,
+    /// Wall-clock seconds per measurement.
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    seconds: f64,
+    /// Thread counts to measure, comma-separated (e.g. 1,2).
+    #[arg(long, default_value = "1", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Vec<u32>,
+    /// Measurements per thread count, alternating between the counts; the
+    /// median is reported.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+    /// Seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
 }
 
 #[derive(Debug, Args)]
@@ -203,6 +226,9 @@ struct PlayoutsArgs {
     /// Seed of the first measurement's random numbers (default: from the clock).
     #[arg(long)]
     seed: Option<u64>,
+    /// Playouts to play: light (uniformly random) or heavy (the MCTS bot's).
+    #[arg(long, default_value = "light")]
+    policy: bench::Policy,
 }
 
 fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -229,6 +255,9 @@ fn main() -> Result<()> {
         Command::Bench {
             bench: BenchCommand::Playouts(args),
         } => bench_playouts(args),
+        Command::Bench {
+            bench: BenchCommand::Search(args),
+        } => bench_search(args),
         Command::Sgf { sgf } => sgf_command(sgf),
     }
 }
@@ -366,6 +395,7 @@ fn bench_playouts(args: PlayoutsArgs) -> Result<()> {
         size: args.size,
         duration: Duration::from_secs_f64(args.seconds),
         seed: seed_or_clock(args.seed),
+        policy: args.policy,
     };
     let repeat = args.repeat as usize;
     let run_ms = config.duration.as_millis() as u64;
@@ -384,6 +414,50 @@ fn bench_playouts(args: PlayoutsArgs) -> Result<()> {
         bar.set_position(run as u64 * run_ms + (elapsed.as_millis() as u64).min(run_ms));
     })?;
     bar.finish_and_clear();
+    Ok(())
+}
+
+fn bench_search(args: SearchArgs) -> Result<()> {
+    let seed = seed_or_clock(args.seed);
+    let duration = Duration::from_secs_f64(args.seconds);
+    let runs = args.repeat as usize * args.threads.len();
+    let bar = ProgressBar::with_draw_target(Some(runs as u64), ProgressDrawTarget::stderr());
+    println!(
+        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {seed}",
+        args.size,
+        args.seconds,
+        args.repeat
+    );
+    let mut rates: Vec<Vec<f64>> = vec![Vec::new(); args.threads.len()];
+    for run in 0..args.repeat as u64 {
+        for (i, &threads) in args.threads.iter().enumerate() {
+            bar.set_message(format!("{threads} thread(s), run {}", run + 1));
+            let m = bench::search_rate(args.size, duration, threads as usize, seed + run);
+            bar.suspend(|| {
+                println!(
+                    "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s  = {:.0}/s",
+                    threads,
+                    run + 1,
+                    m.playouts,
+                    m.wall.as_secs_f64(),
+                    m.rate()
+                )
+            });
+            rates[i].push(m.rate());
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    let medians: Vec<f64> = rates
+        .iter()
+        .map(|r| bench::median(r).unwrap_or(0.0))
+        .collect();
+    for (&threads, &median) in args.threads.iter().zip(&medians) {
+        println!(
+            "median  threads {threads:>3}: {median:.0} simulations/s, {:.2}x the first",
+            median / medians[0].max(1e-9)
+        );
+    }
     Ok(())
 }
 

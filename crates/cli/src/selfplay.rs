@@ -7,9 +7,8 @@ use std::time::Duration;
 use tengen_core::{Agent, BoardSize, Color, Game, IllegalMove, Outcome, Rules};
 use thiserror::Error;
 
-use crate::agents::make_agent;
 use crate::report::{action_line, board_diagram, capitalized, result_line, size_text};
-use tengen_bots::BotError;
+use tengen_bots::{BotError, BotSpec};
 
 /// What a self-play game is made of.
 #[derive(Clone, Debug, PartialEq)]
@@ -71,14 +70,28 @@ pub fn max_turns(size: BoardSize) -> usize {
     4 * size.points_count()
 }
 
+/// The bot a spec names, set up for self-play: bots that can resign do not,
+/// unless the spec says otherwise, so that every game is played out.
+fn self_play_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
+    let mut spec: BotSpec = spec.parse()?;
+    if spec
+        .info()
+        .is_some_and(|info| info.option("resign").is_some())
+        && spec.get("resign").is_none()
+    {
+        spec.set("resign", "0");
+    }
+    tengen_bots::make_bot(&spec, seed)
+}
+
 /// Builds the two bots of `config` and plays them against each other, writing
 /// a header, every move with the board after it, and the result line to `out`.
 pub fn run(
     config: &SelfPlayConfig,
     out: &mut impl Write,
 ) -> Result<SelfPlaySummary, SelfPlayError> {
-    let mut black = make_agent(&config.black, config.seed)?;
-    let mut white = make_agent(&config.white, config.seed.wrapping_add(1))?;
+    let mut black = self_play_agent(&config.black, config.seed)?;
+    let mut white = self_play_agent(&config.white, config.seed.wrapping_add(1))?;
     writeln!(
         out,
         "Self-play on {}: Black {}, White {}, rules {}, komi {}, seed {}",
