@@ -18,11 +18,13 @@
 #![deny(missing_docs)]
 
 mod decode;
+mod info;
 mod parse;
 mod read;
 mod write;
 
 pub use decode::{decode_sgf, read_game_bytes};
+pub use info::{Expected, IgnoredValue, NodeInfo, RecordInfo, RulesText};
 pub use parse::{parse_collection, write_tree, Node, ParseError, Property};
 pub use read::{read_game, read_game_with, ExecutedIllegal, IllegalMovePolicy, ReadError, Record};
-pub use write::{write_game, GameInfo};
+pub use write::{write_game, write_record, GameInfo};
