@@ -444,6 +444,17 @@ mod tests {
     }
 
     #[test]
+    fn every_typed_property_is_read() {
+        let info = RecordInfo::default();
+        for (id, _) in info.text_fields() {
+            assert!(GAME_INFO.contains(&id), "{id}");
+        }
+        for id in ["RU", "OT", "KM", "HA", "TM"] {
+            assert!(GAME_INFO.contains(&id), "{id}");
+        }
+    }
+
+    #[test]
     fn rules_names() {
         assert_eq!(rules_named("Korean"), Rules::preset("japanese").unwrap());
         assert_eq!(rules_named(" NZ "), Rules::preset("new-zealand").unwrap());
