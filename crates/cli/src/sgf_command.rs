@@ -7,14 +7,14 @@
 //! - [`check`]: replays every game tree's main line of every record under
 //!   some paths and reports the records that do not replay.
 //! - [`convert`]: the main line re-written canonically with
-//!   [`tengen_sgf::write_game`].
+//!   [`tengen_sgf::write_record`], game information included.
 
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use tengen_core::{Game, Move};
-use tengen_sgf::{decode_sgf, parse_collection, read_game, write_game, write_tree, GameInfo};
+use tengen_sgf::{decode_sgf, parse_collection, read_game, write_record, write_tree, RulesText};
 
 /// Why a `tengen sgf` command could not do its work.
 #[derive(Debug, thiserror::Error)]
@@ -66,11 +66,13 @@ fn read_record(path: &Path) -> Result<tengen_sgf::Record, SgfCommandError> {
     })
 }
 
-/// Prints the game information of the first game tree in `path` (players,
-/// result, rules, komi, size) and the board after move `move_number` of its
-/// main line (default: the end), the last move in brackets. Moves are counted
-/// from the start of the replayed game: after setup stones in the middle of a
-/// main line, from that setup.
+/// Prints the game information of the first game tree in `path` (players
+/// with ranks, result, date, event, game name, rules, komi, size, handicap
+/// and time system, each when the record has it) and the board after move
+/// `move_number` of its main line (default: the end), the last move in
+/// brackets, followed by the comment and time left recorded at that move.
+/// Moves are counted from the start of the replayed game: after setup stones
+/// in the middle of a main line, from that setup.
 pub fn show(
     path: &Path,
     move_number: Option<usize>,
@@ -90,27 +92,57 @@ pub fn show(
     while game.turn_count() > shown {
         game.undo();
     }
-    let unknown = "?".to_string();
+    let info = &record.info;
+    let player = |name: &Option<String>, rank: &Option<String>| {
+        let name = name.as_deref().unwrap_or("?");
+        match rank {
+            Some(rank) => format!("{name} ({rank})"),
+            None => name.to_string(),
+        }
+    };
     writeln!(
         out,
         "Black:  {}",
-        record.black_name.as_ref().unwrap_or(&unknown)
+        player(&info.black_name, &info.black_rank)
     )?;
     writeln!(
         out,
         "White:  {}",
-        record.white_name.as_ref().unwrap_or(&unknown)
+        player(&info.white_name, &info.white_rank)
     )?;
-    writeln!(
-        out,
-        "Result: {}",
-        record.result.as_ref().unwrap_or(&unknown)
-    )?;
-    writeln!(out, "Rules:  {}", game.rules())?;
+    writeln!(out, "Result: {}", info.result.as_deref().unwrap_or("?"))?;
+    let optional = [
+        ("Date:   ", &info.date),
+        ("Event:  ", &info.event),
+        ("Round:  ", &info.round),
+        ("Place:  ", &info.place),
+        ("Game:   ", &info.game_name),
+    ];
+    for (label, value) in optional {
+        if let Some(value) = value {
+            writeln!(out, "{label}{}", one_line(value))?;
+        }
+    }
+    match &info.rules {
+        RulesText::Given(text) => {
+            writeln!(out, "Rules:  {} (read as {})", one_line(text), game.rules())?
+        }
+        RulesText::Absent | RulesText::FromGame => {
+            writeln!(out, "Rules:  not given (read as {})", game.rules())?
+        }
+    }
     writeln!(out, "Komi:   {}", game.rules().komi)?;
     writeln!(out, "Size:   {}", game.size())?;
     if game.handicap() > 0 {
         writeln!(out, "Handicap: {}", game.handicap())?;
+    } else if let Some(handicap) = info.handicap.filter(|&h| h > 0) {
+        writeln!(
+            out,
+            "Handicap: {handicap} (from HA; replayed as set-up stones)"
+        )?;
+    }
+    if let Some(time) = time_system(info.time_limit, info.overtime.as_deref()) {
+        writeln!(out, "Time:   {time}")?;
     }
     writeln!(out, "Move {shown} of {available}")?;
     let last = match game.last_move() {
@@ -118,20 +150,72 @@ pub fn show(
         _ => None,
     };
     write!(out, "{}", game.board().diagram(last))?;
+    // The node of the shown move: the first whose turn count it reaches.
+    if let Some(node) = record.main_line.iter().find(|n| n.turn == Some(shown)) {
+        for (color, left, moves) in [
+            ("Black", node.black_time_left, node.black_moves_left),
+            ("White", node.white_time_left, node.white_moves_left),
+        ] {
+            if let Some(seconds) = left {
+                write!(out, "{color} time left: {}", seconds_text(seconds))?;
+                match moves {
+                    Some(moves) => writeln!(out, ", {moves} moves to play")?,
+                    None => writeln!(out)?,
+                }
+            }
+        }
+        if let Some(comment) = &node.comment {
+            writeln!(out, "Comment:")?;
+            for line in comment.lines() {
+                writeln!(out, "  {line}")?;
+            }
+        }
+    }
     Ok(())
 }
 
+/// Text shown on one line: line breaks become spaces.
+fn one_line(text: &str) -> String {
+    text.split(['\n', '\r']).collect::<Vec<_>>().join(" ")
+}
+
+/// Seconds as `1:30:00`, `5:00` or `12.5 s`.
+fn seconds_text(seconds: f64) -> String {
+    if seconds.fract() != 0.0 || seconds < 60.0 {
+        return format!("{seconds} s");
+    }
+    // Whole seconds from a minute up; below 2^53 the conversion is exact.
+    let whole = seconds.min(9e15) as u64;
+    let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{secs:02}")
+    } else {
+        format!("{minutes}:{secs:02}")
+    }
+}
+
+/// `TM` and `OT` together, such as `1:30:00 each, then 5x30 byo-yomi`.
+fn time_system(main: Option<f64>, overtime: Option<&str>) -> Option<String> {
+    match (main, overtime) {
+        (None, None) => None,
+        (Some(main), None) => Some(format!("{} each", seconds_text(main))),
+        (None, Some(overtime)) => Some(format!("overtime {}", one_line(overtime))),
+        (Some(main), Some(overtime)) => Some(format!(
+            "{} each, then {}",
+            seconds_text(main),
+            one_line(overtime)
+        )),
+    }
+}
+
 /// The main line of the first game tree in `path` written canonically by
-/// [`write_game`], keeping the record's `PB`, `PW` and `RE`.
+/// [`write_record`], keeping the record's game information (players, ranks,
+/// date, event, result, time, ...). `RU` is written as the record gave it,
+/// and left out when it gave none. Comments, variations and markup are not
+/// kept: this is the game, not the whole record.
 pub fn convert(path: &Path) -> Result<String, SgfCommandError> {
     let record = read_record(path)?;
-    let info = GameInfo {
-        black_name: record.black_name,
-        white_name: record.white_name,
-        result: record.result,
-        ..GameInfo::default()
-    };
-    Ok(write_game(&record.game, &info))
+    Ok(write_record(&record.game, &record.info))
 }
 
 /// Totals of a [`check`] run.

@@ -6,6 +6,14 @@ use std::process::{Command, Output};
 const GOOD: &str =
     "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Alice]PW[Bob]RE[W+R]\n;B[ee];W[cc];B[gg];W[cg])";
 const ILLEGAL: &str = "(;GM[1]FF[4]SZ[9]PB[Carol]PW[Dave];B[ee];W[dd];B[dd])";
+/// Every piece of game information `show` prints, and comments and time
+/// left along the main line.
+const ANNOTATED: &str = "(;GM[1]FF[4]SZ[9]KM[0.5]RU[GOE]HA[2]AB[cc][gg]PL[W]\
+PB[Alice]BR[3d]PW[Bob]WR[1p]RE[B+R]DT[2026-11-22]EV[Club cup]RO[3]PC[Paris]\
+GN[Final]TM[5400]OT[5x30 byo-yomi]C[Before the first move]\
+;W[ee]C[A bold start\nin the centre]WL[5390]OW[5];B[dc];W[dg]BL[12.5])";
+/// No `RU`: conversion must not invent one.
+const NO_RULES: &str = "(;GM[1]FF[4]SZ[9]KM[6.5]PB[Eve];B[ee];W[cc])";
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tengen-cli-sgf-{name}-{}", std::process::id()));
@@ -160,5 +168,130 @@ fn convert_round_trips_through_the_reader() {
     let out = tengen(&["convert", arg(&bad)]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("illegal move"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `show FILE [--move N]`: (arguments after the file, lines that must
+/// appear, texts that must not).
+const SHOW_CASES: [(&[&str], &[&str], &[&str]); 4] = [
+    (
+        &[],
+        &[
+            "Black:  Alice (3d)",
+            "White:  Bob (1p)",
+            "Result: B+R",
+            "Date:   2026-11-22",
+            "Event:  Club cup",
+            "Round:  3",
+            "Place:  Paris",
+            "Game:   Final",
+            "Rules:  GOE (read as ko=situational,suicide=forbidden,scoring=area,komi=0.5)",
+            "Komi:   0.5",
+            "Handicap: 2",
+            "Time:   1:30:00 each, then 5x30 byo-yomi",
+            "Move 3 of 3",
+            "Black time left: 12.5 s",
+        ],
+        &["Comment:"],
+    ),
+    (
+        &["--move", "1"],
+        &[
+            "Move 1 of 3",
+            "White time left: 1:29:50, 5 moves to play",
+            "Comment:\n  A bold start\n  in the centre\n",
+        ],
+        &["Black time left"],
+    ),
+    (
+        &["--move", "0"],
+        &["Move 0 of 3", "Comment:\n  Before the first move\n"],
+        &["time left"],
+    ),
+    (
+        &["--move", "2"],
+        &["Move 2 of 3"],
+        &["Comment:", "time left"],
+    ),
+];
+
+#[test]
+fn show_prints_game_information_comments_and_time_left() {
+    let dir = temp_dir("show-info");
+    let file = dir.join("annotated.sgf");
+    std::fs::write(&file, ANNOTATED).unwrap();
+    for (args, present, absent) in SHOW_CASES {
+        let mut all = vec!["show", arg(&file)];
+        all.extend_from_slice(args);
+        let out = tengen(&all);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        let text = stdout(&out);
+        for needle in present {
+            assert!(
+                text.contains(needle),
+                "{args:?}: {needle:?} missing from:\n{text}"
+            );
+        }
+        for needle in absent {
+            assert!(!text.contains(needle), "{args:?}: {needle:?} in:\n{text}");
+        }
+    }
+    // A record without rules says so; the optional lines stay away.
+    let file = dir.join("no-rules.sgf");
+    std::fs::write(&file, NO_RULES).unwrap();
+    let text = stdout(&tengen(&["show", arg(&file)]));
+    assert!(text.contains("Rules:  not given (read as "), "{text}");
+    for absent in ["Date:", "Event:", "Time:", "Handicap:", "Comment:"] {
+        assert!(!text.contains(absent), "{absent} in:\n{text}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn convert_keeps_game_information_and_invents_no_rules() {
+    let dir = temp_dir("convert-info");
+    let cases = [
+        (NO_RULES, &["KM[6.5]", "PB[Eve]"][..], &["RU["][..]),
+        (
+            ANNOTATED,
+            &[
+                "RU[GOE]",
+                "HA[2]",
+                "BR[3d]",
+                "WR[1p]",
+                "DT[2026-11-22]",
+                "EV[Club cup]",
+                "RO[3]",
+                "PC[Paris]",
+                "GN[Final]",
+                "TM[5400]",
+                "OT[5x30 byo-yomi]",
+                "PL[W]",
+            ][..],
+            &["RU[AGA]", "C[Before", "C[A bold"][..],
+        ),
+        (GOOD, &["RU[Chinese]", "KM[7]"][..], &[][..]),
+    ];
+    for (k, (original, present, absent)) in cases.into_iter().enumerate() {
+        let file = dir.join(format!("{k}.sgf"));
+        std::fs::write(&file, original).unwrap();
+        let out = tengen(&["convert", arg(&file)]);
+        assert!(out.status.success(), "{out:?}");
+        let text = stdout(&out);
+        for needle in present {
+            assert!(text.contains(needle), "{needle} missing from {text}");
+        }
+        for needle in absent {
+            assert!(!text.contains(needle), "{needle} in {text}");
+        }
+        // The conversion reads back to the same game and information.
+        let before = tengen_sgf::read_game(original).unwrap();
+        let after = tengen_sgf::read_game(&text).unwrap();
+        assert_eq!(after.game.rules(), before.game.rules(), "{text}");
+        assert_eq!(after.game.board(), before.game.board(), "{text}");
+        assert_eq!(after.info.rules, before.info.rules, "{text}");
+        assert_eq!(after.info.black_rank, before.info.black_rank, "{text}");
+        assert_eq!(after.info.time_limit, before.info.time_limit, "{text}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

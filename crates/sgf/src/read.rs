@@ -1,25 +1,37 @@
 //! The main line of an SGF record replayed into a [`Game`].
 
-use std::fmt;
-
 use tengen_core::{Board, BoardSize, Color, Game, Move, Rules};
 
+use crate::info::{main_line, rules_named, IgnoredValue, NodeInfo, RecordInfo, RulesText};
 use crate::parse::{parse_collection, Node, ParseError};
 
-/// A game read from a record, with the root's text properties.
+/// A game read from a record, with what the record says about it.
 #[derive(Clone, Debug)]
 pub struct Record {
     /// The game after the last move of the main line.
     pub game: Game,
-    /// `PB`, if present.
+    /// The game-info properties (players, ranks, date, event, rules, komi,
+    /// handicap, time, result, ...), typed.
+    pub info: RecordInfo,
+    /// Each node of the main line, root first: its move, setup, comment and
+    /// time left, typed.
+    pub main_line: Vec<NodeInfo>,
+    /// `PB`, if present (the same as `info.black_name`).
     pub black_name: Option<String>,
-    /// `PW`, if present.
+    /// `PW`, if present (the same as `info.white_name`).
     pub white_name: Option<String>,
-    /// `RE`, if present.
+    /// `RE`, if present (the same as `info.result`).
     pub result: Option<String>,
     /// Moves that broke the rules and were executed anyway
     /// ([`IllegalMovePolicy::Execute`]); empty under the strict policy.
     pub executed_illegal: Vec<ExecutedIllegal>,
+    /// Informative values that could not be typed and were left out of
+    /// `info` and `main_line`, such as `TM[1 hour]`.
+    pub ignored: Vec<IgnoredValue>,
+    /// The first game tree as parsed: every property of every node,
+    /// variations, markup and unknown properties included, for
+    /// [`crate::write_tree`] or anything the typed views leave out.
+    pub tree: Node,
 }
 
 /// What to do with a move of the record that the rules forbid.
@@ -48,13 +60,16 @@ pub struct ExecutedIllegal {
 }
 
 /// Why a record could not be replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReadError {
     /// The text is not SGF.
+    #[error("{0}")]
     Syntax(ParseError),
     /// `GM` names a game other than Go.
+    #[error("GM[{0}] is not Go")]
     NotGo(String),
     /// A property value that cannot be understood here.
+    #[error("node {node}: bad {property}[{value}]")]
     BadValue {
         /// Property identifier.
         property: String,
@@ -64,6 +79,7 @@ pub enum ReadError {
         node: usize,
     },
     /// A move of the main line is illegal.
+    #[error("node {node}: illegal move [{value}]: {reason}")]
     IllegalMove {
         /// Main-line node number.
         node: usize,
@@ -74,55 +90,12 @@ pub enum ReadError {
     },
 }
 
-impl fmt::Display for ReadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReadError::Syntax(e) => write!(f, "{e}"),
-            ReadError::NotGo(gm) => write!(f, "GM[{gm}] is not Go"),
-            ReadError::BadValue {
-                property,
-                value,
-                node,
-            } => {
-                write!(f, "node {node}: bad {property}[{value}]")
-            }
-            ReadError::IllegalMove {
-                node,
-                value,
-                reason,
-            } => {
-                write!(f, "node {node}: illegal move [{value}]: {reason}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ReadError {}
-
-/// The rules named by an `RU` value; unknown names fall back to the default
-/// rules (the record still replays: only scoring and superko depend on them).
-fn rules_from(ru: Option<&str>) -> Rules {
-    let Some(name) = ru else {
-        return Rules::default();
-    };
-    let lowered = name.trim().to_ascii_lowercase();
-    let preset = match lowered.as_str() {
-        "japanese" | "jp" | "korean" => "japanese",
-        "chinese" | "cn" => "chinese",
-        "aga" => "aga",
-        "nz" | "new zealand" | "new-zealand" => "new-zealand",
-        "tromp-taylor" | "tt" => "tromp-taylor",
-        other => other,
-    };
-    Rules::preset(preset)
-        .or_else(|| name.parse().ok())
-        .unwrap_or_default()
-}
-
 /// Replays the main line of the first game tree in `text`: setup (`AB`, `AW`,
-/// `AE`, `PL`) and moves (`B`, `W`), with size (`SZ`), komi (`KM`) and rules
-/// (`RU`) from the root. Moves are checked against the rules; the first
-/// illegal one stops the replay with an error naming its node.
+/// `AE`, `PL`) and moves (`B`, `W`), with size (`SZ`), komi (`KM`), rules
+/// (`RU`) and handicap (`HA`) from the game information. Moves are checked
+/// against the rules; the first illegal one stops the replay with an error
+/// naming its node. The typed game information and per-node data come with
+/// the game (see [`Record`]).
 pub fn read_game(text: &str) -> Result<Record, ReadError> {
     read_game_with(text, IllegalMovePolicy::Stop)
 }
@@ -130,8 +103,11 @@ pub fn read_game(text: &str) -> Result<Record, ReadError> {
 /// [`read_game`] with a choice of what to do with illegal moves.
 pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, ReadError> {
     let mut executed_illegal = Vec::new();
-    let trees = parse_collection(text).map_err(ReadError::Syntax)?;
-    let root = &trees[0];
+    let mut ignored = Vec::new();
+    let mut trees = parse_collection(text).map_err(ReadError::Syntax)?;
+    // `parse_collection` returns at least one tree or an error.
+    let tree = trees.swap_remove(0);
+    let root = &tree;
     let bad = |property: &str, value: &str, node: usize| ReadError::BadValue {
         property: property.to_string(),
         value: value.to_string(),
@@ -161,21 +137,31 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
             parsed.ok_or_else(|| bad("SZ", sz, 0))?
         }
     };
-    let mut rules = rules_from(root.first("RU"));
-    if let Some(km) = root.first("KM") {
-        match km.trim().parse::<f64>() {
-            Ok(komi) if komi.is_finite() && komi.abs() <= 1000.0 => rules.komi = komi,
+    let info = RecordInfo::from_main_line(root, &mut ignored);
+    let mut rules = match &info.rules {
+        RulesText::Given(name) => rules_named(name),
+        RulesText::Absent | RulesText::FromGame => Rules::default(),
+    };
+    // Komi changes the score, so a malformed `KM` is an error, not ignored.
+    let km = main_line(root)
+        .enumerate()
+        .find_map(|(index, node)| node.first("KM").map(|km| (index, km)));
+    if let Some((index, km)) = km {
+        match info.komi {
+            Some(komi) if komi.abs() <= 1000.0 => rules.komi = komi,
             _ if km.trim().is_empty() => {}
-            _ => return Err(bad("KM", km, 0)),
+            _ => return Err(bad("KM", km, index)),
         }
     }
+    let handicap = info.handicap.map_or(0, |h| h as usize);
 
-    // Setup in the root (and any later setup node before the first move).
     let mut board = Board::new(size);
     let mut game: Option<Game> = None;
-    let mut node: &Node = root;
-    let mut index = 0;
-    loop {
+    let mut nodes: Vec<NodeInfo> = Vec::new();
+    // The main-line node where the returned game's history starts.
+    let mut restart = 0;
+    for (index, node) in main_line(root).enumerate() {
+        let mut typed = NodeInfo::of(node, index, &mut ignored);
         let has_setup = ["AB", "AW", "AE"].iter().any(|id| node.get(id).is_some());
         if has_setup {
             if let Some(g) = game.take() {
@@ -191,12 +177,20 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                     for point in expand_points(size, value).ok_or_else(|| bad(id, value, index))? {
                         board = replace_stone(&board, point, color)
                             .ok_or_else(|| bad(id, value, index))?;
+                        match color {
+                            Some(Color::Black) => typed.added_black.push(point),
+                            Some(Color::White) => typed.added_white.push(point),
+                            None => typed.cleared.push(point),
+                        }
                     }
                 }
             }
         }
-        let to_move = match node.first("PL") {
-            Some(pl) => Color::parse(pl.trim()).ok_or_else(|| bad("PL", pl, index))?,
+        if let Some(pl) = node.first("PL") {
+            typed.to_play = Some(Color::parse(pl.trim()).ok_or_else(|| bad("PL", pl, index))?);
+        }
+        let to_move = match typed.to_play {
+            Some(color) => color,
             None => game.as_ref().map_or_else(
                 || {
                     if node.get("W").is_some() && node.get("B").is_none() {
@@ -208,8 +202,9 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                 Game::to_move,
             ),
         };
-        if game.is_none() || has_setup || node.first("PL").is_some() {
-            game = Some(start_game(root, &board, to_move, rules, index));
+        if game.is_none() || has_setup || typed.to_play.is_some() {
+            game = Some(start_game(&board, to_move, rules, handicap, index));
+            restart = index;
         }
         let current = game.as_mut().expect("game set above");
         for (id, color) in [("B", Color::Black), ("W", Color::White)] {
@@ -217,6 +212,7 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                 let mv = size
                     .parse_sgf(value.trim())
                     .map_err(|_| bad(id, value, index))?;
+                typed.play = typed.play.or(Some((color, mv)));
                 match current.play_as(color, mv) {
                     Ok(()) => {}
                     Err(reason) if policy == IllegalMovePolicy::Execute => {
@@ -229,6 +225,7 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                             forced.play(point, color);
                         }
                         *current = Game::from_position(forced, !color, rules);
+                        restart = index;
                         executed_illegal.push(ExecutedIllegal {
                             node: index,
                             value: value.to_string(),
@@ -245,31 +242,31 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                 }
             }
         }
-        match node.children.first() {
-            Some(next) => {
-                node = next;
-                index += 1;
-            }
-            None => break,
-        }
+        typed.turn = Some(current.turn_count());
+        nodes.push(typed);
     }
+    // Nodes before the last restart are not in the returned game's history.
+    for typed in &mut nodes[..restart] {
+        typed.turn = None;
+    }
+    let game = game.unwrap_or_else(|| Game::from_position(board, Color::Black, rules));
     Ok(Record {
-        game: game.unwrap_or_else(|| Game::from_position(board, Color::Black, rules)),
-        black_name: root.first("PB").map(str::to_string),
-        white_name: root.first("PW").map(str::to_string),
-        result: root.first("RE").map(str::to_string),
+        game,
+        black_name: info.black_name.clone(),
+        white_name: info.white_name.clone(),
+        result: info.result.clone(),
+        info,
+        main_line: nodes,
         executed_illegal,
+        ignored,
+        tree,
     })
 }
 
 /// A game from a set-up position. In the root, Black stones matching `HA`
 /// with White to move are a handicap, which the game records as such.
-fn start_game(root: &Node, board: &Board, to_move: Color, rules: Rules, index: usize) -> Game {
+fn start_game(board: &Board, to_move: Color, rules: Rules, handicap: usize, index: usize) -> Game {
     let size = board.size();
-    let handicap: usize = root
-        .first("HA")
-        .and_then(|ha| ha.trim().parse().ok())
-        .unwrap_or(0);
     let black: Vec<_> = size
         .points()
         .filter(|&p| board.stone(p) == Some(Color::Black))

@@ -2,9 +2,13 @@
 
 use std::fmt::Write as _;
 
-use tengen_core::{Action, Color, Game, Move, PRESETS};
+use tengen_core::{Action, Color, Game, Move, Rules, PRESETS};
 
-/// What a record says about a game beyond its moves.
+use crate::info::{rules_named, same_rules_but_komi, RecordInfo, RulesText};
+
+/// What a record says about a game beyond its moves: the few properties
+/// that programs writing their own games fill in. [`RecordInfo`] has every
+/// game-info property.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameInfo {
     /// `PB`: Black's name.
@@ -53,9 +57,23 @@ fn escape(text: &str) -> String {
 }
 
 /// The record of `game`: root properties (size, komi, rules, players, result,
-/// handicap and setup stones), then the moves of the history in order.
-/// Resignations appear only in `RE`.
+/// date, event, handicap and setup stones), then the moves of the history in
+/// order. Resignations appear only in `RE`. The same as [`write_record`] with
+/// the rules named from the game.
 pub fn write_game(game: &Game, info: &GameInfo) -> String {
+    write_record(game, &RecordInfo::from(info))
+}
+
+/// The record of `game` with every typed game-info property of `info`.
+///
+/// The root holds, in this order: `FF`, `GM`, `CA`, `AP`, `SZ`, `KM` (the
+/// game's komi), `RU` (see [`RulesText`]), the text properties in the order
+/// of [`RecordInfo`]'s fields (`PB`, `BR`, `BT`, `PW`, `WR`, `WT`, `RE`,
+/// `DT`, `EV`, `RO`, `PC`, `GN`, `ON`, `GC`, `SO`, `AN`, `US`, `CP`), `TM`,
+/// `OT`, `HA`, then the setup stones `AB`, `AW` and `PL`. Each move follows
+/// in a node of its own. `]` and `\` in values are escaped, so every value
+/// reads back as it was.
+pub fn write_record(game: &Game, info: &RecordInfo) -> String {
     let size = game.size();
     let mut out = String::from("(;FF[4]GM[1]CA[UTF-8]");
     let _ = write!(out, "AP[tengen:{}]", env!("CARGO_PKG_VERSION"));
@@ -64,27 +82,27 @@ pub fn write_game(game: &Game, info: &GameInfo) -> String {
     } else {
         let _ = write!(out, "SZ[{}:{}]", size.width(), size.height());
     }
-    let _ = write!(
-        out,
-        "KM[{}]RU[{}]",
-        game.rules().komi,
-        escape(&rules_name(game))
-    );
-    let text_properties = [
-        ("PB", &info.black_name),
-        ("PW", &info.white_name),
-        ("RE", &info.result),
-        ("DT", &info.date),
-        ("EV", &info.event),
-        ("GC", &info.comment),
-    ];
-    for (id, value) in text_properties {
+    let _ = write!(out, "KM[{}]", game.rules().komi);
+    if let Some(rules) = rules_value(game, &info.rules) {
+        let _ = write!(out, "RU[{}]", escape(&rules));
+    }
+    for (id, value) in info.text_fields() {
         if let Some(value) = value {
             let _ = write!(out, "{id}[{}]", escape(value));
         }
     }
-    if game.handicap() > 0 {
-        let _ = write!(out, "HA[{}]", game.handicap());
+    if let Some(seconds) = info.time_limit {
+        let _ = write!(out, "TM[{seconds}]");
+    }
+    if let Some(overtime) = &info.overtime {
+        let _ = write!(out, "OT[{}]", escape(overtime));
+    }
+    let handicap = match game.handicap() {
+        0 => info.handicap.filter(|&h| h > 0).map(|h| h as usize),
+        stones => Some(stones),
+    };
+    if let Some(handicap) = handicap {
+        let _ = write!(out, "HA[{handicap}]");
     }
     let initial = game.initial_board();
     for (id, color) in [("AB", Color::Black), ("AW", Color::White)] {
@@ -114,4 +132,18 @@ pub fn write_game(game: &Game, info: &GameInfo) -> String {
     }
     out.push_str(")\n");
     out
+}
+
+/// The `RU` value to write, if any: the record's own text or nothing while
+/// that still reads back to the game's rules, the game's rules named
+/// otherwise (see [`RulesText`]).
+fn rules_value(game: &Game, text: &RulesText) -> Option<String> {
+    let rules = *game.rules();
+    match text {
+        RulesText::Given(name) if same_rules_but_komi(rules_named(name), rules) => {
+            Some(name.clone())
+        }
+        RulesText::Absent if same_rules_but_komi(Rules::default(), rules) => None,
+        _ => Some(rules_name(game)),
+    }
 }
