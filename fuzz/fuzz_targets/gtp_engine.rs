@@ -22,10 +22,18 @@ fuzz_target!(|data: &[u8]| {
     // Every response ends with exactly one empty line, so the output splits
     // into responses at "\n\n" with no empty piece and none left over.
     if !output.is_empty() {
-        let body = output.strip_suffix("\n\n").expect("ends with an empty line");
+        let body = output
+            .strip_suffix("\n\n")
+            .expect("ends with an empty line");
         for response in body.split("\n\n") {
-            assert!(!response.is_empty() && !response.ends_with('\n'), "{output:?}");
-            assert!(response.starts_with('=') || response.starts_with('?'), "{output:?}");
+            assert!(
+                !response.is_empty() && !response.ends_with('\n'),
+                "{output:?}"
+            );
+            assert!(
+                response.starts_with('=') || response.starts_with('?'),
+                "{output:?}"
+            );
         }
     }
 });
