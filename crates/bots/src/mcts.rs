@@ -17,7 +17,9 @@ use tengen_core::{
     Action, Agent, Analysis, ByColor, Candidate, Color, Game, Move, Point, TimeLeft, TimeSettings,
 };
 
-use self::search::{children_with_priors, Limits, RootPosition, SearchOutcome, SearchParams};
+use self::search::{
+    children_with_priors, Limits, OwnershipSum, RootPosition, SearchOutcome, SearchParams,
+};
 use self::tree::{from_move, to_move, Node, NodeMove, Tree};
 use crate::evaluator::{Evaluator, RolloutEvaluator};
 use crate::playout::PlayoutPolicy;
@@ -271,18 +273,19 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let early_stop = self.config.early_stop;
         let mut next_report = Duration::ZERO;
         let mut report = report;
-        let mut monitor = |tree: &Tree, elapsed: Duration, done: u64| -> bool {
-            if let Some((interval, sink)) = report.as_mut() {
-                if elapsed >= next_report {
-                    sink(&analysis_of(tree, size, None));
-                    next_report = elapsed + *interval;
+        let mut monitor =
+            |tree: &Tree, ownership: &OwnershipSum, elapsed: Duration, done: u64| -> bool {
+                if let Some((interval, sink)) = report.as_mut() {
+                    if elapsed >= next_report {
+                        sink(&analysis_of(tree, size, Some(ownership)));
+                        next_report = elapsed + *interval;
+                    }
                 }
-            }
-            if stop() {
-                return true;
-            }
-            should_stop(tree, &limits, elapsed, done, early_stop)
-        };
+                if stop() {
+                    return true;
+                }
+                should_stop(tree, &limits, elapsed, done, early_stop)
+            };
         let outcome = search::run(
             &mut tree,
             &root,
@@ -313,7 +316,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         }
         let limits = self.limits(game);
         let (tree, _root, outcome) = self.search(game, limits, report, &|| false);
-        let analysis = analysis_of(&tree, game.size(), Some(&outcome));
+        let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let best = tree.most_visited(0);
         let action = match best {
             None => Action::Move(Move::Pass),
@@ -424,7 +427,7 @@ fn top_two(tree: &Tree) -> (u32, u32) {
 fn analysis_of(
     tree: &Tree,
     size: tengen_core::BoardSize,
-    outcome: Option<&SearchOutcome>,
+    ownership_sum: Option<&OwnershipSum>,
 ) -> Analysis {
     let mut children: Vec<usize> = tree
         .children(0)
@@ -460,13 +463,11 @@ fn analysis_of(
         .collect();
     let winrate = candidates.first().map_or(0.5, |c| c.winrate);
     let mut ownership = Vec::new();
-    if let Some(outcome) = outcome.filter(|o| o.ownership_samples > 0) {
+    if let Some(own) = ownership_sum.filter(|o| o.samples > 0) {
         for row in (0..size.height()).rev() {
             for col in 0..size.width() {
                 let point = size.point(col, row).expect("on the board");
-                ownership.push(
-                    outcome.ownership_sum[point.index()] as f32 / outcome.ownership_samples as f32,
-                );
+                ownership.push(own.sum[point.index()] as f32 / own.samples as f32);
             }
         }
     }
@@ -528,7 +529,7 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         let limits = Limits::default();
         self.cleanup = false;
         let (tree, _, outcome) = self.search(game, limits, Some((interval, report)), stop);
-        self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome)));
+        self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome.ownership)));
         if self.config.reuse {
             self.kept = Some(Kept {
                 tree,

@@ -56,6 +56,39 @@ pub struct Limits {
     pub max_time: Option<Duration>,
 }
 
+/// Who owned each point at the end of the played-out leaves so far.
+#[derive(Clone, Debug)]
+pub struct OwnershipSum {
+    /// Per point index, Black's ownership summed over played-out leaves (+1
+    /// Black, −1 White).
+    pub sum: Vec<i32>,
+    /// Leaves counted.
+    pub samples: u32,
+}
+
+impl Default for OwnershipSum {
+    fn default() -> Self {
+        OwnershipSum {
+            sum: vec![0; tengen_core::MAX_CELLS],
+            samples: 0,
+        }
+    }
+}
+
+impl OwnershipSum {
+    fn add(&mut self, other: &OwnershipSum) {
+        for (sum, add) in self.sum.iter_mut().zip(&other.sum) {
+            *sum += add;
+        }
+        self.samples += other.samples;
+    }
+
+    fn clear(&mut self) {
+        self.sum.fill(0);
+        self.samples = 0;
+    }
+}
+
 /// Counts from a finished search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchOutcome {
@@ -63,12 +96,12 @@ pub struct SearchOutcome {
     pub playouts: u64,
     /// Wall time.
     pub elapsed: Duration,
-    /// Per point index, Black's ownership summed over played-out leaves
-    /// (+1 Black, −1 White).
-    pub ownership_sum: Vec<i32>,
-    /// Leaves counted in `ownership_sum`.
-    pub ownership_samples: u32,
+    /// Ownership over the played-out leaves.
+    pub ownership: OwnershipSum,
 }
+
+/// Played-out leaves a worker counts before adding them to the shared sum.
+const OWNERSHIP_FLUSH: u32 = 32;
 
 /// Children of a node: the points where `to_move` may play (simple ko,
 /// suicide forbidden, no own single-point eye), with priors, and a pass.
@@ -141,6 +174,7 @@ struct Shared<'a> {
     stop: AtomicBool,
     playouts: AtomicU64,
     playout_limit: u64,
+    ownership: Mutex<OwnershipSum>,
 }
 
 /// One thread's working space.
@@ -154,8 +188,7 @@ struct Worker<E> {
     points: Vec<Point>,
     priors: Vec<Prior>,
     children: Vec<(NodeMove, Prior)>,
-    ownership_sum: Vec<i32>,
-    ownership_samples: u32,
+    ownership: OwnershipSum,
 }
 
 impl<E: Evaluator> Worker<E> {
@@ -170,8 +203,7 @@ impl<E: Evaluator> Worker<E> {
             points: Vec::with_capacity(400),
             priors: Vec::with_capacity(400),
             children: Vec::with_capacity(400),
-            ownership_sum: vec![0; tengen_core::MAX_CELLS],
-            ownership_samples: 0,
+            ownership: OwnershipSum::default(),
         }
     }
 
@@ -183,6 +215,18 @@ impl<E: Evaluator> Worker<E> {
                 break;
             }
             self.simulate(shared);
+            if self.ownership.samples >= OWNERSHIP_FLUSH {
+                self.flush_ownership(shared);
+            }
+        }
+        self.flush_ownership(shared);
+    }
+
+    fn flush_ownership(&mut self, shared: &Shared<'_>) {
+        if self.ownership.samples > 0 {
+            let mut total = shared.ownership.lock().unwrap_or_else(|e| e.into_inner());
+            total.add(&self.ownership);
+            self.ownership.clear();
         }
     }
 
@@ -277,20 +321,21 @@ impl<E: Evaluator> Worker<E> {
 
     fn count_ownership(&mut self) {
         for point in self.board.size().points() {
-            self.ownership_sum[point.index()] +=
+            self.ownership.sum[point.index()] +=
                 match tengen_core::playout::final_owner(&self.board, point) {
                     Some(Color::Black) => 1,
                     Some(Color::White) => -1,
                     None => 0,
                 };
         }
-        self.ownership_samples += 1;
+        self.ownership.samples += 1;
     }
 }
 
 /// What the controlling thread does while the workers search: called every
-/// few milliseconds with the tree and the time so far; returns true to stop.
-pub type Monitor<'m> = dyn FnMut(&Tree, Duration, u64) -> bool + 'm;
+/// few milliseconds with the tree, the ownership so far, the time so far and
+/// the simulations started; returns true to stop.
+pub type Monitor<'m> = dyn FnMut(&Tree, &OwnershipSum, Duration, u64) -> bool + 'm;
 
 /// Runs a search on `tree` (whose root must be `root`'s position; it is
 /// expanded here if it is not yet) with one thread per evaluator, until
@@ -315,13 +360,14 @@ pub fn run<E: Evaluator>(
         stop: AtomicBool::new(false),
         playouts: AtomicU64::new(0),
         playout_limit: limits.playouts.unwrap_or(u64::MAX),
+        ownership: Mutex::new(OwnershipSum::default()),
     };
-    let mut workers: Vec<Worker<E>> = evaluators
+    let workers: Vec<Worker<E>> = evaluators
         .into_iter()
         .map(|e| Worker::new(e, root))
         .collect();
     std::thread::scope(|scope| {
-        for worker in workers.iter_mut() {
+        for mut worker in workers {
             let shared = &shared;
             scope.spawn(move || worker.run(shared));
         }
@@ -337,8 +383,9 @@ pub fn run<E: Evaluator>(
                 break;
             }
             let stop = {
+                let ownership = shared.ownership.lock().unwrap_or_else(|e| e.into_inner());
                 let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
-                monitor(&tree, elapsed, done)
+                monitor(&tree, &ownership, elapsed, done)
             };
             if stop {
                 shared.stop.store(true, Ordering::Relaxed);
@@ -346,20 +393,16 @@ pub fn run<E: Evaluator>(
             }
         }
     });
-    let mut outcome = SearchOutcome {
+    let ownership = shared
+        .ownership
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    SearchOutcome {
         playouts: shared
             .playouts
             .load(Ordering::Relaxed)
             .min(shared.playout_limit),
         elapsed: start.elapsed(),
-        ownership_sum: vec![0; tengen_core::MAX_CELLS],
-        ownership_samples: 0,
-    };
-    for worker in &workers {
-        for (sum, add) in outcome.ownership_sum.iter_mut().zip(&worker.ownership_sum) {
-            *sum += add;
-        }
-        outcome.ownership_samples += worker.ownership_samples;
+        ownership,
     }
-    outcome
 }

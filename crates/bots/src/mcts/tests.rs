@@ -112,6 +112,28 @@ fn memory_stays_under_the_limit() {
 }
 
 #[test]
+fn analysis_reports_candidates_and_ownership() {
+    let game = game_from(NAKADE, Color::Black, 2.5);
+    let mut bot = bot(2_000, 1, 1);
+    bot.select_move(&game);
+    let analysis = bot.analysis().unwrap();
+    assert_eq!(analysis.ownership.len(), 25);
+    // Row-major from the top-left: the top row is Black's, the bottom-left
+    // corner stone White's until the vital point is taken.
+    assert!(
+        analysis.ownership[..5].iter().all(|&o| o > 0.5),
+        "{analysis:?}"
+    );
+    assert!(analysis
+        .candidates
+        .windows(2)
+        .all(|w| w[0].visits >= w[1].visits));
+    assert_eq!(analysis.candidates[0].pv[0], analysis.candidates[0].mv);
+    let total: u64 = analysis.candidates.iter().map(|c| c.visits).sum();
+    assert!(total <= analysis.playouts);
+}
+
+#[test]
 fn the_tree_is_reused_after_the_opponent_replies() {
     let mut bot = bot(2_000, 1, 4);
     let mut game = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
