@@ -278,12 +278,20 @@ pub struct SearchMeasurement {
     pub playouts: u64,
     /// Wall time of the search.
     pub wall: Duration,
+    /// CPU time of the process during the search, if the platform tells it.
+    pub cpu: Option<Duration>,
 }
 
 impl SearchMeasurement {
     /// Simulations per second of wall time.
     pub fn rate(&self) -> f64 {
         per_second(self.playouts, self.wall)
+    }
+
+    /// Simulations per second of CPU time, over all threads: what the search
+    /// does with the processor time it gets, whatever else the machine runs.
+    pub fn rate_per_cpu_second(&self) -> Option<f64> {
+        self.cpu.map(|cpu| per_second(self.playouts, cpu))
     }
 }
 
@@ -306,11 +314,17 @@ pub fn search_rate(
     };
     let mut bot = MctsBot::with_rollouts(config, seed);
     let game = Game::new(size, Rules::default());
+    let cpu_start = process_cpu_time();
     let (playouts, wall) = bot.search_only(&game);
+    let cpu = match (cpu_start, process_cpu_time()) {
+        (Some(begin), Some(end)) => Some(end.saturating_sub(begin)),
+        _ => None,
+    };
     SearchMeasurement {
         threads,
         playouts,
         wall,
+        cpu,
     }
 }
 

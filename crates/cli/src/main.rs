@@ -429,21 +429,27 @@ fn bench_search(args: SearchArgs) -> Result<()> {
         args.repeat
     );
     let mut rates: Vec<Vec<f64>> = vec![Vec::new(); args.threads.len()];
+    let mut cpu_rates: Vec<Vec<f64>> = vec![Vec::new(); args.threads.len()];
     for run in 0..args.repeat as u64 {
         for (i, &threads) in args.threads.iter().enumerate() {
             bar.set_message(format!("{threads} thread(s), run {}", run + 1));
             let m = bench::search_rate(args.size, duration, threads as usize, seed + run);
             bar.suspend(|| {
                 println!(
-                    "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s  = {:.0}/s",
+                    "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {} CPU",
                     threads,
                     run + 1,
                     m.playouts,
                     m.wall.as_secs_f64(),
-                    m.rate()
+                    m.rate(),
+                    match m.rate_per_cpu_second() {
+                        Some(rate) => format!("{rate:.0}/s per CPU second"),
+                        None => "time unknown".to_string(),
+                    }
                 )
             });
             rates[i].push(m.rate());
+            cpu_rates[i].push(m.rate_per_cpu_second().unwrap_or(0.0));
             bar.inc(1);
         }
     }
@@ -452,10 +458,11 @@ fn bench_search(args: SearchArgs) -> Result<()> {
         .iter()
         .map(|r| bench::median(r).unwrap_or(0.0))
         .collect();
-    for (&threads, &median) in args.threads.iter().zip(&medians) {
+    for ((&threads, &median), cpu) in args.threads.iter().zip(&medians).zip(&cpu_rates) {
         println!(
-            "median  threads {threads:>3}: {median:.0} simulations/s, {:.2}x the first",
-            median / medians[0].max(1e-9)
+            "median  threads {threads:>3}: {median:.0} simulations/s (wall), {:.2}x the first; {:.0} per CPU second",
+            median / medians[0].max(1e-9),
+            bench::median(cpu).unwrap_or(0.0)
         );
     }
     Ok(())
