@@ -6,6 +6,7 @@ use crate::color::Color;
 use crate::game::{Action, Game};
 use crate::point::Move;
 use crate::rng::Rng;
+use crate::rules::Variant;
 use crate::time::{TimeLeft, TimeSettings};
 
 /// Anything that chooses moves: the random bot here, tree search and neural
@@ -28,6 +29,14 @@ pub trait Agent {
     /// instead. By default, [`select_move`](Agent::select_move).
     fn select_cleanup_move(&mut self, game: &Game) -> Action {
         self.select_move(game)
+    }
+
+    /// Whether the agent can play `variant` (see [`Variant`]). Front ends
+    /// refuse to serve an agent for a game it cannot play. By default only
+    /// Go; an agent that handles NoGo (no captures, suicide or passes;
+    /// resigning when it has no legal move) says so here.
+    fn plays(&self, variant: Variant) -> bool {
+        variant == Variant::Go
     }
 
     /// Called when the game has been set up anew (new board, undo, loaded
@@ -109,6 +118,14 @@ pub struct Candidate {
 /// The book's `RandomBot`: a uniformly random legal move that does not fill
 /// one of its own eyes ([`crate::Board::is_point_an_eye`]), and a pass when no
 /// such move is left. Legality is the game's, superko included.
+///
+/// Under NoGo it draws uniformly among the legal moves that do not fill one
+/// of its own eyes, and only when none is left uniformly among the legal
+/// eye-filling ones (passing is illegal there); it resigns when it has no
+/// legal move at all. Filling its own eye is legal in NoGo, but an own eye is
+/// a point the opponent can never play (a stone there would capture or be
+/// captured), so it is a move kept in reserve: spending it while other moves
+/// exist only shortens the bot's own game.
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     rng: Rng,
@@ -128,7 +145,14 @@ impl Agent for RandomBot {
         "random"
     }
 
+    fn plays(&self, _variant: Variant) -> bool {
+        true
+    }
+
     fn select_move(&mut self, game: &Game) -> Action {
+        if game.rules().is_nogo() {
+            return self.select_nogo_move(game);
+        }
         let color = game.to_move();
         let board = game.board();
         let mut candidates: Vec<_> = board
@@ -145,5 +169,34 @@ impl Agent for RandomBot {
             }
         }
         Action::Move(Move::Pass)
+    }
+}
+
+impl RandomBot {
+    /// [`Agent::select_move`] under NoGo (see [`RandomBot`]).
+    fn select_nogo_move(&mut self, game: &Game) -> Action {
+        let color = game.to_move();
+        let board = game.board();
+        let mut candidates: Vec<_> = board.empty_points().collect();
+        let mut legal_eyes = Vec::new();
+        // Drawn without replacement as in Go; a legal eye is set aside, so
+        // that when no other move turns up every legal eye has been seen and
+        // one of them is drawn uniformly.
+        while !candidates.is_empty() {
+            let point = candidates.swap_remove(self.rng.below(candidates.len()));
+            if game.legal(Move::Play(point)).is_err() {
+                continue;
+            }
+            if board.is_point_an_eye(point, color) {
+                legal_eyes.push(point);
+                continue;
+            }
+            return Action::Move(Move::Play(point));
+        }
+        if legal_eyes.is_empty() {
+            return Action::Resign;
+        }
+        let point = legal_eyes[self.rng.below(legal_eyes.len())];
+        Action::Move(Move::Play(point))
     }
 }

@@ -473,6 +473,49 @@ impl Board {
         self.cells[p] == EMPTY && !self.is_ko_retake(point, color) && !self.is_suicide(point, color)
     }
 
+    /// Legality under NoGo (see [`crate::Variant::NoGo`]): `point` is on the
+    /// board and empty, the stone captures nothing (no neighbouring enemy
+    /// chain is down to its last liberty, which would be `point`), and it is
+    /// not suicide (it has an empty neighbour, or joins a friendly chain that
+    /// keeps another liberty). The ko point needs no test: retaking a ko
+    /// captures.
+    ///
+    /// Reads only the cell, the packed neighbour counts and the liberty counts
+    /// at the neighbours' chain heads, without branches in the loop and
+    /// without allocating: this is the check of NoGo playouts. `point` must be
+    /// a point of this board's size; a wall cell is simply not legal.
+    #[inline]
+    pub fn is_legal_nogo(&self, point: Point, color: Color) -> bool {
+        let p = point.index();
+        // Only on-board points are EMPTY, so this test also keeps the
+        // neighbour arithmetic below away from the ends of the arrays.
+        if self.cells[p] != EMPTY {
+            return false;
+        }
+        let own = stone_cell(color);
+        let enemy = stone_cell(!color);
+        let mut captures = false;
+        let mut friend_keeps_liberty = false;
+        for n in self.neighbor_cells(p) {
+            let cell = self.cells[n];
+            let libs = self.liberties[self.chain_head[n] as usize];
+            captures |= (cell == enemy) & (libs == 1);
+            friend_keeps_liberty |= (cell == own) & (libs > 1);
+        }
+        let has_empty_neighbor = self.neighbor_counts[p] & EMPTY_NEIGHBORS_MASK != 0;
+        !captures & (has_empty_neighbor | friend_keeps_liberty)
+    }
+
+    /// Whether `color` playing at empty `point` would capture at least one
+    /// enemy chain. The point must be on the board and empty.
+    #[inline]
+    pub fn is_capture(&self, point: Point, color: Color) -> bool {
+        let enemy = stone_cell(!color);
+        self.neighbor_cells(point.index())
+            .into_iter()
+            .any(|n| self.cells[n] == enemy && self.liberties[self.chain_head[n] as usize] == 1)
+    }
+
     /// The book's eye test: `point` is empty, all its on-board neighbours are
     /// stones of `color`, and of its diagonal points either at least three of
     /// four are `color` (in the middle of the board) or all on-board ones are

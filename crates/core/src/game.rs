@@ -1,5 +1,10 @@
 //! The game: a board plus whose turn it is, the history, the superko record,
 //! passes and resignation, all under one [`Rules`] value.
+//!
+//! The same `Game` plays Go and NoGo ([`crate::Variant`]): under NoGo,
+//! [`Game::legal_as`] refuses captures, suicide and passes, the game is over
+//! when the side to move has no legal move (or someone resigned), and the side
+//! that cannot move loses ([`Outcome::NoLegalMove`]).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -30,7 +35,8 @@ impl From<Move> for Action {
 /// Why a move is not allowed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IllegalMove {
-    /// The game has ended (two passes in a row, or a resignation).
+    /// The game has ended (two passes in a row, or a resignation; under NoGo,
+    /// also the side to move having no legal move).
     GameOver,
     /// The point is not on this board.
     OffBoard,
@@ -43,6 +49,10 @@ pub enum IllegalMove {
     Ko,
     /// It recreates an earlier position, which the superko rule forbids.
     Superko,
+    /// It would capture, which NoGo forbids.
+    Capture,
+    /// A pass, which NoGo forbids.
+    Pass,
 }
 
 impl fmt::Display for IllegalMove {
@@ -54,6 +64,8 @@ impl fmt::Display for IllegalMove {
             IllegalMove::Suicide => "suicide is not allowed",
             IllegalMove::Ko => "the ko cannot be retaken at once",
             IllegalMove::Superko => "it repeats an earlier position (superko)",
+            IllegalMove::Capture => "capturing is not allowed in NoGo",
+            IllegalMove::Pass => "passing is not allowed in NoGo",
         })
     }
 }
@@ -226,10 +238,24 @@ impl Game {
         self.resigned
     }
 
-    /// Whether the game has ended: two passes in a row, or a resignation.
+    /// Whether the game has ended: two passes in a row, or a resignation;
+    /// under NoGo also when the side to move has no legal move (it has lost).
+    ///
+    /// Under NoGo this looks for a legal move and stops at the first one,
+    /// which is usually among the first points tried; only near the end of a
+    /// game does it test every empty point.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.consecutive_passes >= 2 || self.resigned.is_some()
+        self.consecutive_passes >= 2
+            || self.resigned.is_some()
+            || (self.rules.is_nogo() && !self.has_nogo_move(self.to_move))
+    }
+
+    /// Whether `color` has a legal NoGo move on the board.
+    fn has_nogo_move(&self, color: Color) -> bool {
+        self.board
+            .empty_points()
+            .any(|p| self.board.is_legal_nogo(p, color))
     }
 
     fn superko_key(&self, hash: u64, to_move: Color) -> u64 {
@@ -257,7 +283,18 @@ impl Game {
 
     /// Whether `color` may make `mv` now (GTP lets either colour play at any
     /// time), and if not, why.
+    ///
+    /// Under NoGo a move is legal when the point is on the board and empty and
+    /// the stone neither captures nor is captured ([`Board::is_legal_nogo`]);
+    /// passes never are. When the side to move has no legal move the game is
+    /// over, but each of its moves is refused for its own reason (occupied,
+    /// capture, suicide) rather than [`IllegalMove::GameOver`], which under
+    /// NoGo means a resignation; the other colour may still play where it
+    /// legally can, as GTP allows.
     pub fn legal_as(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        if self.rules.is_nogo() {
+            return self.legal_nogo(color, mv);
+        }
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
@@ -289,6 +326,31 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// [`Game::legal_as`] under NoGo. No ko or superko test: without captures
+    /// every move adds a stone, so no position can come back.
+    fn legal_nogo(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
+        if self.resigned.is_some() || self.consecutive_passes >= 2 {
+            return Err(IllegalMove::GameOver);
+        }
+        let Move::Play(point) = mv else {
+            return Err(IllegalMove::Pass);
+        };
+        let board = &self.board;
+        if !board.size().contains(point) {
+            return Err(IllegalMove::OffBoard);
+        }
+        if !board.is_empty_at(point) {
+            return Err(IllegalMove::Occupied);
+        }
+        if board.is_legal_nogo(point, color) {
+            Ok(())
+        } else if board.is_capture(point, color) {
+            Err(IllegalMove::Capture)
+        } else {
+            Err(IllegalMove::Suicide)
+        }
     }
 
     /// Makes `mv` for the side to move, if legal; on error nothing changes.
@@ -378,9 +440,22 @@ impl Game {
         Some((turn.color, turn.action))
     }
 
-    /// Every legal move for the side to move, pass included; empty when the game
-    /// is over.
+    /// Every legal move for the side to move, in point order, pass included
+    /// under Go (never under NoGo); empty when the game is over.
     pub fn legal_moves(&self) -> Vec<Move> {
+        if self.rules.is_nogo() {
+            if self.resigned.is_some() || self.consecutive_passes >= 2 {
+                return Vec::new();
+            }
+            let mut moves: Vec<Move> = self
+                .board
+                .empty_points()
+                .filter(|&p| self.board.is_legal_nogo(p, self.to_move))
+                .map(Move::Play)
+                .collect();
+            moves.sort_by_key(|m| m.point());
+            return moves;
+        }
         if self.is_over() {
             return Vec::new();
         }
@@ -405,11 +480,25 @@ impl Game {
         scoring::score(&self.board, &self.rules, dead)
     }
 
-    /// The result: a resignation, or the count of the current position.
+    /// The result: a resignation; under NoGo, once the side to move has no
+    /// legal move, its loss ([`Outcome::NoLegalMove`]); otherwise the count of
+    /// the current position (under NoGo, where nothing is counted, that is
+    /// only a stand-in while the game goes on: see [`Game::result`]).
     pub fn outcome(&self) -> Outcome {
-        match self.resigned {
-            Some(loser) => Outcome::Resignation { winner: !loser },
-            None => Outcome::Counted(self.score()),
+        if let Some(loser) = self.resigned {
+            return Outcome::Resignation { winner: !loser };
         }
+        if self.rules.is_nogo() && !self.has_nogo_move(self.to_move) {
+            return Outcome::NoLegalMove {
+                winner: !self.to_move,
+            };
+        }
+        Outcome::Counted(self.score())
+    }
+
+    /// The result once the game is over ([`Game::outcome`]), `None` while it
+    /// goes on.
+    pub fn result(&self) -> Option<Outcome> {
+        self.is_over().then(|| self.outcome())
     }
 }

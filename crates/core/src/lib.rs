@@ -48,6 +48,6 @@ pub use point::{
     MAX_POINTS, MAX_SIDE,
 };
 pub use rng::Rng;
-pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, PRESETS};
+pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, Variant, PRESETS};
 pub use scoring::{Outcome, Score};
 pub use time::{TimeLeft, TimeSettings};

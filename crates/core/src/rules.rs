@@ -1,7 +1,49 @@
-//! Rules as a value: ko, suicide, scoring and komi, with named presets.
+//! Rules as a value: the game played (Go or NoGo), ko, suicide, scoring and
+//! komi, with named presets.
 
 use std::fmt;
 use std::str::FromStr;
+
+/// Which game is played on the board.
+///
+/// NoGo (the game of Martin Müller's CMPUT 455 course) uses Go's board and
+/// stones with other goals: capturing is illegal, suicide is illegal,
+/// passing is illegal, and the player who cannot move loses. Ko, suicide and
+/// scoring rules do not matter under NoGo (without captures no position can
+/// repeat, suicide is always forbidden, nothing is counted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Go.
+    #[default]
+    Go,
+    /// NoGo: no captures, no suicide, no passes; who cannot move loses.
+    NoGo,
+}
+
+impl Variant {
+    /// The name used in rules texts and on command lines: `go`, `nogo`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Variant::Go => "go",
+            Variant::NoGo => "nogo",
+        }
+    }
+
+    /// The inverse of [`Variant::as_str`], case-insensitive.
+    pub fn parse(text: &str) -> Option<Variant> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "go" => Some(Variant::Go),
+            "nogo" => Some(Variant::NoGo),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// Which repetitions are forbidden.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -38,6 +80,8 @@ pub enum Scoring {
 /// A complete rule set.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Rules {
+    /// The game played: Go, or NoGo (see [`Variant`]).
+    pub variant: Variant,
     /// Repetition rule.
     pub ko: KoRule,
     /// Suicide rule.
@@ -53,6 +97,7 @@ impl Default for Rules {
     /// komi 7.5.
     fn default() -> Rules {
         Rules {
+            variant: Variant::Go,
             ko: KoRule::SituationalSuperko,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Area,
@@ -70,10 +115,12 @@ impl Default for Rules {
 /// | `aga` | situational superko | forbidden | area | 7.5 |
 /// | `japanese` | simple | forbidden | territory | 6.5 |
 /// | `new-zealand` | situational superko | multi-stone allowed | area | 7 |
-pub const PRESETS: [(&str, Rules); 5] = [
+/// | `nogo` | NoGo: no captures, no suicide, no passes; who cannot move loses | | | 0 |
+pub const PRESETS: [(&str, Rules); 6] = [
     (
         "tromp-taylor",
         Rules {
+            variant: Variant::Go,
             ko: KoRule::PositionalSuperko,
             suicide: SuicideRule::AllAllowed,
             scoring: Scoring::Area,
@@ -83,6 +130,7 @@ pub const PRESETS: [(&str, Rules); 5] = [
     (
         "chinese",
         Rules {
+            variant: Variant::Go,
             ko: KoRule::PositionalSuperko,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Area,
@@ -92,6 +140,7 @@ pub const PRESETS: [(&str, Rules); 5] = [
     (
         "aga",
         Rules {
+            variant: Variant::Go,
             ko: KoRule::SituationalSuperko,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Area,
@@ -101,6 +150,7 @@ pub const PRESETS: [(&str, Rules); 5] = [
     (
         "japanese",
         Rules {
+            variant: Variant::Go,
             ko: KoRule::Simple,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Territory,
@@ -110,10 +160,24 @@ pub const PRESETS: [(&str, Rules); 5] = [
     (
         "new-zealand",
         Rules {
+            variant: Variant::Go,
             ko: KoRule::SituationalSuperko,
             suicide: SuicideRule::MultiStoneAllowed,
             scoring: Scoring::Area,
             komi: 7.0,
+        },
+    ),
+    (
+        "nogo",
+        // Ko, suicide and scoring are irrelevant under NoGo (see `Variant`);
+        // simple ko keeps the game from keeping a superko record it never
+        // needs, and komi 0 because nothing is counted.
+        Rules {
+            variant: Variant::NoGo,
+            ko: KoRule::Simple,
+            suicide: SuicideRule::Forbidden,
+            scoring: Scoring::Area,
+            komi: 0.0,
         },
     ),
 ];
@@ -138,12 +202,19 @@ impl Rules {
         let wanted = match wanted.as_str() {
             "nz" => "new-zealand",
             "tt" | "tromptaylor" => "tromp-taylor",
+            "no-go" => "nogo",
             other => other,
         };
         PRESETS
             .iter()
             .find(|(preset, _)| *preset == wanted)
             .map(|(_, rules)| *rules)
+    }
+
+    /// Whether the game is NoGo rather than Go.
+    #[inline]
+    pub fn is_nogo(&self) -> bool {
+        self.variant == Variant::NoGo
     }
 
     /// The same rules with another komi.
@@ -191,16 +262,21 @@ impl fmt::Display for Scoring {
 
 impl fmt::Display for Rules {
     /// A preset's name when the rules are one, otherwise the explicit form
-    /// `ko=situational,suicide=forbidden,scoring=area,komi=7.5`; both parse back.
+    /// `ko=situational,suicide=forbidden,scoring=area,komi=7.5`, led by
+    /// `variant=nogo,` for NoGo (Go, the default, is not written, so that Go
+    /// rules print as they always have); both parse back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.preset_name() {
-            Some(name) => f.write_str(name),
-            None => write!(
-                f,
-                "ko={},suicide={},scoring={},komi={}",
-                self.ko, self.suicide, self.scoring, self.komi
-            ),
+        if let Some(name) = self.preset_name() {
+            return f.write_str(name);
         }
+        if self.variant != Variant::Go {
+            write!(f, "variant={},", self.variant)?;
+        }
+        write!(
+            f,
+            "ko={},suicide={},scoring={},komi={}",
+            self.ko, self.suicide, self.scoring, self.komi
+        )
     }
 }
 
@@ -232,6 +308,10 @@ impl FromStr for Rules {
             };
             let (key, value) = (key.trim(), value.trim().to_ascii_lowercase());
             match key {
+                "variant" | "game" => {
+                    rules.variant = Variant::parse(&value)
+                        .ok_or_else(|| RulesError(format!("unknown variant '{value}'")))?
+                }
                 "ko" => {
                     rules.ko = match value.as_str() {
                         "simple" => KoRule::Simple,
@@ -302,6 +382,33 @@ mod tests {
             "ko=situational,suicide=forbidden,scoring=area,komi=0.5"
         );
         assert_eq!(custom.to_string().parse::<Rules>(), Ok(custom));
+    }
+
+    #[test]
+    fn nogo_preset_and_explicit_form() {
+        let nogo = Rules::preset("nogo").unwrap();
+        assert!(nogo.is_nogo());
+        assert_eq!(nogo.to_string(), "nogo");
+        assert_eq!(Rules::preset("No_Go"), Some(nogo));
+        assert!(!Rules::default().is_nogo());
+        let with_komi: Rules = "nogo,komi=0.5".parse().unwrap();
+        assert_eq!(
+            with_komi.to_string(),
+            "variant=nogo,ko=simple,suicide=forbidden,scoring=area,komi=0.5"
+        );
+        assert_eq!(with_komi.to_string().parse::<Rules>(), Ok(with_komi));
+        // The variant alone, over the default rules' other keys.
+        let explicit: Rules = "variant=nogo".parse().unwrap();
+        assert_eq!(explicit.variant, Variant::NoGo);
+        assert_eq!(explicit.ko, KoRule::SituationalSuperko);
+        assert_eq!(explicit.to_string().parse::<Rules>(), Ok(explicit));
+        // And back to Go from the preset.
+        let go: Rules = "nogo,variant=go".parse().unwrap();
+        assert_eq!(go.variant, Variant::Go);
+        assert!(!go.to_string().contains("variant"), "{go}");
+        assert!("variant=chess".parse::<Rules>().is_err());
+        assert_eq!(Variant::parse(" NoGo "), Some(Variant::NoGo));
+        assert_eq!(Variant::NoGo.to_string(), "nogo");
     }
 
     #[test]

@@ -36,12 +36,22 @@ impl Score {
 }
 
 /// How a game ended, written as GTP's `final_score` and SGF's `RE` do:
-/// `B+3.5`, `W+R`, `0` for a draw.
+/// `B+3.5`, `W+R`, `0` for a draw, and `B+` or `W+` for a NoGo game won
+/// because the opponent could not move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Outcome {
     /// One side resigned; the other won.
     Resignation {
         /// The side that did not resign.
+        winner: Color,
+    },
+    /// NoGo: the side to move had no legal move and lost. Written `B+` or
+    /// `W+`: SGF's `RE` allows a winner without a score ("Score is optional
+    /// (some games don't have a score e.g. chess)"), and this keeps such a
+    /// win apart from a resignation (`B+R`), which a NoGo player may still
+    /// make while it has moves.
+    NoLegalMove {
+        /// The side that could still move (the one that did not have to).
         winner: Color,
     },
     /// The position was counted.
@@ -52,7 +62,7 @@ impl Outcome {
     /// The winner, `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
         match self {
-            Outcome::Resignation { winner } => Some(*winner),
+            Outcome::Resignation { winner } | Outcome::NoLegalMove { winner } => Some(*winner),
             Outcome::Counted(score) => score.winner(),
         }
     }
@@ -62,6 +72,7 @@ impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Outcome::Resignation { winner } => write!(f, "{}+R", winner.letter()),
+            Outcome::NoLegalMove { winner } => write!(f, "{}+", winner.letter()),
             Outcome::Counted(score) => {
                 let margin = score.margin();
                 match score.winner() {
