@@ -27,9 +27,14 @@ pub struct GameInfo {
 
 /// The `RU` value for the game's rules: the conventional name of the preset
 /// with the same ko, suicide and scoring rules (komi has its own `KM`), and
-/// tengen's own rules text otherwise.
+/// tengen's own rules text otherwise. A NoGo game is `RU[NoGo]` whatever its
+/// (irrelevant) ko, suicide and scoring settings; the reader takes that name
+/// back to the `nogo` preset.
 fn rules_name(game: &Game) -> String {
     let rules = *game.rules();
+    if rules.is_nogo() {
+        return "NoGo".to_string();
+    }
     let preset = PRESETS
         .iter()
         .find(|(_, preset)| preset.with_komi(rules.komi) == rules)
@@ -60,6 +65,12 @@ fn escape(text: &str) -> String {
 /// date, event, handicap and setup stones), then the moves of the history in
 /// order. Resignations appear only in `RE`. The same as [`write_record`] with
 /// the rules named from the game.
+///
+/// NoGo games are written as `GM[1]` (Go) with `RU[NoGo]`: SGF has no game
+/// number for NoGo, and its records are Go records in every other way (the
+/// same board, stones and moves, no captures), so every Go viewer shows them;
+/// `RU` says which game it was and `RE` is `B+` or `W+` when the loser had no
+/// legal move.
 pub fn write_game(game: &Game, info: &GameInfo) -> String {
     write_record(game, &RecordInfo::from(info))
 }

@@ -33,6 +33,17 @@ fn written_games_read_back() {
             Rules::preset("chinese").unwrap().with_komi(0.5),
             2,
         ),
+        // NoGo: RU[NoGo], and RE[B+] or RE[W+] for the side that could move.
+        (
+            BoardSize::square(7).unwrap(),
+            Rules::preset("nogo").unwrap(),
+            0,
+        ),
+        (
+            BoardSize::square(9).unwrap(),
+            Rules::preset("nogo").unwrap().with_komi(0.5),
+            0,
+        ),
     ];
     for (i, (size, rules, handicap)) in cases.into_iter().enumerate() {
         let game = random_game(size, rules, handicap, i as u64);
@@ -57,6 +68,17 @@ fn written_games_read_back() {
         assert_eq!(moves(&record.game), moves(&game));
         assert_eq!(record.black_name.as_deref(), Some("black [bot] \\ one"));
         assert_eq!(record.result, info.result);
+        if rules.is_nogo() {
+            assert!(
+                text.contains("GM[1]") && text.contains("RU[NoGo]"),
+                "{text}"
+            );
+            assert!(game.is_over());
+            let result = info.result.as_deref().unwrap();
+            assert!(result == "B+" || result == "W+", "{result}");
+            assert!(record.game.is_over());
+            assert_eq!(record.game.outcome(), game.outcome());
+        }
     }
 }
 
