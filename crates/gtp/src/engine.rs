@@ -26,6 +26,22 @@
 //!   position with that colour to move.
 //! - Dead stones for `final_score` and `final_status_list` come from Monte
 //!   Carlo playouts (see [`status`]).
+//!
+//! Under NoGo rules ([`tengen_core::Variant::NoGo`], `tengen gtp --game
+//! nogo`) the engine speaks as the CMPUT 455 NoGo engines do:
+//! - `play` refuses a move with `? illegal move: "<color> <vertex>" <reason>`,
+//!   the colour and vertex as given and the reason one of `wrong color`,
+//!   `wrong coordinate` (also for `pass` and off-board or malformed
+//!   vertices), `occupied`, `capture`, `suicide`.
+//! - `genmove` answers `resign` when the colour has no legal move (nothing is
+//!   recorded: the position already decides the game), and never `pass`.
+//! - `gogui-rules_game_id` is `NoGo`, `gogui-rules_legal_moves` has no
+//!   `pass` (and is empty once the side to move cannot move), and
+//!   `gogui-rules_final_result` is `unknown` while the game goes on, then
+//!   `black` or `white` (GoGui's words for the winner).
+//! - `final_score` is `B+` or `W+` once the game is over (`B+R` after a
+//!   resignation), `? cannot score` before; every chain is alive for
+//!   `final_status_list`.
 
 pub mod analysis;
 pub mod handicap;
@@ -138,6 +154,57 @@ pub enum CommandError {
     /// `kgs-rules` or `tengen-rules` with a rule set the engine cannot use.
     #[error("unknown rules: {0}")]
     UnknownRules(String),
+    /// `final_score` under NoGo before the game is over (nothing is counted
+    /// in NoGo; only the end decides).
+    #[error("cannot score")]
+    CannotScore,
+    /// NoGo's `play` refused the move; the colour and vertex are echoed as
+    /// the controller sent them, as the CMPUT 455 engines do.
+    #[error("illegal move: \"{color} {vertex}\" {reason}")]
+    NoGoIllegalMove {
+        /// The colour argument, as given.
+        color: String,
+        /// The vertex argument, as given.
+        vertex: String,
+        /// Why.
+        reason: NoGoRefusal,
+    },
+}
+
+/// Why NoGo's `play` refused a move, in the CMPUT 455 engines' words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum NoGoRefusal {
+    /// The colour is not `b`, `w`, `black` or `white`.
+    #[error("wrong color")]
+    WrongColor,
+    /// The vertex is malformed, off the board, or `pass`.
+    #[error("wrong coordinate")]
+    WrongCoordinate,
+    /// A stone is already there.
+    #[error("occupied")]
+    Occupied,
+    /// The stone would capture.
+    #[error("capture")]
+    Capture,
+    /// The stone would have no liberty.
+    #[error("suicide")]
+    Suicide,
+    /// Any other reason the rules give (none arises under NoGo, where play
+    /// after a resignation resumes the game).
+    #[error("{0}")]
+    Other(IllegalMove),
+}
+
+impl From<IllegalMove> for NoGoRefusal {
+    fn from(reason: IllegalMove) -> NoGoRefusal {
+        match reason {
+            IllegalMove::Occupied => NoGoRefusal::Occupied,
+            IllegalMove::Capture => NoGoRefusal::Capture,
+            IllegalMove::Suicide => NoGoRefusal::Suicide,
+            IllegalMove::Pass | IllegalMove::OffBoard => NoGoRefusal::WrongCoordinate,
+            other => NoGoRefusal::Other(other),
+        }
+    }
 }
 
 type CommandResult = Result<String, CommandError>;
@@ -387,17 +454,31 @@ impl Engine {
                 self.agent.set_time_left(color, left);
                 Ok(String::new())
             }
-            "final_score" => no_args(args).map(|_| self.final_outcome().to_string()),
+            "final_score" => {
+                no_args(args)?;
+                if self.nogo() {
+                    return self
+                        .game
+                        .result()
+                        .map(|outcome| outcome.to_string())
+                        .ok_or(CommandError::CannotScore);
+                }
+                Ok(self.final_outcome().to_string())
+            }
             "final_status_list" => self.final_status_list(args),
             "loadsgf" => self.loadsgf(args),
             // Only the form without a file name: the record is the response.
             // Writing files on a controller's say-so is left out on purpose.
             "printsgf" => no_args(args).map(|_| {
-                let info = tengen_sgf::GameInfo {
-                    result: self
-                        .game
+                let result = if self.nogo() {
+                    self.game.result().map(|outcome| outcome.to_string())
+                } else {
+                    self.game
                         .is_over()
-                        .then(|| self.final_outcome().to_string()),
+                        .then(|| self.final_outcome().to_string())
+                };
+                let info = tengen_sgf::GameInfo {
+                    result,
                     ..tengen_sgf::GameInfo::default()
                 };
                 tengen_sgf::write_game(&self.game, &info)
@@ -459,6 +540,14 @@ impl Engine {
                 self.set_rules(rules);
                 Ok(String::new())
             }
+            "gogui-analyze_commands" if self.nogo() => no_args(args).map(|_| {
+                [
+                    "string/Rules/tengen-rules",
+                    "string/Final Result/gogui-rules_final_result",
+                    "plist/Legal Moves/all_legal %m",
+                ]
+                .join("\n")
+            }),
             "gogui-analyze_commands" => no_args(args).map(|_| {
                 [
                     "string/Rules/tengen-rules",
@@ -469,7 +558,9 @@ impl Engine {
                 ]
                 .join("\n")
             }),
-            "gogui-rules_game_id" => no_args(args).map(|_| "Go".to_string()),
+            "gogui-rules_game_id" => {
+                no_args(args).map(|_| if self.nogo() { "NoGo" } else { "Go" }.to_string())
+            }
             "gogui-rules_board_size" => no_args(args).map(|_| self.game.size().width().to_string()),
             "gogui-rules_legal_moves" => no_args(args).map(|_| {
                 let size = self.game.size();
@@ -483,6 +574,17 @@ impl Engine {
             }),
             "gogui-rules_side_to_move" => no_args(args).map(|_| self.game.to_move().to_string()),
             "gogui-rules_board" => no_args(args).map(|_| self.rules_board()),
+            "gogui-rules_final_result" if self.nogo() => no_args(args).map(|_| {
+                match self.game.result() {
+                    None => "unknown",
+                    Some(outcome) => match outcome.winner() {
+                        Some(Color::Black) => "black",
+                        Some(Color::White) => "white",
+                        None => "draw",
+                    },
+                }
+                .to_string()
+            }),
             "gogui-rules_final_result" => no_args(args).map(|_| self.final_outcome().to_string()),
             "gogui-rules_captured_count" => no_args(args).map(|_| {
                 let captures = self.game.board().captures();
@@ -519,10 +621,23 @@ impl Engine {
         Ok(String::new())
     }
 
+    /// Whether the rules in force are NoGo's.
+    fn nogo(&self) -> bool {
+        self.game.rules().is_nogo()
+    }
+
+    /// Whether the game has ended in a way that `play` resumes from: two
+    /// passes or a resignation. (Under Go that is [`Game::is_over`]; under
+    /// NoGo a side to move without a legal move is not such an end: the
+    /// position stands, and only the other colour could still play.)
+    fn ended(&self) -> bool {
+        self.game.resigned().is_some() || self.game.consecutive_passes() >= 2
+    }
+
     /// The game in which the next `play` would be made: the current one, or,
     /// when it has ended, the continuation that `play` would resume.
     fn playable_game(&self) -> std::borrow::Cow<'_, Game> {
-        if self.game.is_over() {
+        if self.ended() {
             std::borrow::Cow::Owned(self.continuation())
         } else {
             std::borrow::Cow::Borrowed(&self.game)
@@ -536,7 +651,7 @@ impl Engine {
         if self.game.resigned().is_some() {
             let mut game = self.game.clone();
             game.undo();
-            if !game.is_over() {
+            if game.resigned().is_none() && game.consecutive_passes() < 2 {
                 return game;
             }
         }
@@ -559,6 +674,9 @@ impl Engine {
     }
 
     fn play(&mut self, args: &[&str]) -> CommandResult {
+        if self.nogo() {
+            return self.play_nogo(args);
+        }
         let [color, vertex] = args else {
             return Err(CommandError::Syntax);
         };
@@ -568,7 +686,7 @@ impl Engine {
         self.playable_game()
             .legal_as(color, mv)
             .map_err(|reason| CommandError::IllegalMove(Some(reason)))?;
-        if self.game.is_over() {
+        if self.ended() {
             self.resume();
         }
         self.game
@@ -577,12 +695,78 @@ impl Engine {
         Ok(String::new())
     }
 
+    /// `play` under NoGo: the CMPUT 455 engines' refusals (see the module
+    /// documentation).
+    fn play_nogo(&mut self, args: &[&str]) -> CommandResult {
+        let [color_text, vertex_text] = args else {
+            return Err(CommandError::Syntax);
+        };
+        let refuse = |reason: NoGoRefusal| CommandError::NoGoIllegalMove {
+            color: color_text.to_string(),
+            vertex: vertex_text.to_string(),
+            reason,
+        };
+        let color = Color::parse(color_text).ok_or_else(|| refuse(NoGoRefusal::WrongColor))?;
+        let mv = match self.game.size().parse_gtp(vertex_text) {
+            Ok(Move::Play(point)) => Move::Play(point),
+            Ok(Move::Pass) | Err(_) => return Err(refuse(NoGoRefusal::WrongCoordinate)),
+        };
+        self.playable_game()
+            .legal_as(color, mv)
+            .map_err(|reason| refuse(reason.into()))?;
+        if self.ended() {
+            self.resume();
+        }
+        self.game
+            .play_as(color, mv)
+            .map_err(|reason| refuse(reason.into()))?;
+        Ok(String::new())
+    }
+
+    /// `genmove` and `reg_genmove` under NoGo: `resign` when `color` has no
+    /// legal move (and after a resignation), never `pass`.
+    fn genmove_nogo(&mut self, color: Color, commit: bool) -> CommandResult {
+        if self.ended() {
+            return Ok("resign".to_string());
+        }
+        let game = self.game.clone();
+        let view = view_for(&game, color);
+        if view.is_over() {
+            return Ok("resign".to_string());
+        }
+        let action = self.agent.select_move(&view);
+        let action = self.checked(&game, color, action);
+        if commit {
+            self.record(color, action);
+        }
+        Ok(match action {
+            Action::Move(mv) => game.size().gtp(mv),
+            Action::Resign => "resign".to_string(),
+        })
+    }
+
+    /// Records a generated action for `color`; it has been checked, so a
+    /// refusal is a bug, logged.
+    fn record(&mut self, color: Color, action: Action) {
+        let recorded = match action {
+            Action::Move(mv) => self.game.play_as(color, mv),
+            Action::Resign => self.game.resign_as(color),
+        };
+        if let Err(reason) = recorded {
+            tracing::error!(%reason, "generated action could not be recorded");
+        }
+    }
+
     fn genmove(&mut self, args: &[&str], commit: bool, cleanup: bool) -> CommandResult {
         let [color] = args else {
             return Err(CommandError::Syntax);
         };
         let color = parse_color(color)?;
-        if self.game.is_over() {
+        if self.nogo() {
+            // Nothing is left to clean up in NoGo: no stone is ever dead.
+            return self.genmove_nogo(color, commit);
+        }
+        if self.ended() {
             if !cleanup {
                 return Ok("pass".to_string());
             }
@@ -630,11 +814,20 @@ impl Engine {
     }
 
     /// `action` if `color` may take it in `game`, else (a bug in the agent)
-    /// a pass.
+    /// a pass; under NoGo, where passing is illegal too, the first legal
+    /// move, or a resignation when there is none.
     fn checked(&self, game: &Game, color: Color, action: Action) -> Action {
         match action {
             Action::Move(mv) => match game.legal_as(color, mv) {
                 Ok(()) => action,
+                Err(reason) if game.rules().is_nogo() => {
+                    tracing::warn!(%reason, "the agent chose an illegal NoGo move; replacing it");
+                    game.size()
+                        .points()
+                        .map(Move::Play)
+                        .find(|&mv| game.legal_as(color, mv).is_ok())
+                        .map_or(Action::Resign, Action::Move)
+                }
                 Err(reason) => {
                     tracing::warn!(%reason, "the agent chose an illegal move; passing instead");
                     Action::Move(Move::Pass)
@@ -765,6 +958,9 @@ impl Engine {
     }
 
     fn chain_status(&self) -> ChainStatus {
+        if self.nogo() {
+            return status::all_alive(self.game.board());
+        }
         status::estimate(
             self.game.board(),
             self.game.to_move(),
@@ -929,8 +1125,16 @@ impl Engine {
             }
         };
         if name == "lz-genmove_analyze" {
-            let action = if self.game.is_over() {
-                Action::Move(Move::Pass)
+            let nogo = self.nogo();
+            let action = if self.ended() {
+                if nogo {
+                    Action::Resign
+                } else {
+                    Action::Move(Move::Pass)
+                }
+            } else if nogo && view.is_over() {
+                // No legal move: resign, recording nothing (see genmove).
+                Action::Resign
             } else {
                 let action = self
                     .agent
@@ -940,14 +1144,8 @@ impl Engine {
             if let Some(error) = failed {
                 return Err(error);
             }
-            if !self.game.is_over() {
-                let recorded = match action {
-                    Action::Move(mv) => self.game.play_as(color, mv),
-                    Action::Resign => self.game.resign_as(color),
-                };
-                if let Err(reason) = recorded {
-                    tracing::error!(%reason, "generated action could not be recorded");
-                }
+            if !self.ended() && !(nogo && view.is_over()) {
+                self.record(color, action);
             }
             let vertex = match action {
                 Action::Move(mv) => size.gtp(mv),

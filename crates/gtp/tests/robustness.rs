@@ -162,11 +162,18 @@ fn id_of(line: &[u8]) -> Option<String> {
         .then(|| first.to_string())
 }
 
+/// A Go engine, or every fourth session a NoGo one (`tengen gtp --game
+/// nogo`), whose answers take other paths.
 fn engine(seed: u64) -> Engine {
+    let rules = if seed % 4 == 3 {
+        Rules::preset("nogo").unwrap()
+    } else {
+        Rules::default()
+    };
     Engine::new(
         Box::new(RandomBot::new(seed)),
         BoardSize::square(9).unwrap(),
-        Rules::default(),
+        rules,
     )
     .with_status_seed(seed)
     .with_status_playouts(16)

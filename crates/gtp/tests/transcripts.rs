@@ -15,8 +15,10 @@
 //!   expected response is the `<` lines joined by line breaks plus the empty
 //!   line that ends every GTP response. An input with no `<` lines must get no
 //!   response at all (comments, blank lines).
-//! - `! seed N`, `! size N`, `! rules R`: settings of the engine, before the
-//!   first input line (defaults: seed 1, 19×19, `aga`).
+//! - `! seed N`, `! size N`, `! rules R`, `! game G`: settings of the engine,
+//!   before the first input line (defaults: seed 1, 19×19, `aga`, `go`).
+//!   `! game nogo` is `tengen gtp --game nogo`: the `nogo` rules and, unless
+//!   `! size` says otherwise, a 7×7 board.
 //! - `% text`: a note for readers; blank lines are ignored too.
 //!
 //! After every command the board's incremental state is checked against a
@@ -28,7 +30,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tengen_core::{BoardSize, RandomBot, Rules};
+use tengen_core::{BoardSize, RandomBot, Rules, Variant};
 use tengen_gtp::Engine;
 
 fn unescape(text: &str) -> Vec<u8> {
@@ -81,7 +83,17 @@ struct Transcript {
     steps: Vec<Step>,
 }
 
+/// The settings as read, before the defaults are filled in.
+#[derive(Default)]
+struct Settings {
+    seed: Option<u64>,
+    size: Option<BoardSize>,
+    rules: Option<Rules>,
+    game: Option<Variant>,
+}
+
 fn parse(path: &Path, text: &str) -> Transcript {
+    let mut settings = Settings::default();
     let mut transcript = Transcript {
         seed: 1,
         size: BoardSize::square(19).unwrap(),
@@ -108,14 +120,33 @@ fn parse(path: &Path, text: &str) -> Transcript {
             assert!(transcript.steps.is_empty(), "{where_}: settings come first");
             let (key, value) = setting.split_once(' ').expect("! key value");
             match key {
-                "seed" => transcript.seed = value.parse().expect("seed"),
-                "size" => transcript.size = BoardSize::parse(value).expect("size"),
-                "rules" => transcript.rules = value.parse().expect("rules"),
+                "seed" => settings.seed = Some(value.parse().expect("seed")),
+                "size" => settings.size = Some(BoardSize::parse(value).expect("size")),
+                "rules" => settings.rules = Some(value.parse().expect("rules")),
+                "game" => settings.game = Some(Variant::parse(value).expect("go or nogo")),
                 _ => panic!("{where_}: unknown setting {key}"),
             }
         } else if !(line.trim().is_empty() || line.starts_with('%')) {
             panic!("{where_}: cannot read line {line:?}");
         }
+    }
+    let nogo = settings.game == Some(Variant::NoGo);
+    transcript.seed = settings.seed.unwrap_or(1);
+    transcript.size = settings
+        .size
+        .unwrap_or_else(|| BoardSize::square(if nogo { 7 } else { 19 }).unwrap());
+    transcript.rules = match (settings.rules, nogo) {
+        (Some(rules), _) => rules,
+        (None, true) => Rules::preset("nogo").unwrap(),
+        (None, false) => Rules::default(),
+    };
+    if settings.game.is_some() {
+        assert_eq!(
+            transcript.rules.is_nogo(),
+            nogo,
+            "{}: `! game` and `! rules` disagree",
+            path.display()
+        );
     }
     transcript
 }

@@ -57,6 +57,14 @@ fn chains(board: &Board) -> Vec<Vec<Point>> {
     result
 }
 
+/// Every chain alive: the status under NoGo, where nothing is ever captured.
+pub fn all_alive(board: &Board) -> ChainStatus {
+    ChainStatus {
+        alive: chains(board),
+        ..ChainStatus::default()
+    }
+}
+
 /// Estimates the status of every chain on `board` with `playouts` light
 /// playouts, alternating which side starts (`to_move` first). The same
 /// inputs always give the same answer.
