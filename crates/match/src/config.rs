@@ -34,7 +34,9 @@ pub struct MatchConfig {
     /// Komi; it replaces the komi of `rules` for the referee and is sent to the
     /// engines with `komi`.
     pub komi: f64,
-    /// The rules the referee applies (ko, suicide, scoring). The engines are not
+    /// The rules the referee applies (ko, suicide, scoring; or NoGo, where a
+    /// pass, a capture or a suicide forfeits, nothing is counted and the side
+    /// that cannot move loses). The engines are not
     /// told; start them with matching options (GNU Go: `--chinese-rules` for
     /// area scoring, `--positional-superko`).
     pub rules: Rules,

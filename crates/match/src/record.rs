@@ -17,17 +17,20 @@ pub enum GameEnd {
     MoveLimit,
     /// An engine forfeited (illegal move, crash, timeout, bad reply).
     Forfeit,
+    /// NoGo: the side to move had no legal move and lost.
+    NoLegalMove,
 }
 
 impl GameEnd {
     /// The word used in results files: `passes`, `resignation`, `move-limit`,
-    /// `forfeit`.
+    /// `forfeit`, `no-legal-move`.
     pub fn as_str(self) -> &'static str {
         match self {
             GameEnd::Passes => "passes",
             GameEnd::Resignation => "resignation",
             GameEnd::MoveLimit => "move-limit",
             GameEnd::Forfeit => "forfeit",
+            GameEnd::NoLegalMove => "no-legal-move",
         }
     }
 
@@ -38,6 +41,7 @@ impl GameEnd {
             GameEnd::Resignation,
             GameEnd::MoveLimit,
             GameEnd::Forfeit,
+            GameEnd::NoLegalMove,
         ]
         .into_iter()
         .find(|end| end.as_str() == text)
@@ -155,7 +159,9 @@ pub struct GameRecord {
     /// The engine that won; `None` for a draw.
     pub winner: Option<usize>,
     /// The result as SGF writes it: `B+3.5`, `W+R`, `B+F` (forfeit), `W+T`
-    /// (timeout), `0` (draw).
+    /// (timeout), `0` (draw); under NoGo `B+` or `W+` when the loser could
+    /// not move, and `Void` (SGF's "no result") when the turn limit stopped
+    /// the game, as nothing can be counted.
     pub result: String,
     /// How the game ended.
     pub end: GameEnd,

@@ -142,6 +142,18 @@ pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2])
         record.winner = Some(engine_of(!loser));
         record.result = Outcome::Resignation { winner: !loser }.to_string();
         record.end = GameEnd::Resignation;
+    } else if game.rules().is_nogo() {
+        // Nothing is counted in NoGo: the side to move that has no legal
+        // move has lost; a game the turn limit stopped has no result.
+        if capped {
+            record.end = GameEnd::MoveLimit;
+            record.result = "Void".to_string();
+        } else {
+            let winner = !game.to_move();
+            record.winner = Some(engine_of(winner));
+            record.result = Outcome::NoLegalMove { winner }.to_string();
+            record.end = GameEnd::NoLegalMove;
+        }
     } else {
         record.end = if capped {
             GameEnd::MoveLimit
@@ -178,6 +190,11 @@ fn finish(mut engine: Controller, forfeit: Option<&Forfeit>) {
 
 /// The game loop: ask the side to move, check, tell the other side. Returns
 /// the forfeit that ended the game, if one did.
+///
+/// Under NoGo the rules do the rest: a pass or a capturing or suicidal move
+/// is an illegal move and forfeits, and the loop stops, without asking, as
+/// soon as the side to move has no legal move ([`Game::is_over`]); that side
+/// has lost (an engine would answer `resign` there).
 fn play_moves(
     game: &mut Game,
     engines: &mut [&mut Controller; 2],

@@ -234,6 +234,10 @@ impl fmt::Display for MatchReport {
             self.ends(GameEnd::MoveLimit),
             self.ends(GameEnd::Forfeit)
         )?;
+        let stuck = self.ends(GameEnd::NoLegalMove);
+        if stuck > 0 {
+            writeln!(f, "NoGo games lost for want of a legal move: {stuck}")?;
+        }
         writeln!(
             f,
             "Score disagreements (engine final_score vs referee): {} of {} counted games",

@@ -9,8 +9,8 @@
 //! | `game` | the game's index, from 0 |
 //! | `black` | the engine (0 or 1) that played Black |
 //! | `winner` | the engine that won, `null` for a draw |
-//! | `result` | `B+3.5`, `W+R`, `B+F` (forfeit), `W+T` (timeout), `0` |
-//! | `end` | `passes`, `resignation`, `move-limit` or `forfeit` |
+//! | `result` | `B+3.5`, `W+R`, `B+F` (forfeit), `W+T` (timeout), `0`; NoGo: `B+` or `W+` (the loser could not move), `Void` (turn limit) |
+//! | `end` | `passes`, `resignation`, `move-limit`, `forfeit` or (NoGo) `no-legal-move` |
 //! | `moves` | turns played |
 //! | `forfeit` | `null`, or `{"engine", "kind", "move", "reason"}`; kinds: `illegal-move`, `timeout`, `crash`, `malformed`, `engine-error`, `startup` |
 //! | `dead_stones` | stones removed as dead before counting |

@@ -465,3 +465,58 @@ fn unusable_engine_is_an_error() {
     }
     fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn nogo_ends_when_the_side_to_move_cannot_move_and_passes_forfeit() {
+    let dir = temp_dir("nogo");
+    let log = dir.join("commands.log");
+    let passer = Fake {
+        log: Some(&log),
+        ..Fake::passer("passer")
+    }
+    .write(&dir);
+    let other = Fake::passer("other").write(&dir);
+    // 1×1: Black's only point would be suicide, so Black has lost before
+    // anyone is asked for a move; nothing is counted.
+    let mut config = small_config([passer.clone(), other.clone()], 2);
+    config.size = BoardSize::square(1).unwrap();
+    config.rules = Rules::preset("nogo").unwrap();
+    config.komi = 0.0;
+    config.sgf_dir = Some(dir.join("sgf"));
+    let (report, _, _) = run(&config);
+    for game in &report.games {
+        assert_eq!(game.end, GameEnd::NoLegalMove);
+        assert_eq!(game.result, "W+");
+        assert_eq!(game.winner, Some(1 - game.black));
+        assert_eq!(game.moves, 0);
+        assert_eq!(game.dead_agreed, None);
+        assert_eq!(game.engine_scores, [None, None]);
+        let text = fs::read_to_string(game.sgf.as_ref().unwrap()).unwrap();
+        assert!(
+            text.contains("GM[1]") && text.contains("RU[NoGo]") && text.contains("RE[W+]"),
+            "{text}"
+        );
+    }
+    assert_eq!(report.wins(), [1, 1]);
+    assert!(report.to_string().contains("want of a legal move: 2"));
+    let commands = fs::read_to_string(&log).unwrap();
+    assert!(!commands.contains("genmove"), "{commands}");
+    assert!(!commands.contains("final_score"), "{commands}");
+
+    // 7×7: the first pass is an illegal move and forfeits.
+    config.size = BoardSize::square(7).unwrap();
+    config.sgf_dir = None;
+    let (report, _, _) = run(&config);
+    for game in &report.games {
+        let forfeit = game.forfeit.as_ref().expect("a forfeit");
+        assert_eq!(forfeit.kind, ForfeitKind::IllegalMove);
+        assert_eq!(forfeit.engine, game.black);
+        assert!(
+            forfeit.reason.contains("passing is not allowed"),
+            "{}",
+            forfeit.reason
+        );
+        assert_eq!(game.result, "W+F");
+    }
+    fs::remove_dir_all(&dir).unwrap();
+}
