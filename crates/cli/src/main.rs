@@ -10,11 +10,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use tengen::bench::{self, BenchConfig};
 
-use tengen::options::{parse_color, parse_duration, parse_komi, parse_rules, parse_size};
+use tengen::options::{
+    game_settings, parse_color, parse_duration, parse_komi, parse_rules, parse_size, parse_variant,
+};
 use tengen::selfplay::{self, SelfPlayConfig};
 use tengen::sgf_command;
 use tengen::terminal::Session;
-use tengen_core::{BoardSize, Color, Game, Rules};
+use tengen_core::{Agent, BoardSize, Color, Game, Rules, Variant};
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -76,13 +78,17 @@ enum SgfCommand {
 /// Options every game shares.
 #[derive(Debug, Args)]
 struct GameArgs {
-    /// Board size: 19, or WIDTHxHEIGHT such as 7x11.
-    #[arg(long, default_value = "9", value_parser = parse_size)]
-    size: BoardSize,
+    /// The game: go, or nogo (no captures, no suicide, no passes; who cannot
+    /// move loses; the nogo rules and a 7x7 board unless --size is given).
+    #[arg(long, default_value = "go", value_parser = parse_variant)]
+    game: Variant,
+    /// Board size: 19, or WIDTHxHEIGHT such as 7x11 [default: 9, 7 for nogo].
+    #[arg(long, value_parser = parse_size)]
+    size: Option<BoardSize>,
     /// Rules: aga, chinese, japanese, tromp-taylor, new-zealand, optionally with
-    /// overrides such as japanese,komi=0.
-    #[arg(long, default_value = "aga", value_parser = parse_rules)]
-    rules: Rules,
+    /// overrides such as japanese,komi=0 [default: aga; nogo for --game nogo].
+    #[arg(long, value_parser = parse_rules)]
+    rules: Option<Rules>,
     /// Komi, overriding the rules' own.
     #[arg(long, value_parser = parse_komi, allow_negative_numbers = true)]
     komi: Option<f64>,
@@ -145,12 +151,19 @@ struct MatchArgs {
     /// Number of games.
     #[arg(long, default_value_t = 10)]
     games: usize,
-    /// Board size (square; GTP engines take one number).
-    #[arg(long, default_value = "9", value_parser = parse_size)]
-    size: BoardSize,
-    /// Rules the referee counts by (start the engines with matching options).
-    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
-    rules: Rules,
+    /// The game the referee applies: go, or nogo (a pass, capture or suicide
+    /// forfeits, the side that cannot move loses; start the engines in their
+    /// NoGo mode, such as `tengen gtp --game nogo`).
+    #[arg(long, default_value = "go", value_parser = parse_variant)]
+    game: Variant,
+    /// Board size (square; GTP engines take one number) [default: 9, 7 for
+    /// nogo].
+    #[arg(long, value_parser = parse_size)]
+    size: Option<BoardSize>,
+    /// Rules the referee counts by (start the engines with matching options)
+    /// [default: chinese; nogo for --game nogo].
+    #[arg(long, value_parser = parse_rules)]
+    rules: Option<Rules>,
     /// Komi, overriding the rules' own.
     #[arg(long, value_parser = parse_komi, allow_negative_numbers = true)]
     komi: Option<f64>,
@@ -275,17 +288,36 @@ fn seed_or_clock(seed: Option<u64>) -> u64 {
     seed
 }
 
-fn rules_with_komi(game: &GameArgs) -> Rules {
-    match game.komi {
-        Some(komi) => game.rules.with_komi(komi),
-        None => game.rules,
-    }
+/// The board and rules the game options give (see [`game_settings`]).
+fn board_and_rules(game: &GameArgs) -> Result<(BoardSize, Rules)> {
+    game_settings(
+        game.game,
+        game.size,
+        game.rules,
+        game.komi,
+        Rules::default(),
+    )
+    .map_err(anyhow::Error::msg)
+}
+
+/// Refuses a bot that cannot play the game's variant, before any play.
+fn check_plays(bot: &dyn Agent, spec: &str, rules: &Rules) -> Result<()> {
+    anyhow::ensure!(
+        bot.plays(rules.variant),
+        "the bot '{spec}' does not play {} (yet); use --bot random",
+        if rules.is_nogo() { "NoGo" } else { "Go" }
+    );
+    Ok(())
 }
 
 fn selfplay(args: SelfplayArgs) -> Result<()> {
+    let (size, rules) = board_and_rules(&args.game)?;
+    for spec in [&args.black, &args.white] {
+        check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules)?;
+    }
     let config = SelfPlayConfig {
-        size: args.game.size,
-        rules: rules_with_komi(&args.game),
+        size,
+        rules,
         black: args.black,
         white: args.white,
         seed: seed_or_clock(args.game.seed),
@@ -301,13 +333,14 @@ fn selfplay(args: SelfplayArgs) -> Result<()> {
 }
 
 fn play(args: PlayArgs) -> Result<()> {
-    let mut rules = rules_with_komi(&args.game);
+    let (size, mut rules) = board_and_rules(&args.game)?;
     if args.handicap > 0 && args.game.komi.is_none() {
         rules = rules.with_komi(0.5);
     }
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
-    let game = Game::with_handicap(args.game.size, rules, args.handicap)?;
+    check_plays(bot.as_ref(), &args.bot, &rules)?;
+    let game = Game::with_handicap(size, rules, args.handicap)?;
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut session =
@@ -322,10 +355,11 @@ fn gtp(args: GtpArgs) -> Result<()> {
         print!("{}", tengen::bot_listing());
         return Ok(());
     }
+    let (size, rules) = board_and_rules(&args.game)?;
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
-    let mut engine = tengen_gtp::Engine::new(bot, args.game.size, rules_with_komi(&args.game))
-        .with_status_seed(seed);
+    check_plays(bot.as_ref(), &args.bot, &rules)?;
+    let mut engine = tengen_gtp::Engine::new(bot, size, rules).with_status_seed(seed);
     engine.run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     tracing::info!("gtp session over");
     Ok(())
@@ -338,9 +372,12 @@ fn run_match(args: MatchArgs) -> Result<()> {
     anyhow::ensure!(args.games > 0, "--games must be at least 1");
     anyhow::ensure!(args.concurrency > 0, "--concurrency must be at least 1");
     let mut config = tengen_match::MatchConfig::new([first, second], args.games);
-    config.size = args.size;
-    config.rules = args.rules;
-    config.komi = args.komi.unwrap_or(args.rules.komi);
+    let chinese = Rules::preset("chinese").expect("the chinese preset");
+    let (size, rules) = game_settings(args.game, args.size, args.rules, args.komi, chinese)
+        .map_err(anyhow::Error::msg)?;
+    config.size = size;
+    config.rules = rules;
+    config.komi = rules.komi;
     config.results_file = args
         .results
         .or_else(|| args.sgf_dir.as_ref().map(|dir| dir.join("results.jsonl")));

@@ -1,7 +1,7 @@
 //! Parsers for command-line values, written as clap `value_parser`s: each
 //! returns a one-line message a person can act on.
 
-use tengen_core::{BoardSize, Color, Rules, MAX_SIDE, PRESETS};
+use tengen_core::{BoardSize, Color, Rules, Variant, MAX_SIDE, PRESETS};
 
 /// Parses a board size: `19`, or `7x11` for 7 columns and 11 rows.
 pub fn parse_size(text: &str) -> Result<BoardSize, String> {
@@ -21,6 +21,53 @@ pub fn parse_rules(text: &str) -> Result<Rules, String> {
         let presets: Vec<&str> = PRESETS.iter().map(|(name, _)| *name).collect();
         format!("{e} (presets: {})", presets.join(", "))
     })
+}
+
+/// Parses the game played: `go` or `nogo`, any case.
+pub fn parse_variant(text: &str) -> Result<Variant, String> {
+    Variant::parse(text).ok_or_else(|| format!("unknown game '{text}': use go or nogo"))
+}
+
+/// The board size of a NoGo game when none is given: the CMPUT 455 course's.
+pub const NOGO_DEFAULT_SIDE: usize = 7;
+
+/// The board size of a Go game when none is given.
+pub const GO_DEFAULT_SIDE: usize = 9;
+
+/// The board and rules of a game from the command line's `--game`,
+/// `--size`, `--rules` and `--komi` (each `None` when not given):
+///
+/// - Go: the size given or 9×9, the rules given or `go_rules`.
+/// - NoGo: the size given or 7×7, the `nogo` rules; `--rules` may only name
+///   NoGo rules (such as `nogo,komi=0.5`), since Go's ko, suicide and
+///   scoring rules do not apply.
+///
+/// `--komi` replaces the rules' komi either way.
+pub fn game_settings(
+    game: Variant,
+    size: Option<BoardSize>,
+    rules: Option<Rules>,
+    komi: Option<f64>,
+    go_rules: Rules,
+) -> Result<(BoardSize, Rules), String> {
+    let (side, rules) = match game {
+        Variant::Go => (GO_DEFAULT_SIDE, rules.unwrap_or(go_rules)),
+        Variant::NoGo => {
+            let rules = match rules {
+                Some(rules) if !rules.is_nogo() => {
+                    return Err(format!(
+                        "--game nogo plays by the nogo rules; --rules {rules} are Go rules"
+                    ))
+                }
+                Some(rules) => rules,
+                None => Rules::preset("nogo").expect("the nogo preset"),
+            };
+            (NOGO_DEFAULT_SIDE, rules)
+        }
+    };
+    let size = size.unwrap_or_else(|| BoardSize::square(side).expect("a valid side"));
+    let rules = komi.map_or(rules, |komi| rules.with_komi(komi));
+    Ok((size, rules))
 }
 
 /// Parses a colour: `black`, `white`, `b` or `w`, any case.
@@ -95,6 +142,30 @@ mod tests {
         assert_eq!(parse_komi("6.5"), Ok(6.5));
         assert!(parse_komi("inf").is_err());
         assert!(parse_komi("x").is_err());
+    }
+
+    #[test]
+    fn game_settings_for_go_and_nogo() {
+        let aga = Rules::default();
+        let nine = BoardSize::square(9).unwrap();
+        let seven = BoardSize::square(7).unwrap();
+        assert_eq!(
+            game_settings(Variant::Go, None, None, None, aga),
+            Ok((nine, aga))
+        );
+        let nogo = Rules::preset("nogo").unwrap();
+        assert_eq!(
+            game_settings(Variant::NoGo, None, None, None, aga),
+            Ok((seven, nogo))
+        );
+        assert_eq!(
+            game_settings(Variant::NoGo, Some(nine), None, Some(0.5), aga),
+            Ok((nine, nogo.with_komi(0.5)))
+        );
+        let err = game_settings(Variant::NoGo, None, Some(aga), None, aga).unwrap_err();
+        assert!(err.contains("--rules aga are Go rules"), "{err}");
+        assert_eq!(parse_variant("NoGo"), Ok(Variant::NoGo));
+        assert!(parse_variant("chess").unwrap_err().contains("go or nogo"));
     }
 
     #[test]

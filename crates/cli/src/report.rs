@@ -13,12 +13,19 @@ pub fn action_line(game: &Game, color: Color, action: Action) -> String {
 }
 
 /// The result line: `Result: B+3.5 (Black 45, White 37.5 with komi 7.5)` for a
-/// counted game, `Result: W+R (Black resigned)` for a resignation.
+/// counted game, `Result: W+R (Black resigned)` for a resignation,
+/// `Result: B+ (White has no legal move)` for a NoGo game.
 pub fn result_line(game: &Game) -> String {
     let outcome = game.outcome();
     match outcome {
         Outcome::Resignation { winner } => {
             format!("Result: {outcome} ({} resigned)", capitalized(!winner))
+        }
+        Outcome::NoLegalMove { winner } => {
+            format!(
+                "Result: {outcome} ({} has no legal move)",
+                capitalized(!winner)
+            )
         }
         Outcome::Counted(score) => format!(
             "Result: {outcome} (Black {}, White {} with komi {})",
