@@ -1144,7 +1144,10 @@ impl Engine {
             if let Some(error) = failed {
                 return Err(error);
             }
-            if !self.ended() && !(nogo && view.is_over()) {
+            // Nothing is recorded after the end, nor for a NoGo side that
+            // cannot move (the position already decides the game).
+            let stuck = nogo && view.is_over();
+            if !(self.ended() || stuck) {
                 self.record(color, action);
             }
             let vertex = match action {
