@@ -65,6 +65,9 @@ pub struct Leaf<'a> {
     pub last: Option<Point>,
     /// Komi, added to White's score.
     pub komi: f64,
+    /// Whether the game is NoGo (no captures, suicide or passes; the side
+    /// that cannot move loses) rather than Go.
+    pub nogo: bool,
 }
 
 /// What an evaluator says of a leaf.
@@ -90,6 +93,40 @@ pub trait Evaluator: Send + 'static {
         Self: Sized;
 }
 
+/// Plays a NoGo position out with `to_move` first: each turn a uniformly
+/// random legal move that is not the mover's own eye, or, when only own eyes
+/// are left, a random one of those (an eye is a move the opponent can never
+/// take, kept in reserve). Returns the colour that could not move, which
+/// loses. Every move is reported to `on_move`.
+pub fn nogo_playout(
+    board: &mut Board,
+    mut to_move: Color,
+    rng: &mut Rng,
+    mut on_move: impl FnMut(Point, Color),
+) -> Color {
+    loop {
+        let color = to_move;
+        let chosen = board
+            .random_playout_move_where(color, rng, |b, p| b.is_legal_nogo(p, color))
+            .or_else(|| {
+                // Only own eyes may be left; any empty point is worth a look.
+                let legal: Vec<Point> = board
+                    .empty_points()
+                    .filter(|&p| board.is_legal_nogo(p, color))
+                    .collect();
+                (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
+            });
+        match chosen {
+            Some(point) => {
+                board.play(point, color);
+                on_move(point, color);
+                to_move = !color;
+            }
+            None => return color,
+        }
+    }
+}
+
 /// Plays leaves out with a [`PlayoutPolicy`] and scores the final board
 /// (area counting with single-point eyes, komi to White).
 #[derive(Clone, Debug)]
@@ -112,6 +149,15 @@ impl RolloutEvaluator {
 
 impl Evaluator for RolloutEvaluator {
     fn evaluate(&mut self, leaf: Leaf<'_>, amaf: &mut AmafMap) -> Evaluation {
+        if leaf.nogo {
+            let loser = nogo_playout(leaf.board, leaf.to_move, &mut self.rng, |point, color| {
+                amaf.record(point, color)
+            });
+            return Evaluation {
+                black_value: if loser == Color::White { 1.0 } else { 0.0 },
+                played_out: false,
+            };
+        }
         let cap = 3 * leaf.board.size().points_count() as u32 + 20;
         let stats = self.policy.playout(
             leaf.board,

@@ -15,10 +15,12 @@ use std::time::Duration;
 
 use tengen_core::{
     Action, Agent, Analysis, ByColor, Candidate, Color, Game, Move, Point, TimeLeft, TimeSettings,
+    Variant,
 };
 
 use self::search::{
-    children_with_priors, Limits, OwnershipSum, RootPosition, SearchOutcome, SearchParams,
+    children_with_priors, nogo_children, Limits, OwnershipSum, RootPosition, SearchOutcome,
+    SearchParams,
 };
 use self::tree::{from_move, to_move, Node, NodeMove, Tree};
 use crate::evaluator::{Evaluator, RolloutEvaluator};
@@ -183,6 +185,15 @@ impl<E: Evaluator + Clone> MctsBot<E> {
     /// fill no own single-point eye, with priors, and a pass.
     fn root_children(&mut self, game: &Game, root: &RootPosition) -> Vec<(NodeMove, Prior)> {
         let board = game.board();
+        if game.rules().is_nogo() {
+            let mut points: Vec<Point> = board
+                .empty_points()
+                .filter(|&p| game.legal(Move::Play(p)).is_ok())
+                .collect();
+            let mut out = Vec::new();
+            nogo_children(&mut points, &mut out);
+            return out;
+        }
         let mut points: Vec<Point> = board
             .empty_points()
             .filter(|&p| {
@@ -319,6 +330,8 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let best = tree.most_visited(0);
         let action = match best {
+            // NoGo without a legal move: the game is lost.
+            None if game.rules().is_nogo() => Action::Resign,
             None => Action::Move(Move::Pass),
             Some(best) => {
                 let node = tree.node(best);
@@ -482,6 +495,10 @@ fn analysis_of(
 impl<E: Evaluator + Clone> Agent for MctsBot<E> {
     fn name(&self) -> &str {
         "mcts"
+    }
+
+    fn plays(&self, _variant: Variant) -> bool {
+        true
     }
 
     fn select_move(&mut self, game: &Game) -> Action {

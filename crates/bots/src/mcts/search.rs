@@ -104,23 +104,51 @@ pub struct SearchOutcome {
 const OWNERSHIP_FLUSH: u32 = 32;
 
 /// Children of a node: the points where `to_move` may play (simple ko,
-/// suicide forbidden, no own single-point eye), with priors, and a pass.
+/// suicide forbidden, no own single-point eye), with priors, and a pass. In
+/// NoGo: every legal point, with even priors, and no pass.
+#[allow(clippy::too_many_arguments)] // The working buffers of the hot path.
 pub fn candidate_children(
     board: &Board,
     to_move: Color,
     last: Option<Point>,
+    nogo: bool,
     knowledge: &mut Knowledge,
     points: &mut Vec<Point>,
     priors: &mut Vec<Prior>,
     out: &mut Vec<(NodeMove, Prior)>,
 ) {
     points.clear();
+    if nogo {
+        points.extend(
+            board
+                .empty_points()
+                .filter(|&p| board.is_legal_nogo(p, to_move)),
+        );
+        nogo_children(points, out);
+        return;
+    }
     points.extend(
         board
             .empty_points()
             .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_point_an_eye(p, to_move)),
     );
     children_with_priors(board, to_move, last, knowledge, points, priors, out);
+}
+
+/// `points` (legal NoGo moves) with even priors: Go's tactical knowledge
+/// means nothing where nothing can be captured.
+pub fn nogo_children(points: &mut [Point], out: &mut Vec<(NodeMove, Prior)>) {
+    points.sort_unstable();
+    out.clear();
+    out.extend(points.iter().map(|&p| {
+        (
+            from_move(tengen_core::Move::Play(p)),
+            Prior {
+                visits: prior::EVEN,
+                wins: prior::EVEN / 2.0,
+            },
+        )
+    }));
 }
 
 /// `points` (legal for `to_move`) with their priors, then a pass.
@@ -255,6 +283,7 @@ impl<E: Evaluator> Worker<E> {
                     &self.board,
                     to_move,
                     last,
+                    root.rules.is_nogo(),
                     &mut self.knowledge,
                     &mut self.points,
                     &mut self.priors,
@@ -301,6 +330,7 @@ impl<E: Evaluator> Worker<E> {
                     to_move,
                     last,
                     komi: root.rules.komi,
+                    nogo: root.rules.is_nogo(),
                 },
                 &mut self.amaf,
             );

@@ -224,3 +224,36 @@ fn leaves_are_evaluated_through_the_evaluator_trait() {
     assert!(analysis.winrate > 0.9, "{analysis:?}");
     assert_eq!(analysis.candidates[0].mv, Move::Play(good));
 }
+
+#[test]
+fn plays_nogo_legally_and_resigns_when_stuck() {
+    use tengen_core::RandomBot;
+    let size = tengen_core::BoardSize::square(5).unwrap();
+    let rules = Rules::preset("nogo").unwrap();
+    for game_index in 0..4u64 {
+        let mut game = Game::new(size, rules);
+        let mut mcts = bot(300, 1, game_index);
+        assert!(mcts.plays(Variant::NoGo));
+        let mut random = RandomBot::new(game_index);
+        let mcts_color = if game_index % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        while !game.is_over() {
+            let action = if game.to_move() == mcts_color {
+                mcts.select_move(&game)
+            } else {
+                random.select_move(&game)
+            };
+            if let Action::Move(mv) = action {
+                assert_ne!(mv, Move::Pass, "no passes in NoGo");
+                assert!(game.legal(mv).is_ok(), "{mv:?} in\n{:?}", game.board());
+            }
+            game.apply(action).unwrap();
+        }
+        // Strength is a benchmark; here every game must end with a winner.
+        let winner = game.result().and_then(|outcome| outcome.winner());
+        assert!(winner.is_some(), "{:?}", game.result());
+    }
+}
