@@ -473,7 +473,7 @@ fn bench_search(args: SearchArgs) -> Result<()> {
             let m = bench::search_rate(args.size, duration, threads as usize, seed + run);
             bar.suspend(|| {
                 println!(
-                    "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {} CPU",
+                    "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {}",
                     threads,
                     run + 1,
                     m.playouts,
