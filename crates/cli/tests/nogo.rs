@@ -62,11 +62,15 @@ fn nogo_arguments_are_checked() {
     let output = run_tengen(&["gtp", "--game", "chess"], b"");
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("use go or nogo"));
-    // The MCTS bot plays Go only, for now.
-    let output = run_tengen(&["gtp", "--game", "nogo", "--bot", "mcts"], b"");
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("does not play NoGo"), "{stderr}");
+    // The MCTS bot plays NoGo too: a legal move, and resign when stuck.
+    let output = run_tengen(
+        &["gtp", "--game", "nogo", "--size", "3", "--bot", "mcts:playouts=200"],
+        b"play b b2\ngenmove w\n",
+    );
+    assert!(output.status.success());
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.starts_with("= \n\n= "), "{stdout}");
+    assert!(!stdout.contains("pass"), "{stdout}");
 }
 
 #[test]
