@@ -1,0 +1,384 @@
+//! The routes: the page's files, `POST /select-move/{bot}`, `POST
+//! /api/score`, `POST /api/sgf`, `GET /api/bots`, `GET /healthz`, and JSON
+//! errors for everything else.
+
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use axum::extract::rejection::{JsonRejection, PathRejection};
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, Method, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Serialize;
+use tengen_bots::BotSpec;
+use tengen_core::{Action, Analysis, Game};
+use tengen_sgf::{write_game, GameInfo};
+
+use crate::assets;
+use crate::budget::{self, AppliedBudget};
+use crate::error::ApiError;
+use crate::request::GameRequest;
+use crate::score::{self, ScoreReport};
+use crate::AppState;
+
+type Shared = State<Arc<AppState>>;
+type Body = Result<Json<GameRequest>, JsonRejection>;
+
+/// The whole application: routes, the body size limit, JSON fallbacks.
+pub fn router(state: AppState) -> Router {
+    let max_body = state.limits.max_body;
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/assets/{file}", get(assets::file))
+        .route("/healthz", get(healthz))
+        .route("/api/bots", get(bots))
+        .route("/select-move/{bot}", post(select_move))
+        .route("/api/score", post(score_game))
+        .route("/api/sgf", post(sgf))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(max_body))
+        .with_state(Arc::new(state))
+}
+
+async fn not_found(uri: Uri) -> ApiError {
+    ApiError::NotFound(uri.path().to_string())
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> ApiError {
+    ApiError::MethodNotAllowed {
+        method: method.to_string(),
+        path: uri.path().to_string(),
+    }
+}
+
+#[derive(Serialize)]
+struct Health {
+    status: &'static str,
+    version: &'static str,
+}
+
+async fn healthz() -> Json<Health> {
+    Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+    })
+}
+
+#[derive(Serialize)]
+struct BotListing {
+    bots: Vec<BotEntry>,
+    limits: LimitsView,
+}
+
+#[derive(Serialize)]
+struct BotEntry {
+    name: &'static str,
+    description: &'static str,
+    options: Vec<OptionEntry>,
+}
+
+#[derive(Serialize)]
+struct OptionEntry {
+    name: &'static str,
+    default: &'static str,
+    help: &'static str,
+}
+
+#[derive(Serialize)]
+struct LimitsView {
+    max_moves: usize,
+    max_body_bytes: usize,
+    max_playouts: u64,
+    max_seconds: f64,
+    max_threads: usize,
+}
+
+async fn bots(State(state): Shared) -> Json<BotListing> {
+    let limits = &state.limits;
+    Json(BotListing {
+        bots: state
+            .bots
+            .list
+            .iter()
+            .map(|info| BotEntry {
+                name: info.name,
+                description: info.description,
+                options: info
+                    .options
+                    .iter()
+                    .map(|option| OptionEntry {
+                        name: option.name,
+                        default: option.default,
+                        help: option.help,
+                    })
+                    .collect(),
+            })
+            .collect(),
+        limits: LimitsView {
+            max_moves: limits.max_moves,
+            max_body_bytes: limits.max_body,
+            max_playouts: limits.max_playouts,
+            max_seconds: limits.max_think.as_secs_f64(),
+            max_threads: limits.max_threads,
+        },
+    })
+}
+
+/// The answer of `POST /select-move/{bot}`, the book's shape.
+#[derive(Debug, Serialize)]
+struct SelectMoveResponse {
+    bot_move: String,
+    diagnostics: Diagnostics,
+}
+
+#[derive(Debug, Serialize)]
+struct Diagnostics {
+    /// The bot spec the move was chosen with, budget applied.
+    bot: String,
+    seed: u64,
+    /// `black` or `white`: whom the bot played for.
+    color: &'static str,
+    think_ms: f64,
+    budget: AppliedBudget,
+    /// What a searching bot thought; `null` for bots that do not search.
+    analysis: Option<AnalysisView>,
+}
+
+#[derive(Debug, Serialize)]
+struct AnalysisView {
+    playouts: u64,
+    /// The bot's estimated chance of winning, in 0..=1.
+    winrate: f32,
+    candidates: Vec<CandidateView>,
+    /// Black's expected ownership per point, rows from the top; empty when
+    /// the bot does not estimate it.
+    ownership: Vec<f32>,
+}
+
+#[derive(Debug, Serialize)]
+struct CandidateView {
+    #[serde(rename = "move")]
+    mv: String,
+    visits: u64,
+    winrate: f32,
+    prior: f32,
+    pv: Vec<String>,
+}
+
+fn analysis_view(game: &Game, analysis: Analysis) -> AnalysisView {
+    let size = game.size();
+    AnalysisView {
+        playouts: analysis.playouts,
+        winrate: analysis.winrate,
+        candidates: analysis
+            .candidates
+            .into_iter()
+            .take(10)
+            .map(|candidate| CandidateView {
+                mv: size.gtp(candidate.mv),
+                visits: candidate.visits,
+                winrate: candidate.winrate,
+                prior: candidate.prior,
+                pv: candidate.pv.iter().map(|&mv| size.gtp(mv)).collect(),
+            })
+            .collect(),
+        ownership: analysis.ownership,
+    }
+}
+
+/// A seed for requests that bring none: different on every call.
+fn fresh_seed() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos ^ COUNTER
+        .fetch_add(1, Ordering::Relaxed)
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Runs `work` on a blocking thread holding one bot slot, within the time
+/// cap. The slot is held by the thread, so a bot that overruns the cap still
+/// counts against the limit until it finishes.
+async fn run_bot_work<T: Send + 'static>(
+    state: &AppState,
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = state
+        .slots
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::Busy(state.limits.max_concurrent))?;
+    let timeout = state.limits.answer_timeout();
+    let task = tokio::task::spawn_blocking(move || {
+        let result = work();
+        drop(permit);
+        result
+    });
+    match tokio::time::timeout(timeout, task).await {
+        Err(_) => Err(ApiError::Timeout(timeout)),
+        Ok(Err(join)) => Err(ApiError::Internal(format!("the bot's thread failed: {join}"))),
+        Ok(Ok(result)) => result,
+    }
+}
+
+async fn select_move(
+    State(state): Shared,
+    bot: Result<Path<String>, PathRejection>,
+    body: Body,
+) -> Result<Json<SelectMoveResponse>, ApiError> {
+    let Path(bot) = bot.map_err(|rejection| ApiError::BadBody {
+        status: rejection.status(),
+        message: rejection.body_text(),
+    })?;
+    let mut spec: BotSpec = bot.parse()?;
+    let info = state.bots.info(&spec)?;
+    let Json(request) = body?;
+    let applied = budget::apply(&mut spec, info, request.budget.as_ref(), &state.limits)?;
+    let game = request.replay(&state.limits)?;
+    if game.is_over() {
+        let why = if game.resigned().is_some() {
+            "a player resigned"
+        } else {
+            "two passes in a row"
+        };
+        return Err(ApiError::GameOver(why));
+    }
+    let seed = request.seed.unwrap_or_else(fresh_seed);
+    let make = state.bots.make;
+    let spec_text = spec.to_string();
+    tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
+    let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move || {
+        let mut bot = make(&spec, seed)?;
+        let start = Instant::now();
+        let action = bot.select_move(&game);
+        let think_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let bot_move = match action {
+            Action::Resign => "resign".to_string(),
+            Action::Move(mv) => {
+                // A bot is our own code, but a wrong move must not reach a
+                // client as if it were legal.
+                game.legal(mv).map_err(|reason| {
+                    ApiError::Internal(format!(
+                        "bot '{spec}' chose the illegal move {}: {reason}",
+                        game.size().gtp(mv)
+                    ))
+                })?;
+                game.size().gtp(mv)
+            }
+        };
+        let analysis = bot.analysis().map(|analysis| analysis_view(&game, analysis));
+        Ok((
+            bot_move,
+            think_ms,
+            analysis,
+            score::color_name(game.to_move()),
+        ))
+    })
+    .await?;
+    Ok(Json(SelectMoveResponse {
+        bot_move,
+        diagnostics: Diagnostics {
+            bot: spec_text,
+            seed,
+            color,
+            think_ms,
+            budget: applied,
+            analysis,
+        },
+    }))
+}
+
+async fn score_game(State(state): Shared, body: Body) -> Result<Json<ScoreReport>, ApiError> {
+    let Json(request) = body?;
+    let game = request.replay(&state.limits)?;
+    let dead = request.dead_stones(&game)?;
+    let report = run_bot_work(&state, move || Ok(score::score(&game, dead))).await?;
+    Ok(Json(report))
+}
+
+async fn sgf(State(state): Shared, body: Body) -> Result<Response, ApiError> {
+    let Json(request) = body?;
+    let game = request.replay(&state.limits)?;
+    let dead = request.dead_stones(&game)?;
+    let names = request.players.clone().unwrap_or_default();
+    let text = run_bot_work(&state, move || {
+        let result = if game.is_over() {
+            Some(score::score(&game, dead).result)
+        } else {
+            None
+        };
+        let info = GameInfo {
+            black_name: names.black,
+            white_name: names.white,
+            result,
+            date: Some(today()),
+            comment: None,
+            event: None,
+        };
+        Ok(write_game(&game, &info))
+    })
+    .await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-go-sgf; charset=utf-8"),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"tengen.sgf\"",
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`, for the record's `DT`.
+fn today() -> String {
+    let days = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (year, month, day) = civil_from_days(days);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
+/// days-to-civil algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Moves as GTP text, for tests and tools that build requests.
+pub fn moves_text(game: &Game) -> Vec<String> {
+    let size = game.size();
+    game.history()
+        .map(|(_, action)| match action {
+            Action::Move(mv) => size.gtp(mv),
+            Action::Resign => "resign".to_string(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
+    }
+}

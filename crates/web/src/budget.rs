@@ -1,0 +1,197 @@
+//! The thinking budget: a request's `budget` mapped onto the bot's own
+//! `playouts` and `time` options, and every such setting (from the budget or
+//! written in the bot spec of the URL) held to the server's limits, so that
+//! no request can occupy a bot slot for long.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use tengen_bots::{BotInfo, BotSpec};
+
+use crate::error::ApiError;
+use crate::request::Budget;
+use crate::Limits;
+
+/// What became of a request's budget.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct AppliedBudget {
+    /// Playouts set on the bot, if it takes them.
+    pub playouts: Option<u64>,
+    /// Seconds set on the bot, if it takes a time.
+    pub seconds: Option<f64>,
+    /// Parts of the budget the bot has no option for (`playouts`, `seconds`).
+    pub ignored: Vec<&'static str>,
+}
+
+/// Checks `budget` against the limits and writes it into `spec` as the
+/// bot's `playouts` and `time` options where `info` lists them; then checks
+/// the spec's own `playouts`, `time` and `threads` against the limits.
+pub fn apply(
+    spec: &mut BotSpec,
+    info: &BotInfo,
+    budget: Option<&Budget>,
+    limits: &Limits,
+) -> Result<AppliedBudget, ApiError> {
+    let mut applied = AppliedBudget::default();
+    if let Some(budget) = budget {
+        if let Some(playouts) = budget.playouts {
+            check_playouts(playouts, limits)?;
+            if info.option("playouts").is_some() {
+                spec.set("playouts", playouts.to_string());
+                applied.playouts = Some(playouts);
+            } else {
+                applied.ignored.push("playouts");
+            }
+        }
+        if let Some(seconds) = budget.seconds {
+            check_seconds(seconds, limits)?;
+            if info.option("time").is_some() {
+                spec.set("time", format!("{seconds}s"));
+                applied.seconds = Some(seconds);
+            } else {
+                applied.ignored.push("seconds");
+            }
+        }
+    }
+    if let Some(text) = spec.get("playouts") {
+        // Values that are not numbers are left to the bot, which refuses them
+        // with its own reason.
+        if let Ok(playouts) = text.replace('_', "").parse::<u64>() {
+            check_playouts(playouts, limits)?;
+        }
+    }
+    if let Some(text) = spec.get("time") {
+        if let Some(time) = parse_duration(text) {
+            check_seconds(time.as_secs_f64(), limits)?;
+        }
+    }
+    if let Some(text) = spec.get("threads") {
+        if let Ok(threads) = text.parse::<u64>() {
+            if threads > limits.max_threads as u64 {
+                return Err(ApiError::Budget(format!(
+                    "threads={threads} is more than this server allows ({})",
+                    limits.max_threads
+                )));
+            }
+        }
+    }
+    Ok(applied)
+}
+
+fn check_playouts(playouts: u64, limits: &Limits) -> Result<(), ApiError> {
+    if playouts == 0 || playouts > limits.max_playouts {
+        return Err(ApiError::Budget(format!(
+            "a budget of {playouts} playouts is out of range: 1 to {} per move",
+            limits.max_playouts
+        )));
+    }
+    Ok(())
+}
+
+fn check_seconds(seconds: f64, limits: &Limits) -> Result<(), ApiError> {
+    let max = limits.max_think.as_secs_f64();
+    if !(seconds > 0.0 && seconds <= max) {
+        return Err(ApiError::Budget(format!(
+            "a budget of {seconds} seconds is out of range: more than 0 and at most {max} per move"
+        )));
+    }
+    Ok(())
+}
+
+/// Reads `1.5s`, `500ms`, `2m` or plain seconds; `None` when it is not a
+/// duration (the bot then refuses it with its own message).
+pub fn parse_duration(text: &str) -> Option<Duration> {
+    let text = text.trim();
+    let (number, scale) = if let Some(ms) = text.strip_suffix("ms") {
+        (ms, 0.001)
+    } else if let Some(s) = text.strip_suffix('s') {
+        (s, 1.0)
+    } else if let Some(m) = text.strip_suffix('m') {
+        (m, 60.0)
+    } else {
+        (text, 1.0)
+    };
+    let value: f64 = number.trim().parse().ok()?;
+    let seconds = value * scale;
+    (seconds.is_finite() && seconds >= 0.0 && seconds < 1e9).then(|| Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_bots::BotOption;
+
+    const SEARCHER: BotInfo = BotInfo {
+        name: "searcher",
+        description: "a bot with a budget",
+        options: &[
+            BotOption {
+                name: "playouts",
+                default: "1000",
+                help: "",
+            },
+            BotOption {
+                name: "time",
+                default: "1s",
+                help: "",
+            },
+        ],
+    };
+
+    fn budget(playouts: Option<u64>, seconds: Option<f64>) -> Budget {
+        Budget { playouts, seconds }
+    }
+
+    #[test]
+    fn budgets_become_options_the_bot_has() {
+        let limits = Limits::default();
+        let mut spec = BotSpec::named("searcher");
+        let applied = apply(
+            &mut spec,
+            &SEARCHER,
+            Some(&budget(Some(2000), Some(1.5))),
+            &limits,
+        )
+        .unwrap();
+        assert_eq!(spec.to_string(), "searcher:playouts=2000,time=1.5s");
+        assert!(applied.ignored.is_empty());
+
+        let random = tengen_bots::BOTS[0];
+        let mut spec = BotSpec::named("random");
+        let applied = apply(&mut spec, &random, Some(&budget(Some(5), None)), &limits).unwrap();
+        assert_eq!(spec.to_string(), "random");
+        assert_eq!(applied.ignored, vec!["playouts"]);
+    }
+
+    #[test]
+    fn unreasonable_budgets_are_refused() {
+        let limits = Limits::default();
+        for bad in [
+            budget(Some(0), None),
+            budget(Some(limits.max_playouts + 1), None),
+            budget(None, Some(0.0)),
+            budget(None, Some(-1.0)),
+            budget(None, Some(limits.max_think.as_secs_f64() + 0.5)),
+        ] {
+            let mut spec = BotSpec::named("searcher");
+            assert!(apply(&mut spec, &SEARCHER, Some(&bad), &limits).is_err());
+        }
+        let mut spec: BotSpec = "searcher:time=1h".parse().unwrap();
+        // Not a duration this parser knows: left to the bot.
+        assert!(apply(&mut spec, &SEARCHER, None, &limits).is_ok());
+        let mut spec: BotSpec = "searcher:time=60s".parse().unwrap();
+        assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
+        let mut spec: BotSpec = "searcher:playouts=100000000".parse().unwrap();
+        assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
+    }
+
+    #[test]
+    fn durations() {
+        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("250ms"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_duration("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1m"), Some(Duration::from_secs(60)));
+        assert_eq!(parse_duration("soon"), None);
+        assert_eq!(parse_duration("-1s"), None);
+    }
+}
