@@ -46,6 +46,8 @@ enum Command {
         #[command(subcommand)]
         sgf: SgfCommand,
     },
+    /// Play the bots in a browser: serve the page and the JSON API.
+    Serve(ServeArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -196,6 +198,23 @@ struct MatchArgs {
     max_moves: Option<usize>,
 }
 
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on (0.0.0.0 to let other machines in).
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: std::net::IpAddr,
+    /// Port to listen on; 0 picks a free one (the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    open: bool,
+    /// Bot computations at once; requests beyond it are answered 503.
+    #[arg(long, default_value_t = tengen_web::Limits::default().max_concurrent as u32,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_concurrent: u32,
+}
+
 #[derive(Debug, Subcommand)]
 enum BenchCommand {
     /// Playouts from the empty board on one thread (light or heavy).
@@ -272,6 +291,7 @@ fn main() -> Result<()> {
             bench: BenchCommand::Search(args),
         } => bench_search(args),
         Command::Sgf { sgf } => sgf_command(sgf),
+        Command::Serve(args) => serve(args),
     }
 }
 
@@ -544,6 +564,27 @@ fn sgf_command(command: SgfCommand) -> Result<()> {
             );
         }
     }
+    Ok(())
+}
+
+fn serve(args: ServeArgs) -> Result<()> {
+    let mut config = tengen_web::ServerConfig {
+        bind: args.bind,
+        port: args.port,
+        ..tengen_web::ServerConfig::default()
+    };
+    config.limits.max_concurrent = args.max_concurrent as usize;
+    tengen_web::run(config, |address| {
+        let url = format!("http://{address}/");
+        // The one line on stdout: people open it, the browser test reads it.
+        println!("tengen serve: open {url}");
+        let _ = io::stdout().flush();
+        if args.open {
+            if let Err(error) = tengen_web::open_browser(&url) {
+                tracing::warn!(%error, "cannot open a browser; open the address by hand");
+            }
+        }
+    })?;
     Ok(())
 }
 
