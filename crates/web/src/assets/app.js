@@ -1,0 +1,615 @@
+// The page: a game against one of tengen's bots. The game lives here (and in
+// localStorage, so a reload keeps it); the server is asked for the bot's move,
+// the final count and the SGF record, each time with the whole move list.
+
+import { BoardView } from "./board.js";
+import {
+  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, vertex,
+} from "./rules.js";
+
+const STORAGE_KEY = "tengen.game.v1";
+const $ = (id) => document.getElementById(id);
+
+/** Everything that survives a reload. */
+let saved = null; // {settings, moves, score, analysis}
+let game = null;
+let bots = [];
+let thinking = false;
+let request = null; // the bot request in flight: {controller}
+
+const view = new BoardView($("board"), { onPlay: clickPoint, onCursor: describeCursor });
+
+function save() {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
+  } catch {
+    // Private windows may refuse storage; the game still plays.
+  }
+}
+
+function load() {
+  try {
+    const data = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
+    if (!data || !data.settings || !Array.isArray(data.moves)) return null;
+    return data;
+  } catch {
+    return null;
+  }
+}
+
+function rulesOf(settings) {
+  return PRESETS[settings.rules] || PRESETS.chinese;
+}
+
+function humanColor() {
+  return saved.settings.human === "white" ? WHITE : BLACK;
+}
+
+function botColor() {
+  return opponent(humanColor());
+}
+
+function botName() {
+  return `tengen ${saved.settings.bot}`;
+}
+
+/** The request body every endpoint takes. */
+function gameBody(moves = saved.moves) {
+  const s = saved.settings;
+  const body = { board_size: s.size, moves, rules: s.rules, komi: s.komi };
+  if (s.handicap >= 2) body.handicap = s.handicap;
+  return body;
+}
+
+async function postJson(path, body, signal) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const why = data && data.error ? data.error : `HTTP ${response.status}`;
+    throw new Error(why);
+  }
+  return data;
+}
+
+function say(text) {
+  $("message").textContent = text;
+}
+
+// ---- Playing ----------------------------------------------------------
+
+function rebuild() {
+  const s = saved.settings;
+  game = Game.replay(s.size, rulesOf(s), s.handicap, saved.moves);
+}
+
+function clickPoint(p) {
+  if (!game) return;
+  if (game.isOver()) {
+    say("The game is over. Start a new game or undo.");
+    return;
+  }
+  if (thinking) {
+    say("Wait for the bot's move.");
+    return;
+  }
+  if (game.toMove !== humanColor()) {
+    say("It is the bot's turn.");
+    return;
+  }
+  const reason = game.check(p);
+  if (reason) {
+    // Never sent: the server would refuse it anyway, and this says why now.
+    say(`Illegal move at ${vertex(game.size, p)}: ${REASONS[reason]}.`);
+    return;
+  }
+  say("");
+  playHuman(p);
+}
+
+function playHuman(mv) {
+  game.play(mv);
+  saved.moves = game.moves.slice();
+  saved.analysis = null;
+  save();
+  afterMove();
+}
+
+function afterMove() {
+  render();
+  if (game.isOver()) {
+    finish();
+  } else if (game.toMove === botColor()) {
+    askBot();
+  }
+}
+
+async function askBot() {
+  if (request) request.controller.abort();
+  const controller = new AbortController();
+  const mine = { controller };
+  request = mine;
+  thinking = true;
+  render();
+  const s = saved.settings;
+  const body = gameBody();
+  if (s.budget) body.budget = s.budget;
+  try {
+    const data = await postJson(`/select-move/${encodeURIComponent(s.bot)}`, body, controller.signal);
+    if (request !== mine) return;
+    request = null;
+    thinking = false;
+    const mv = data.bot_move;
+    const reason = mv === "resign" ? null : game.check(mv);
+    if (reason) throw new Error(`the bot's move ${mv} looks illegal here (${REASONS[reason]})`);
+    game.play(mv);
+    saved.moves = game.moves.slice();
+    saved.analysis = { move: mv, color: colorName(botColor()), data: data.diagnostics };
+    save();
+    if (mv === "pass") say("The bot passes.");
+    else if (mv === "resign") say("The bot resigns.");
+    afterMove();
+  } catch (error) {
+    if (request !== mine) return;
+    request = null;
+    thinking = false;
+    if (error.name === "AbortError") return;
+    say(`The bot could not answer: ${error.message}`);
+    render();
+  }
+}
+
+async function finish() {
+  render();
+  try {
+    const score = await postJson("/api/score", gameBody());
+    saved.score = score;
+    save();
+    render();
+  } catch (error) {
+    say(`Counting failed: ${error.message}`);
+  }
+}
+
+function pass() {
+  if (!game || game.isOver() || thinking || game.toMove !== humanColor()) return;
+  say("You pass.");
+  playHuman("pass");
+}
+
+function resign() {
+  if (!game || game.isOver() || thinking) return;
+  // Resigning is the human's act whoever is to move; the record needs it on
+  // the human's turn, so wait for the bot otherwise.
+  if (game.toMove !== humanColor()) return;
+  playHuman("resign");
+  say("You resign.");
+}
+
+function undo() {
+  if (!game) return;
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  // Take back to just before the human's last move: the bot's reply (if
+  // any) and the human's move.
+  const moves = saved.moves.slice();
+  const human = humanColor();
+  const s = saved.settings;
+  const firstColor = s.handicap >= 2 ? WHITE : BLACK;
+  const colorAt = (i) => (i % 2 === 0 ? firstColor : opponent(firstColor));
+  let i = moves.length - 1;
+  while (i >= 0 && colorAt(i) !== human) i--;
+  if (i < 0) {
+    say("Nothing of yours to take back.");
+    return;
+  }
+  saved.moves = moves.slice(0, i);
+  saved.score = null;
+  saved.analysis = null;
+  save();
+  rebuild();
+  say("Taken back.");
+  render();
+  if (game.toMove === botColor() && !game.isOver()) askBot();
+}
+
+async function downloadSgf() {
+  if (!saved) return;
+  try {
+    const body = gameBody();
+    const names = { [humanColor()]: "You", [botColor()]: botName() };
+    body.players = { black: names[BLACK], white: names[WHITE] };
+    const response = await fetch("/api/sgf", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new Error(data.error || `HTTP ${response.status}`);
+    }
+    const blob = new Blob([await response.text()], { type: "application/x-go-sgf" });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement("a");
+    const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
+    link.href = url;
+    link.download = `tengen-${saved.settings.size}x${saved.settings.size}-${stamp}.sgf`;
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (error) {
+    say(`Download failed: ${error.message}`);
+  }
+}
+
+// ---- Showing ----------------------------------------------------------
+
+function describeCursor(p) {
+  if (!game || p < 0) return;
+  const c = game.board[p];
+  const what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
+  $("cursor-info").textContent = `${vertex(game.size, p)}: ${what}`;
+}
+
+function render() {
+  if (!game) return;
+  const over = game.isOver();
+  const humanTurn = !over && !thinking && game.toMove === humanColor();
+  const score = over ? saved.score : null;
+  const dead = new Set();
+  if (score) {
+    for (const v of score.dead) {
+      const p = game.size * (game.size - Number(v.slice(1))) + "ABCDEFGHJKLMNOPQRSTUVWXYZ".indexOf(v[0]);
+      dead.add(p);
+    }
+  }
+  view.render({
+    game,
+    ghost: humanTurn ? humanColor() : 0,
+    ownership: score && !game.resigned ? score.ownership : null,
+    dead,
+  });
+
+  const toMove = colorName(game.toMove);
+  const who = game.toMove === humanColor() ? "you" : botName();
+  $("turn").textContent = over ? "Game over." : `${toMove} to move (${who}).`;
+  $("thinking").hidden = !thinking;
+  $("captures-black").textContent = String(game.captures[BLACK]);
+  $("captures-white").textContent = String(game.captures[WHITE]);
+  const s = saved.settings;
+  $("players").textContent =
+    `You: ${colorName(humanColor())} · Bot: ${s.bot} · ${s.size}×${s.size}, ${s.rules}, komi ${s.komi}` +
+    (s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
+
+  const result = $("result");
+  if (over) {
+    result.hidden = false;
+    result.replaceChildren();
+    if (game.resigned) {
+      const winner = opponent(game.resigned);
+      result.append(`${winner === BLACK ? "B" : "W"}+R — ${winner === humanColor() ? "you win" : "the bot wins"} by resignation`);
+    } else if (score) {
+      const winner = score.winner === "black" ? BLACK : score.winner === "white" ? WHITE : 0;
+      const verdict = winner === 0 ? "a draw" : winner === humanColor() ? "you win" : "the bot wins";
+      result.append(`${score.result} — ${verdict}`);
+      const small = document.createElement("small");
+      small.textContent =
+        `Black ${score.black}, White ${score.white} (komi ${score.komi}, ${score.scoring} scoring)` +
+        (score.dead.length ? `; dead stones: ${score.dead.join(" ")}` : "");
+      result.append(small);
+    } else {
+      result.append("Counting…");
+    }
+  } else {
+    result.hidden = true;
+  }
+
+  $("pass").disabled = !humanTurn;
+  $("resign").disabled = !humanTurn;
+  $("undo").disabled = !saved.moves.length;
+  const botTurn = !over && !thinking && game.toMove === botColor();
+  $("retry").hidden = !botTurn;
+
+  renderMoves();
+  renderAnalysis();
+}
+
+function renderMoves() {
+  const list = $("move-list");
+  list.replaceChildren();
+  const first = saved.settings.handicap >= 2 ? WHITE : BLACK;
+  saved.moves.forEach((mv, i) => {
+    const color = i % 2 === 0 ? first : opponent(first);
+    const item = document.createElement("li");
+    item.textContent = `${color === BLACK ? "B" : "W"} ${mv}`;
+    if (i === saved.moves.length - 1) item.className = "last";
+    list.appendChild(item);
+  });
+  list.scrollTop = list.scrollHeight;
+}
+
+function percent(x) {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+function renderAnalysis() {
+  const box = $("analysis-body");
+  box.replaceChildren();
+  const info = saved.analysis;
+  const p = document.createElement("p");
+  p.className = "muted";
+  if (!info) {
+    p.textContent = "The bot's win rate and candidates appear here after its move, when it reports them.";
+    box.append(p);
+    return;
+  }
+  const analysis = info.data && info.data.analysis;
+  if (!analysis) {
+    p.textContent = `The bot played ${info.move} (${info.data ? info.data.think_ms.toFixed(2) : "?"} ms); it reports no analysis.`;
+    box.append(p);
+    return;
+  }
+  const line = document.createElement("div");
+  line.className = "winrate";
+  line.setAttribute("role", "img");
+  line.setAttribute("aria-label", `The bot's win rate: ${percent(analysis.winrate)}`);
+  const label = document.createElement("span");
+  label.textContent = `Win rate ${percent(analysis.winrate)}`;
+  const bar = document.createElement("span");
+  bar.className = "bar";
+  const fill = document.createElement("span");
+  fill.style.width = percent(Math.max(0, Math.min(1, analysis.winrate)));
+  bar.append(fill);
+  line.append(label, bar);
+  box.append(line);
+  const summary = document.createElement("p");
+  summary.className = "muted";
+  summary.textContent = `${info.color} ${info.move} after ${analysis.playouts} playouts.`;
+  box.append(summary);
+  if (analysis.candidates && analysis.candidates.length) {
+    const table = document.createElement("table");
+    const head = table.createTHead().insertRow();
+    for (const h of ["Move", "Visits", "Win rate", "Line"]) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = h;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const c of analysis.candidates.slice(0, 5)) {
+      const row = body.insertRow();
+      row.insertCell().textContent = c.move;
+      row.insertCell().textContent = String(c.visits);
+      row.insertCell().textContent = percent(c.winrate);
+      row.insertCell().textContent = (c.pv || []).slice(0, 6).join(" ");
+    }
+    box.append(table);
+  }
+}
+
+// ---- New game ---------------------------------------------------------
+
+function selectedSize() {
+  const form = $("new-game-form");
+  const choice = form.querySelector("input[name=size]:checked").value;
+  const size = choice === "other" ? Number($("size-other").value) : Number(choice);
+  return Number.isInteger(size) && size >= 5 && size <= 25 ? size : null;
+}
+
+function fillHandicap() {
+  const size = selectedSize() || 9;
+  const select = $("handicap");
+  const current = Number(select.value || 0);
+  select.replaceChildren();
+  const options = [0];
+  for (let n = 2; n <= maxHandicap(size); n++) options.push(n);
+  for (const n of options) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = n === 0 ? "None" : `${n} stones`;
+    select.append(option);
+  }
+  select.value = String(options.includes(current) ? current : 0);
+}
+
+let komiTouched = false;
+
+function defaultKomi() {
+  if (Number($("handicap").value) >= 2) return 0.5;
+  return rulesOf({ rules: $("rules").value }).komi;
+}
+
+function fillStrength() {
+  const bot = bots.find((b) => b.name === $("bot").value);
+  $("bot-description").textContent = bot ? bot.description : "";
+  const playouts = bot && bot.options.find((o) => o.name === "playouts");
+  const time = bot && bot.options.find((o) => o.name === "time");
+  const input = $("strength");
+  const row = $("strength-row");
+  if (playouts) {
+    row.hidden = false;
+    $("strength-label").textContent = "Playouts per move";
+    input.min = "1";
+    input.max = "1000000";
+    input.step = "1";
+    input.value = playouts.default;
+    input.dataset.kind = "playouts";
+    $("strength-note").textContent = "More playouts: stronger and slower.";
+  } else if (time) {
+    row.hidden = false;
+    $("strength-label").textContent = "Seconds per move";
+    input.min = "0.1";
+    input.max = "10";
+    input.step = "0.1";
+    input.value = String(parseFloat(time.default) || 1);
+    input.dataset.kind = "seconds";
+    $("strength-note").textContent = "More time: stronger and slower.";
+  } else {
+    row.hidden = true;
+    input.dataset.kind = "";
+    $("strength-note").textContent = "This bot has no strength setting.";
+  }
+}
+
+function openNewGame() {
+  const dialog = $("new-game-dialog");
+  if (saved) {
+    const s = saved.settings;
+    const radio = document.querySelector(`input[name=size][value="${s.size}"]`);
+    if (radio) radio.checked = true;
+    else {
+      document.querySelector("input[name=size][value=other]").checked = true;
+      $("size-other").value = String(s.size);
+    }
+    $("color").value = s.humanChoice || s.human;
+    $("rules").value = s.rules;
+    if (bots.some((b) => b.name === s.bot)) $("bot").value = s.bot;
+  }
+  fillHandicap();
+  if (saved) $("handicap").value = String(saved.settings.handicap || 0);
+  komiTouched = false;
+  $("komi").value = String(saved ? saved.settings.komi : defaultKomi());
+  fillStrength();
+  $("cancel-new-game").hidden = !saved;
+  if (!dialog.open) dialog.showModal();
+}
+
+function startGame(event) {
+  event.preventDefault();
+  const size = selectedSize();
+  if (!size) {
+    $("size-other").setCustomValidity("Choose a size from 5 to 25.");
+    $("size-other").reportValidity();
+    return;
+  }
+  const komi = Number($("komi").value);
+  if (!Number.isFinite(komi) || Math.abs(komi) > 100) {
+    $("komi").reportValidity();
+    return;
+  }
+  const choice = $("color").value;
+  const human = choice === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice;
+  const input = $("strength");
+  let budget = null;
+  if (input.dataset.kind === "playouts") budget = { playouts: Math.max(1, Math.round(Number(input.value))) };
+  if (input.dataset.kind === "seconds") budget = { seconds: Math.max(0.1, Number(input.value)) };
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  saved = {
+    settings: {
+      size,
+      human,
+      humanChoice: choice,
+      handicap: Number($("handicap").value) || 0,
+      komi,
+      rules: $("rules").value,
+      bot: $("bot").value || "random",
+      budget,
+    },
+    moves: [],
+    score: null,
+    analysis: null,
+  };
+  save();
+  rebuild();
+  $("new-game-dialog").close();
+  say(`New game: you play ${colorName(humanColor())}.`);
+  afterMove();
+  $("board").focus();
+}
+
+async function loadBots() {
+  try {
+    const response = await fetch("/api/bots");
+    const data = await response.json();
+    bots = data.bots || [];
+  } catch {
+    bots = [{ name: "random", description: "uniformly random legal moves", options: [] }];
+  }
+  const select = $("bot");
+  select.replaceChildren();
+  for (const bot of bots) {
+    const option = document.createElement("option");
+    option.value = bot.name;
+    option.textContent = bot.name;
+    select.append(option);
+  }
+}
+
+function wire() {
+  $("pass").addEventListener("click", pass);
+  $("resign").addEventListener("click", resign);
+  $("undo").addEventListener("click", undo);
+  $("retry").addEventListener("click", () => {
+    say("");
+    askBot();
+  });
+  $("new-game").addEventListener("click", openNewGame);
+  $("download").addEventListener("click", downloadSgf);
+  $("new-game-form").addEventListener("submit", startGame);
+  $("cancel-new-game").addEventListener("click", () => $("new-game-dialog").close());
+  for (const radio of document.querySelectorAll("input[name=size]")) {
+    radio.addEventListener("change", () => {
+      fillHandicap();
+      if (!komiTouched) $("komi").value = String(defaultKomi());
+    });
+  }
+  $("size-other").addEventListener("input", () => {
+    $("size-other").setCustomValidity("");
+    document.querySelector("input[name=size][value=other]").checked = true;
+    fillHandicap();
+  });
+  $("komi").addEventListener("input", () => { komiTouched = true; });
+  for (const id of ["rules", "handicap"]) {
+    $(id).addEventListener("change", () => {
+      if (!komiTouched) $("komi").value = String(defaultKomi());
+    });
+  }
+  $("bot").addEventListener("change", fillStrength);
+  $("board").addEventListener("pointerleave", () => $("cursor-info").textContent = "");
+}
+
+async function main() {
+  wire();
+  await loadBots();
+  saved = load();
+  if (saved) {
+    try {
+      rebuild();
+    } catch (error) {
+      // A stored game from an older page that no longer replays.
+      saved = null;
+      game = null;
+      say(`The saved game could not be restored (${error.message}).`);
+    }
+  }
+  if (!saved) {
+    openNewGame();
+    return;
+  }
+  say("Game restored.");
+  render();
+  if (game.isOver()) {
+    if (!saved.score) finish();
+  } else if (game.toMove === botColor()) {
+    askBot();
+  }
+}
+
+main();

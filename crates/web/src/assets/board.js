@@ -1,0 +1,237 @@
+// The board as SVG: grid, coordinates, star points, stones, the last-move
+// mark, the ghost stone under the pointer, the keyboard cursor, territory and
+// dead stones at the end. One unit of the view box is one line spacing, so
+// every size draws the same way.
+
+import { BLACK, WHITE, COLUMNS, EMPTY, starPoints, vertex } from "./rules.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export class BoardView {
+  /**
+   * @param {SVGSVGElement} svg
+   * @param {{onPlay: (p: number) => void, onCursor: (p: number) => void}} handlers
+   */
+  constructor(svg, handlers) {
+    this.svg = svg;
+    this.handlers = handlers;
+    this.size = 0;
+    this.hover = -1;
+    this.cursor = -1;
+    this.state = null;
+    svg.addEventListener("pointerleave", () => this.setHover(-1));
+    svg.addEventListener("keydown", (event) => this.onKey(event));
+    svg.addEventListener("focus", () => {
+      if (this.cursor < 0 && this.size) this.cursor = Math.floor(this.size / 2) * (this.size + 1);
+      this.draw();
+      this.handlers.onCursor(this.cursor);
+    });
+    svg.addEventListener("blur", () => this.draw());
+  }
+
+  /** Point index (row 0 at the top) to view-box coordinates. */
+  xy(p) {
+    return [1 + (p % this.size), 1 + Math.floor(p / this.size)];
+  }
+
+  setHover(p) {
+    if (p !== this.hover) {
+      this.hover = p;
+      this.drawOverlay();
+    }
+  }
+
+  onKey(event) {
+    if (!this.size) return;
+    const n = this.size;
+    let p = this.cursor < 0 ? Math.floor(n / 2) * (n + 1) : this.cursor;
+    const x = p % n;
+    const y = Math.floor(p / n);
+    switch (event.key) {
+      case "ArrowLeft": p = y * n + Math.max(0, x - 1); break;
+      case "ArrowRight": p = y * n + Math.min(n - 1, x + 1); break;
+      case "ArrowUp": p = Math.max(0, y - 1) * n + x; break;
+      case "ArrowDown": p = Math.min(n - 1, y + 1) * n + x; break;
+      case "Home": p = y * n; break;
+      case "End": p = y * n + n - 1; break;
+      case "Enter":
+      case " ":
+        event.preventDefault();
+        this.handlers.onPlay(p);
+        return;
+      default:
+        return;
+    }
+    event.preventDefault();
+    this.cursor = p;
+    this.drawOverlay();
+    this.handlers.onCursor(p);
+  }
+
+  /**
+   * Draws `state`: {game, interactive, ghost (colour or 0), ownership (rows
+   * of "B"/"W"/"." from the top, or null), dead (Set of point indices)}.
+   */
+  render(state) {
+    this.state = state;
+    if (state.game.size !== this.size) {
+      this.size = state.game.size;
+      this.hover = -1;
+      this.cursor = -1;
+    }
+    this.draw();
+  }
+
+  draw() {
+    const svg = this.svg;
+    const state = this.state;
+    if (!state) return;
+    const n = this.size;
+    const game = state.game;
+    svg.replaceChildren();
+    svg.setAttribute("viewBox", `-0.15 -0.15 ${n + 1.3} ${n + 1.3}`);
+
+    const defs = el("defs", {}, svg);
+    const black = el("radialGradient", { id: "stone-black", cx: "0.35", cy: "0.3", r: "0.75" }, defs);
+    el("stop", { offset: "0", "stop-color": "#6b6b6b" }, black);
+    el("stop", { offset: "0.45", "stop-color": "#222" }, black);
+    el("stop", { offset: "1", "stop-color": "#000" }, black);
+    const white = el("radialGradient", { id: "stone-white", cx: "0.35", cy: "0.3", r: "0.8" }, defs);
+    el("stop", { offset: "0", "stop-color": "#ffffff" }, white);
+    el("stop", { offset: "0.7", "stop-color": "#ececec" }, white);
+    el("stop", { offset: "1", "stop-color": "#c4c4c4" }, white);
+
+    el("rect", { x: -0.15, y: -0.15, width: n + 1.3, height: n + 1.3, rx: 0.12, class: "wood" }, svg);
+
+    // Grid, slightly thicker at the edge.
+    const grid = el("g", { class: "grid" }, svg);
+    for (let i = 0; i < n; i++) {
+      el("line", { x1: 1, y1: 1 + i, x2: n, y2: 1 + i }, grid);
+      el("line", { x1: 1 + i, y1: 1, x2: 1 + i, y2: n }, grid);
+    }
+    el("rect", { x: 1, y: 1, width: n - 1, height: n - 1, class: "edge" }, grid);
+    for (const p of starPoints(n)) {
+      const [x, y] = this.xy(p);
+      el("circle", { cx: x, cy: y, r: 0.09, class: "star" }, svg);
+    }
+
+    // Coordinates on all four sides, letters skipping I as in GTP.
+    const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    for (let i = 0; i < n; i++) {
+      for (const y of [0.28, n + 0.72]) {
+        const t = el("text", { x: 1 + i, y, "dominant-baseline": "central" }, labels);
+        t.textContent = COLUMNS[i];
+      }
+      for (const x of [0.26, n + 0.74]) {
+        const t = el("text", { x, y: 1 + i, "dominant-baseline": "central" }, labels);
+        t.textContent = String(n - i);
+      }
+    }
+
+    // Territory under the stones, so that dead stones sit on their owner's mark.
+    const dead = state.dead || new Set();
+    const stones = el("g", { class: "stones" }, svg);
+    for (let p = 0; p < n * n; p++) {
+      const c = game.board[p];
+      if (c === EMPTY) continue;
+      const [x, y] = this.xy(p);
+      const color = c === BLACK ? "black" : "white";
+      el(
+        "circle",
+        {
+          cx: x,
+          cy: y,
+          r: 0.475,
+          class: `stone ${color}${dead.has(p) ? " dead" : ""}`,
+          fill: `url(#stone-${color})`,
+          "data-stone": color,
+          "data-vertex": vertex(n, p),
+        },
+        stones,
+      );
+    }
+
+    if (state.ownership) {
+      const marks = el("g", { class: "territory" }, svg);
+      for (let y = 0; y < n; y++) {
+        const row = state.ownership[y] || "";
+        for (let x = 0; x < n; x++) {
+          const p = y * n + x;
+          const owner = row[x];
+          if ((owner !== "B" && owner !== "W") || (game.board[p] !== EMPTY && !dead.has(p))) continue;
+          el(
+            "rect",
+            {
+              x: 1 + x - 0.17,
+              y: 1 + y - 0.17,
+              width: 0.34,
+              height: 0.34,
+              class: owner === "B" ? "black" : "white",
+              "data-territory": owner === "B" ? "black" : "white",
+            },
+            marks,
+          );
+        }
+      }
+    }
+
+    const last = game.lastMove;
+    if (last && last.point >= 0 && game.board[last.point] !== EMPTY) {
+      const [x, y] = this.xy(last.point);
+      el("circle", {
+        cx: x,
+        cy: y,
+        r: 0.2,
+        class: `last-move ${game.board[last.point] === BLACK ? "on-black" : "on-white"}`,
+        "data-last-move": vertex(n, last.point),
+      }, svg);
+    }
+
+    this.overlay = el("g", { class: "overlay" }, svg);
+
+    // Hit targets last, on top: one square per point.
+    const hits = el("g", { class: "hits" }, svg);
+    for (let p = 0; p < n * n; p++) {
+      const [x, y] = this.xy(p);
+      const target = el("rect", {
+        x: x - 0.5,
+        y: y - 0.5,
+        width: 1,
+        height: 1,
+        "data-point": vertex(n, p),
+      }, hits);
+      target.addEventListener("pointerenter", () => this.setHover(p));
+      target.addEventListener("click", () => {
+        this.cursor = p;
+        this.handlers.onPlay(p);
+      });
+    }
+    this.drawOverlay();
+  }
+
+  /** The ghost stone and the keyboard cursor, redrawn on every pointer move. */
+  drawOverlay() {
+    if (!this.overlay || !this.state) return;
+    const overlay = this.overlay;
+    overlay.replaceChildren();
+    const game = this.state.game;
+    const ghost = this.state.ghost;
+    if (ghost && this.hover >= 0 && game.board[this.hover] === EMPTY) {
+      const [x, y] = this.xy(this.hover);
+      const color = ghost === WHITE ? "white" : "black";
+      el("circle", { cx: x, cy: y, r: 0.475, class: `ghost ${color}`, fill: `url(#stone-${color})` }, overlay);
+    }
+    // The cursor is for keyboard players; a mouse click focuses the board too.
+    if (this.svg.matches(":focus-visible") && this.cursor >= 0) {
+      const [x, y] = this.xy(this.cursor);
+      el("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, rx: 0.1, class: "cursor" }, overlay);
+    }
+  }
+}

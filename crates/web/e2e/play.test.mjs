@@ -1,0 +1,186 @@
+// End to end: `tengen serve` and the page in Debian's Chromium. A 9x9 game
+// against the random bot played by clicks (and once by keyboard), an illegal
+// click explained and not sent, undo, a reload that keeps the game, passes to
+// the end, the result with territory, and the SGF download re-read by
+// `tengen sgf check`. Screenshots are kept under target/e2e/.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { repoRoot, startServer, tengenBinary } from "./server.mjs";
+
+const artifacts = resolve(repoRoot, "target/e2e");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+async function moveCount(page) {
+  return page.locator("#move-list li").count();
+}
+
+/** Waits until it is the human's turn again (the bot has answered). */
+async function waitForHumanTurn(page) {
+  await page.waitForFunction(() => {
+    const turn = document.getElementById("turn").textContent;
+    const thinking = !document.getElementById("thinking").hidden;
+    return !thinking && (turn.includes("(you)") || turn.startsWith("Game over"));
+  });
+}
+
+test("a game against the random bot in the browser", { timeout: 180_000 }, async () => {
+  mkdirSync(artifacts, { recursive: true });
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1200, height: 860 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(message.text());
+    });
+    let moveRequests = 0;
+    page.on("request", (request) => {
+      if (request.url().includes("/select-move/")) moveRequests += 1;
+    });
+
+    await page.goto(server.url);
+    // No saved game: the new-game dialog opens by itself.
+    const dialog = page.locator("#new-game-dialog");
+    await dialog.waitFor({ state: "visible" });
+    await page.check('input[name=size][value="9"]');
+    await page.selectOption("#color", "black");
+    await page.selectOption("#rules", "chinese");
+    await page.selectOption("#bot", "random");
+    assert.equal(await page.inputValue("#komi"), "7.5");
+    await page.click("#start-game");
+    await dialog.waitFor({ state: "hidden" });
+
+    // The board: 81 points, coordinates, star points, nothing on it yet.
+    assert.equal(await page.locator("[data-point]").count(), 81);
+    assert.equal(await page.locator("#board .star").count(), 5);
+    const coords = await page.locator("#board .coords text").allTextContents();
+    assert.ok(coords.includes("J") && !coords.includes("I") && coords.includes("9"));
+    assert.equal(await page.locator("[data-stone]").count(), 0);
+
+    // Several moves by clicking; each time the bot answers on the board.
+    const mine = ["E5", "C3", "G7", "C7", "G3"];
+    for (const [i, v] of mine.entries()) {
+      const point = page.locator(`[data-point="${v}"]`);
+      if ((await page.locator(`[data-stone][data-vertex="${v}"]`).count()) > 0) continue;
+      await point.click();
+      await waitForHumanTurn(page);
+      const count = await moveCount(page);
+      assert.equal(count % 2, 0, "the bot answered every move");
+      const list = await page.locator("#move-list li").allTextContents();
+      assert.ok(list.includes(`B ${v}`), `${v} is in the move list ${list}`);
+      assert.match(list[list.length - 1], /^W ([A-HJ-T]\d+|pass)$/);
+      // The bot's reply is the marked stone, unless it passed.
+      const last = list[list.length - 1].slice(2);
+      if (last !== "pass") {
+        assert.equal(await page.locator(`[data-stone="white"][data-vertex="${last}"]`).count(), 1);
+        assert.equal(await page.locator(`[data-last-move="${last}"]`).count(), 1);
+      }
+      if (i === 2) await page.screenshot({ path: resolve(artifacts, "midgame.png") });
+    }
+    const stones = await page.locator("[data-stone]").count();
+    assert.ok(stones >= 8, `stones on the board: ${stones}`);
+
+    // An illegal click: occupied. Explained, and nothing sent.
+    const before = moveRequests;
+    const movesBefore = await moveCount(page);
+    await page.locator('[data-point="E5"]').click();
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("occupied"));
+    assert.match(await page.textContent("#message"), /Illegal move at E5: the point is occupied/);
+    await page.waitForTimeout(200);
+    assert.equal(moveRequests, before, "an illegal click sends no move");
+    assert.equal(await moveCount(page), movesBefore);
+
+    // A ghost stone follows the pointer on an empty point.
+    const empty = await page.locator("[data-point]").evaluateAll((targets) => {
+      const taken = new Set([...document.querySelectorAll("[data-stone]")].map((s) => s.dataset.vertex));
+      return targets.map((t) => t.dataset.point).find((v) => !taken.has(v));
+    });
+    await page.locator(`[data-point="${empty}"]`).hover();
+    assert.equal(await page.locator("#board .ghost").count(), 1);
+
+    // Keyboard: focus the board, move the cursor, play with Enter.
+    await page.focus("#board");
+    const atCursor = async () => (await page.textContent("#cursor-info")).split(":")[0];
+    for (const key of ["ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowRight", "ArrowDown"]) {
+      await page.keyboard.press(key);
+      const v = await atCursor();
+      if ((await page.locator(`[data-stone][data-vertex="${v}"]`).count()) === 0) break;
+    }
+    const cursorVertex = await atCursor();
+    const countBeforeKey = await moveCount(page);
+    await page.keyboard.press("Enter");
+    await waitForHumanTurn(page);
+    const afterKey = await page.locator("#move-list li").allTextContents();
+    assert.equal(afterKey.length, countBeforeKey + 2, "Enter played a move and the bot answered");
+    assert.equal(afterKey[countBeforeKey], `B ${cursorVertex}`);
+
+    // Undo takes back the keyboard move and the bot's reply.
+    await page.click("#undo");
+    await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length === n, countBeforeKey);
+
+    // A reload keeps the game.
+    const listBeforeReload = await page.locator("#move-list li").allTextContents();
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("restored"));
+    assert.deepEqual(await page.locator("#move-list li").allTextContents(), listBeforeReload);
+    assert.equal(await page.locator("#new-game-dialog").isVisible(), false);
+
+    // More moves on the left side, then pass until the bot passes too (the
+    // random bot fills the board first).
+    for (const v of ["B5", "C5", "D5", "D6", "D4", "C6", "C4", "B3", "B7", "D8", "D2", "A5"]) {
+      const taken = await page.locator(`[data-stone][data-vertex="${v}"]`).count();
+      if (taken || (await page.textContent("#turn")).startsWith("Game over")) continue;
+      await page.locator(`[data-point="${v}"]`).click();
+      if ((await page.textContent("#message")).startsWith("Illegal")) continue;
+      await waitForHumanTurn(page);
+    }
+    for (let turn = 0; turn < 200; turn++) {
+      if ((await page.textContent("#turn")).startsWith("Game over")) break;
+      await page.click("#pass");
+      await waitForHumanTurn(page);
+    }
+    assert.ok((await page.textContent("#turn")).startsWith("Game over"));
+    await page.waitForFunction(() => /^(B\+|W\+|0)/.test(document.getElementById("result").textContent));
+    const result = (await page.textContent("#result")).split(" ")[0];
+    assert.match(result, /^(B\+\d+(\.5)?|W\+\d+(\.5)?|0)$/);
+    assert.ok((await page.locator("[data-territory]").count()) > 0, "territory is shown");
+    await page.screenshot({ path: resolve(artifacts, "final.png") });
+
+    // The SGF download re-reads.
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download")]);
+    const sgfPath = resolve(artifacts, "game.sgf");
+    await download.saveAs(sgfPath);
+    const sgf = readFileSync(sgfPath, "utf8");
+    assert.match(sgf, /^\(;FF\[4\]GM\[1\]/);
+    assert.ok(sgf.includes(`RE[${result}]`), `RE[${result}] in ${sgf.slice(0, 200)}`);
+    assert.ok(sgf.includes("PB[You]") && sgf.includes("PW[tengen random]"));
+    const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8" });
+    assert.match(check, /games 1, moves \d+, failures 0/);
+
+    assert.deepEqual(errors, [], "no errors in the page");
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});
