@@ -196,9 +196,10 @@ fn fresh_seed() -> u64 {
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
-    nanos ^ COUNTER
-        .fetch_add(1, Ordering::Relaxed)
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    nanos
+        ^ COUNTER
+            .fetch_add(1, Ordering::Relaxed)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Runs `work` on a blocking thread holding one bot slot, within the time
@@ -221,7 +222,9 @@ async fn run_bot_work<T: Send + 'static>(
     });
     match tokio::time::timeout(timeout, task).await {
         Err(_) => Err(ApiError::Timeout(timeout)),
-        Ok(Err(join)) => Err(ApiError::Internal(format!("the bot's thread failed: {join}"))),
+        Ok(Err(join)) => Err(ApiError::Internal(format!(
+            "the bot's thread failed: {join}"
+        ))),
         Ok(Ok(result)) => result,
     }
 }
@@ -271,7 +274,9 @@ async fn select_move(
                 game.size().gtp(mv)
             }
         };
-        let analysis = bot.analysis().map(|analysis| analysis_view(&game, analysis));
+        let analysis = bot
+            .analysis()
+            .map(|analysis| analysis_view(&game, analysis));
         Ok((
             bot_move,
             think_ms,

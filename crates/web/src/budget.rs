@@ -113,7 +113,9 @@ pub fn parse_duration(text: &str) -> Option<Duration> {
     };
     let value: f64 = number.trim().parse().ok()?;
     let seconds = value * scale;
-    (seconds.is_finite() && seconds >= 0.0 && seconds < 1e9).then(|| Duration::from_secs_f64(seconds))
+    (0.0..1e9)
+        .contains(&seconds)
+        .then(|| Duration::from_secs_f64(seconds))
 }
 
 #[cfg(test)]

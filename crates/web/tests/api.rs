@@ -83,14 +83,20 @@ fn health_bots_and_the_page() {
 
     let page = client.get("/").unwrap();
     assert_eq!(page.status, 200);
-    assert!(page.header("content-type").unwrap().starts_with("text/html"));
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
     let html = page.text();
     for name in tengen_web::assets::file_names() {
         let asset = client.get(&format!("/assets/{name}")).unwrap();
         assert_eq!(asset.status, 200, "{name}");
         assert!(!asset.body.is_empty(), "{name} is empty");
         if name.ends_with(".css") || name == "app.js" {
-            assert!(html.contains(&format!("/assets/{name}")), "{name} not linked");
+            assert!(
+                html.contains(&format!("/assets/{name}")),
+                "{name} not linked"
+            );
         }
     }
     // Nothing outside: no CDN, no remote script.
@@ -122,12 +128,21 @@ fn select_move_answers_the_books_request_with_a_legal_move() {
     }
     // The same seed, the same move.
     let request = json!({"board_size": 13, "moves": ["K10"], "seed": 42});
-    let first = client.post_json("/select-move/random", &request).unwrap().json();
-    let second = client.post_json("/select-move/random", &request).unwrap().json();
+    let first = client
+        .post_json("/select-move/random", &request)
+        .unwrap()
+        .json();
+    let second = client
+        .post_json("/select-move/random", &request)
+        .unwrap()
+        .json();
     assert_eq!(first["bot_move"], second["bot_move"]);
     // Upper-case names and a trailing colon are the same bot.
     let response = client
-        .post_json("/select-move/RANDOM:", &json!({"board_size": 5, "moves": []}))
+        .post_json(
+            "/select-move/RANDOM:",
+            &json!({"board_size": 5, "moves": []}),
+        )
         .unwrap();
     assert_eq!(response.status, 200, "{}", response.text());
 }
@@ -355,7 +370,12 @@ fn malformed_requests_get_json_errors() {
     let json_type = [("Content-Type", "application/json")];
     // JSON syntax.
     let response = client
-        .request("POST", "/select-move/random", &json_type, b"{\"board_size\": 9,")
+        .request(
+            "POST",
+            "/select-move/random",
+            &json_type,
+            b"{\"board_size\": 9,",
+        )
         .unwrap();
     assert_error(&response, 400, "");
     // Wrong or missing content type.
@@ -382,10 +402,15 @@ fn malformed_requests_get_json_errors() {
         .unwrap();
     assert_error(&response, 422, "invalid type");
     let response = client
-        .post_json("/select-move/random", &json!({"board_size": 9, "moves": [4, 4]}))
+        .post_json(
+            "/select-move/random",
+            &json!({"board_size": 9, "moves": [4, 4]}),
+        )
         .unwrap();
     assert_error(&response, 422, "invalid type");
-    let response = client.post_json("/select-move/random", &json!("9")).unwrap();
+    let response = client
+        .post_json("/select-move/random", &json!("9"))
+        .unwrap();
     assert_error(&response, 422, "expected struct");
     // Board sizes out of range.
     for size in [json!(0), json!(26), json!(1000), json!(u64::MAX)] {
@@ -407,11 +432,17 @@ fn malformed_requests_get_json_errors() {
         .unwrap();
     assert_error(&response, 400, "unknown rule set 'fischer'");
     let response = client
-        .post_json("/select-move/random", &json!({"board_size": 9, "komi": 1e9}))
+        .post_json(
+            "/select-move/random",
+            &json!({"board_size": 9, "komi": 1e9}),
+        )
         .unwrap();
     assert_error(&response, 400, "komi");
     let response = client
-        .post_json("/select-move/random", &json!({"board_size": 9, "handicap": 10}))
+        .post_json(
+            "/select-move/random",
+            &json!({"board_size": 9, "handicap": 10}),
+        )
         .unwrap();
     assert_error(&response, 400, "handicap of 10 stones");
     let response = client
@@ -511,7 +542,11 @@ fn unreasonable_budgets_are_refused_and_ignored_ones_reported() {
                 &json!({"board_size": 9, "budget": budget}),
             )
             .unwrap();
-        let status = if part.starts_with("invalid") { 422 } else { 400 };
+        let status = if part.starts_with("invalid") {
+            422
+        } else {
+            400
+        };
         assert_error(&response, status, part);
     }
     let body = client
@@ -670,7 +705,10 @@ fn budgets_map_onto_the_bots_options_and_analysis_is_passed_on() {
     assert_error(&response, 400, "at most 10");
     // A bot that answers an illegal move is the server's fault, and says so.
     let response = client
-        .post_json("/select-move/liar", &json!({"board_size": 9, "moves": ["E5"]}))
+        .post_json(
+            "/select-move/liar",
+            &json!({"board_size": 9, "moves": ["E5"]}),
+        )
         .unwrap();
     assert_error(&response, 500, "illegal move E5");
 }
@@ -747,8 +785,15 @@ fn colours_alternate_from_the_right_player() {
             Color::Black,
         ),
     ] {
-        let body = client.post_json("/select-move/random", &request).unwrap().json();
-        let expected = if color == Color::Black { "black" } else { "white" };
+        let body = client
+            .post_json("/select-move/random", &request)
+            .unwrap()
+            .json();
+        let expected = if color == Color::Black {
+            "black"
+        } else {
+            "white"
+        };
         assert_eq!(body["diagnostics"]["color"], expected, "{request}");
     }
 }
