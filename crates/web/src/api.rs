@@ -94,6 +94,7 @@ struct LimitsView {
     max_playouts: u64,
     max_seconds: f64,
     max_threads: usize,
+    max_memory_mib: u64,
 }
 
 async fn bots(State(state): Shared) -> Json<BotListing> {
@@ -123,6 +124,7 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
             max_playouts: limits.max_playouts,
             max_seconds: limits.max_think.as_secs_f64(),
             max_threads: limits.max_threads,
+            max_memory_mib: limits.max_memory_mib,
         },
     })
 }

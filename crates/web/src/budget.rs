@@ -25,7 +25,8 @@ pub struct AppliedBudget {
 
 /// Checks `budget` against the limits and writes it into `spec` as the
 /// bot's `playouts` and `time` options where `info` lists them; then checks
-/// the spec's own `playouts`, `time` and `threads` against the limits.
+/// the spec's own `playouts`, `time`, `memory` and `threads` against the
+/// limits.
 pub fn apply(
     spec: &mut BotSpec,
     info: &BotInfo,
@@ -65,6 +66,16 @@ pub fn apply(
             check_seconds(time.as_secs_f64(), limits)?;
         }
     }
+    if let Some(text) = spec.get("memory") {
+        if let Ok(mib) = text.parse::<u64>() {
+            if mib > limits.max_memory_mib {
+                return Err(ApiError::Budget(format!(
+                    "memory={mib} MiB is more than this server allows ({} MiB)",
+                    limits.max_memory_mib
+                )));
+            }
+        }
+    }
     if let Some(text) = spec.get("threads") {
         if let Ok(threads) = text.parse::<u64>() {
             if threads > limits.max_threads as u64 {
@@ -98,24 +109,10 @@ fn check_seconds(seconds: f64, limits: &Limits) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Reads `1.5s`, `500ms`, `2m` or plain seconds; `None` when it is not a
-/// duration (the bot then refuses it with its own message).
+/// Reads a duration as the bots do (`1.5s`, `500ms`, `2m`, plain seconds);
+/// `None` when it is not one (the bot then refuses it with its own message).
 pub fn parse_duration(text: &str) -> Option<Duration> {
-    let text = text.trim();
-    let (number, scale) = if let Some(ms) = text.strip_suffix("ms") {
-        (ms, 0.001)
-    } else if let Some(s) = text.strip_suffix('s') {
-        (s, 1.0)
-    } else if let Some(m) = text.strip_suffix('m') {
-        (m, 60.0)
-    } else {
-        (text, 1.0)
-    };
-    let value: f64 = number.trim().parse().ok()?;
-    let seconds = value * scale;
-    (0.0..1e9)
-        .contains(&seconds)
-        .then(|| Duration::from_secs_f64(seconds))
+    tengen_bots::registry::parse_duration(text).ok()
 }
 
 #[cfg(test)]
@@ -185,6 +182,8 @@ mod tests {
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
         let mut spec: BotSpec = "searcher:playouts=100000000".parse().unwrap();
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
+        let mut spec: BotSpec = "searcher:memory=65536".parse().unwrap();
+        assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
     }
 
     #[test]
@@ -195,5 +194,6 @@ mod tests {
         assert_eq!(parse_duration("1m"), Some(Duration::from_secs(60)));
         assert_eq!(parse_duration("soon"), None);
         assert_eq!(parse_duration("-1s"), None);
+        assert_eq!(parse_duration("1h"), None);
     }
 }

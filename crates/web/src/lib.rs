@@ -49,6 +49,8 @@ pub struct Limits {
     pub max_think: Duration,
     /// Most search threads a bot spec may ask for.
     pub max_threads: usize,
+    /// Most memory (MiB) a bot spec may give a search tree.
+    pub max_memory_mib: u64,
     /// Bot computations (moves, counts) running at once; more are answered
     /// 503 at once rather than queued.
     pub max_concurrent: usize,
@@ -66,6 +68,7 @@ impl Default for Limits {
             max_playouts: 1_000_000,
             max_think: Duration::from_secs(10),
             max_threads: cores,
+            max_memory_mib: 1024,
             max_concurrent: 64,
             grace: Duration::from_secs(2),
         }

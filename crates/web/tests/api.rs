@@ -99,8 +99,17 @@ fn health_bots_and_the_page() {
             );
         }
     }
-    // Nothing outside: no CDN, no remote script.
-    assert!(!html.contains("http://") && !html.contains("https://"));
+    // Nothing outside: every script, style sheet and icon is ours or inline.
+    for attribute in ["src=\"", "href=\""] {
+        for (at, _) in html.match_indices(attribute) {
+            let value = &html[at + attribute.len()..];
+            assert!(
+                (value.starts_with('/') && !value.starts_with("//")) || value.starts_with("data:"),
+                "outside reference: {}",
+                &value[..value.len().min(60)]
+            );
+        }
+    }
     assert_error(&client.get("/assets/missing.js").unwrap(), 404, "no such");
 }
 
@@ -560,6 +569,43 @@ fn unreasonable_budgets_are_refused_and_ignored_ones_reported() {
         body["diagnostics"]["budget"]["ignored"],
         json!(["playouts", "seconds"])
     );
+}
+
+#[test]
+fn the_search_bot_reports_its_analysis_within_its_budget() {
+    let server = server();
+    let mut client = Client::new(server.address);
+    let response = client
+        .post_json(
+            "/select-move/mcts",
+            &json!({"board_size": 9, "moves": ["E5"], "budget": {"playouts": 300}, "seed": 3}),
+        )
+        .unwrap();
+    assert_eq!(response.status, 200, "{}", response.text());
+    let body = response.json();
+    assert_eq!(body["diagnostics"]["bot"], "mcts:playouts=300");
+    let analysis = &body["diagnostics"]["analysis"];
+    let winrate = analysis["winrate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&winrate), "{analysis}");
+    let candidates = analysis["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty(), "{analysis}");
+    let game = replay(9, Rules::default(), &["E5".to_string()]);
+    let best = game
+        .size()
+        .parse_gtp(candidates[0]["move"].as_str().unwrap());
+    assert!(best.is_ok_and(|mv| game.legal(mv).is_ok()), "{analysis}");
+    // Its settings are held to the server's limits.
+    for (spec, part) in [
+        ("mcts:memory=65536", "memory=65536"),
+        ("mcts:threads=1000", "threads=1000"),
+        ("mcts:playouts=5000000", "out of range"),
+        ("mcts:time=20s", "at most 10"),
+    ] {
+        let response = client
+            .post_json(&format!("/select-move/{spec}"), &json!({"board_size": 9}))
+            .unwrap();
+        assert_error(&response, 400, part);
+    }
 }
 
 // Bots of the tests' own, to check what the real registry cannot show yet:

@@ -445,7 +445,8 @@ function fillStrength() {
     input.min = "1";
     input.max = "1000000";
     input.step = "1";
-    input.value = playouts.default;
+    // "none" means the bot's own default (10,000 for mcts); offer a number.
+    input.value = /^\d+$/.test(playouts.default) ? playouts.default : "10000";
     input.dataset.kind = "playouts";
     $("strength-note").textContent = "More playouts: stronger and slower.";
   } else if (time) {
