@@ -64,7 +64,15 @@ fn nogo_arguments_are_checked() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("use go or nogo"));
     // The MCTS bot plays NoGo too: a legal move, and resign when stuck.
     let output = run_tengen(
-        &["gtp", "--game", "nogo", "--size", "3", "--bot", "mcts:playouts=200"],
+        &[
+            "gtp",
+            "--game",
+            "nogo",
+            "--size",
+            "3",
+            "--bot",
+            "mcts:playouts=200",
+        ],
         b"play b b2\ngenmove w\n",
     );
     assert!(output.status.success());
