@@ -149,17 +149,23 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         self.last_outcome.as_ref().map(|o| (o.playouts, o.elapsed))
     }
 
+    /// Keeps `tree`, grown for `game`'s position, for the next search when
+    /// reuse is on.
+    fn keep(&mut self, tree: Tree, game: &Game) {
+        if self.config.reuse {
+            self.kept = Some(Kept {
+                tree,
+                setup: setup_key(game),
+                history: move_history(game),
+            });
+        }
+    }
+
     /// The tree for `game`: the kept one re-rooted at this position when the
     /// game continues it, else a fresh one.
     fn take_tree(&mut self, game: &Game) -> Tree {
         let setup = setup_key(game);
-        let history: Vec<(Color, Move)> = game
-            .history()
-            .filter_map(|(color, action)| match action {
-                Action::Move(mv) => Some((color, mv)),
-                Action::Resign => None,
-            })
-            .collect();
+        let history = move_history(game);
         if let Some(kept) = self.kept.take() {
             if self.config.reuse
                 && kept.setup == setup
@@ -358,19 +364,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         );
         self.analysis = Some(analysis);
         self.last_outcome = Some(outcome);
-        if self.config.reuse {
-            self.kept = Some(Kept {
-                tree,
-                setup: setup_key(game),
-                history: game
-                    .history()
-                    .filter_map(|(color, action)| match action {
-                        Action::Move(mv) => Some((color, mv)),
-                        Action::Resign => None,
-                    })
-                    .collect(),
-            });
-        }
+        self.keep(tree, game);
         action
     }
 }
@@ -384,6 +378,16 @@ fn to_move_checked(mv: NodeMove, game: &Game) -> Move {
     } else {
         Move::Pass
     }
+}
+
+/// The moves of `game` so far (a resignation is not a move).
+fn move_history(game: &Game) -> Vec<(Color, Move)> {
+    game.history()
+        .filter_map(|(color, action)| match action {
+            Action::Move(mv) => Some((color, mv)),
+            Action::Resign => None,
+        })
+        .collect()
 }
 
 /// What identifies a game's start: size, komi, and the initial stones.
@@ -547,19 +551,7 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         self.cleanup = false;
         let (tree, _, outcome) = self.search(game, limits, Some((interval, report)), stop);
         self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome.ownership)));
-        if self.config.reuse {
-            self.kept = Some(Kept {
-                tree,
-                setup: setup_key(game),
-                history: game
-                    .history()
-                    .filter_map(|(color, action)| match action {
-                        Action::Move(mv) => Some((color, mv)),
-                        Action::Resign => None,
-                    })
-                    .collect(),
-            });
-        }
+        self.keep(tree, game);
         true
     }
 }
