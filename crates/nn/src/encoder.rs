@@ -1,0 +1,2 @@
+//! Board encoders: a position as input planes for a network, and moves to
+//! and from the network's move indices.
