@@ -1,0 +1,80 @@
+//! The book's AlphaGo-Zero-style encoder (chapter 14): relative colours,
+//! stones by liberties, who receives komi, the ko point, and a pass output.
+
+use tengen_core::{BoardSize, Color, Game, Move};
+
+use super::{
+    check_encode_args, decode_move_on, encode_move_on, set_ko_plane, set_liberty_planes, Encoder,
+};
+
+/// Eleven planes, relative to the side to move: planes 0–3 hold its stones
+/// whose chain has 1, 2, 3 and 4 or more liberties, planes 4–7 the
+/// opponent's likewise, plane 8 is all ones when the side to move is White
+/// (the side that receives komi), plane 9 all ones when the opponent is
+/// White, and plane 10 holds the point the side to move may not play because
+/// it would retake a ko at once. The move space has `width * height + 1`
+/// indices, the last one the pass, because self-play needs to be able to
+/// pass.
+///
+/// The komi planes say only who receives komi, not how much, as in the book:
+/// they are the one place where the relative encoding tells the colours apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroEncoder {
+    size: BoardSize,
+}
+
+impl ZeroEncoder {
+    /// The registered name.
+    pub const NAME: &'static str = "zero";
+
+    /// The encoder for boards of `size`.
+    pub fn new(size: BoardSize) -> ZeroEncoder {
+        ZeroEncoder { size }
+    }
+}
+
+impl Encoder for ZeroEncoder {
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+
+    fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    fn planes(&self) -> usize {
+        11
+    }
+
+    fn moves(&self) -> usize {
+        self.size.points_count() + 1
+    }
+
+    fn has_pass(&self) -> bool {
+        true
+    }
+
+    fn encode(&self, game: &Game, out: &mut [f32]) {
+        check_encode_args(self, game, out);
+        let board = game.board();
+        let to_move = game.to_move();
+        let points = self.size.points_count();
+        let out = &mut out[..self.input_len()];
+        out.fill(0.0);
+        set_liberty_planes(board, to_move, 4, out);
+        let komi_plane = match to_move {
+            Color::White => 8,
+            Color::Black => 9,
+        };
+        out[komi_plane * points..(komi_plane + 1) * points].fill(1.0);
+        set_ko_plane(board, to_move, &mut out[10 * points..]);
+    }
+
+    fn encode_move(&self, mv: Move) -> Option<usize> {
+        encode_move_on(self.size, true, mv)
+    }
+
+    fn decode_move(&self, index: usize) -> Option<Move> {
+        decode_move_on(self.size, true, index)
+    }
+}
