@@ -12,10 +12,12 @@
 //!   [`std::io::Write`] pair.
 //! - [`bench`](mod@bench): the light-playout benchmark.
 //! - [`sgf_command`]: `tengen sgf show`, `check` and `convert`.
+//! - [`nn_prepare`]: `tengen nn prepare`, SGF records to training shards.
 #![deny(missing_docs)]
 
 pub mod agents;
 pub mod bench;
+pub mod nn_prepare;
 pub mod options;
 pub mod report;
 pub mod selfplay;

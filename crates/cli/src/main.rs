@@ -10,13 +10,15 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::PathBuf;
 use tengen::bench::{self, BenchConfig};
 
+use tengen::nn_prepare;
 use tengen::options::{
     game_settings, parse_color, parse_duration, parse_komi, parse_rules, parse_size, parse_variant,
 };
-use tengen::selfplay::{self, SelfPlayConfig};
+use tengen::selfplay::{self, BatchConfig, SelfPlayConfig};
 use tengen::sgf_command;
 use tengen::terminal::Session;
 use tengen_core::{Agent, BoardSize, Color, Game, Rules, Variant};
+use tengen_nn::data::PrepareOptions;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -48,6 +50,42 @@ enum Command {
     },
     /// Play the bots in a browser: serve the page and the JSON API.
     Serve(ServeArgs),
+    /// Neural networks: training data.
+    Nn {
+        #[command(subcommand)]
+        nn: NnCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum NnCommand {
+    /// Turn SGF records (.sgf, .mgt, folders recursively) into training
+    /// shards: games of one board size that replay legally, split by game
+    /// into training and validation sets.
+    Prepare(NnPrepareArgs),
+}
+
+#[derive(Debug, Args)]
+struct NnPrepareArgs {
+    /// Record files and folders.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The data folder to write (train-NNN.tgs, validation-NNN.tgs,
+    /// summary.txt); earlier shards in it are replaced.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The board size kept: 19, or WIDTHxHEIGHT.
+    #[arg(long, value_parser = parse_size)]
+    size: BoardSize,
+    /// The share of games for validation, 0 to 1.
+    #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
+    validation: f64,
+    /// Games per shard file.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
+    games_per_shard: u32,
+    /// Games with fewer moves are skipped.
+    #[arg(long, default_value_t = 10)]
+    min_moves: usize,
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,9 +147,24 @@ struct SelfplayArgs {
     /// Bot playing White.
     #[arg(long, default_value = "random")]
     white: String,
+    /// Bot playing both colours (instead of --black and --white).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["black", "white"])]
+    bot: Option<String>,
     /// Pause after each move, in milliseconds.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, conflicts_with = "games")]
     delay_ms: u64,
+    /// Play this many games without printing boards: a progress bar, then
+    /// wins by colour and the mean length. Game i's bots are seeded
+    /// seed + 2i and seed + 2i + 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    games: Option<u32>,
+    /// Folder for one SGF record per game (with --games).
+    #[arg(long, value_name = "DIR", requires = "games")]
+    sgf_dir: Option<PathBuf>,
+    /// Games played at once, each on its own thread (with --games).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "games",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: u32,
 }
 
 #[derive(Debug, Args)]
@@ -263,6 +316,15 @@ struct PlayoutsArgs {
     policy: bench::Policy,
 }
 
+fn parse_fraction(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "bad fraction '{text}': expected a number from 0 to 1"
+        )),
+    }
+}
+
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
@@ -292,6 +354,9 @@ fn main() -> Result<()> {
         } => bench_search(args),
         Command::Sgf { sgf } => sgf_command(sgf),
         Command::Serve(args) => serve(args),
+        Command::Nn {
+            nn: NnCommand::Prepare(args),
+        } => nn_prepare(args),
     }
 }
 
@@ -332,14 +397,32 @@ fn check_plays(bot: &dyn Agent, spec: &str, rules: &Rules) -> Result<()> {
 
 fn selfplay(args: SelfplayArgs) -> Result<()> {
     let (size, rules) = board_and_rules(&args.game)?;
-    for spec in [&args.black, &args.white] {
+    let (black, white) = match &args.bot {
+        Some(bot) => (bot.clone(), bot.clone()),
+        None => (args.black.clone(), args.white.clone()),
+    };
+    for spec in [&black, &white] {
         check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules)?;
+    }
+    if let Some(games) = args.games {
+        let config = BatchConfig {
+            size,
+            rules,
+            black,
+            white,
+            seed: seed_or_clock(args.game.seed),
+            games: games as usize,
+            concurrency: args.concurrency as usize,
+            sgf_dir: args.sgf_dir,
+            date: selfplay::record_date(),
+        };
+        return selfplay_series(&config);
     }
     let config = SelfPlayConfig {
         size,
         rules,
-        black: args.black,
-        white: args.white,
+        black,
+        white,
         seed: seed_or_clock(args.game.seed),
         delay: Duration::from_millis(args.delay_ms),
     };
@@ -349,6 +432,77 @@ fn selfplay(args: SelfplayArgs) -> Result<()> {
         capped = summary.capped,
         "self-play finished"
     );
+    Ok(())
+}
+
+/// A series of self-play games: a progress bar, then the totals.
+fn selfplay_series(config: &BatchConfig) -> Result<()> {
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        Some(config.games as u64),
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise}, {eta} left]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let summary = selfplay::run_batch(config, &mut |done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    println!(
+        "Self-play on {}x{}: Black {}, White {}, rules {}, komi {}, seed {}",
+        config.size.width(),
+        config.size.height(),
+        config.black,
+        config.white,
+        config.rules,
+        config.rules.komi,
+        config.seed
+    );
+    print!("{summary}");
+    if let Some(dir) = &config.sgf_dir {
+        println!("Records: {} in {}", summary.files.len(), dir.display());
+    }
+    Ok(())
+}
+
+/// The bar drawn on standard error when that is a terminal, hidden otherwise.
+fn hidden_unless_terminal(bar: ProgressBar) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar
+}
+
+fn nn_prepare(args: NnPrepareArgs) -> Result<()> {
+    let options = PrepareOptions {
+        size: args.size,
+        validation_fraction: args.validation,
+        games_per_shard: args.games_per_shard as usize,
+        min_moves: args.min_moves,
+    };
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        None,
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut out = SuspendingWriter {
+        bar: &bar,
+        inner: io::stdout().lock(),
+    };
+    let result = nn_prepare::run(
+        &args.paths,
+        &args.out,
+        &options,
+        &mut out,
+        &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    result?;
     Ok(())
 }
 

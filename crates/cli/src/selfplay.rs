@@ -1,10 +1,16 @@
 //! Bot against bot, printing every move and the board after it: the book's
-//! `bot_v_bot`.
+//! `bot_v_bot` ([`run`]); and series of games written as SGF records, several
+//! at a time ([`run_batch`]).
 
+use std::fmt;
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
-use tengen_core::{Agent, BoardSize, Color, Game, IllegalMove, Outcome, Rules};
+use tengen_core::{Action, Agent, BoardSize, Color, Game, IllegalMove, Outcome, Rules};
+use tengen_sgf::{write_game, GameInfo};
 use thiserror::Error;
 
 use crate::report::{action_line, board_diagram, capitalized, result_line, size_text};
@@ -61,6 +67,14 @@ pub enum SelfPlayError {
     /// The output could not be written.
     #[error("cannot write the game: {0}")]
     Io(#[from] io::Error),
+    /// A record or its folder could not be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Record {
+        /// The file or folder.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
 }
 
 /// The most turns a self-play game may last on a board of `size` before it is
@@ -124,34 +138,7 @@ pub fn play_game(
     delay: Duration,
     out: &mut impl Write,
 ) -> Result<SelfPlaySummary, SelfPlayError> {
-    let mut capped = false;
-    while !game.is_over() {
-        if game.turn_count() >= max_turns {
-            capped = true;
-            tracing::warn!(turns = game.turn_count(), "self-play game hit the turn cap");
-            writeln!(
-                out,
-                "\nStopped after {} turns without the game ending; counting the position as it stands.",
-                game.turn_count()
-            )?;
-            break;
-        }
-        let color = game.to_move();
-        let agent: &mut dyn Agent = match color {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
-        };
-        let action = agent.select_move(game);
-        game.apply(action)
-            .map_err(|reason| SelfPlayError::IllegalMove {
-                color,
-                bot: agent.name().to_string(),
-                text: match action {
-                    tengen_core::Action::Move(mv) => game.size().gtp(mv),
-                    tengen_core::Action::Resign => "resign".to_string(),
-                },
-                reason,
-            })?;
+    let capped = play_moves(game, black, white, max_turns, |game, color, action| {
         writeln!(out)?;
         writeln!(out, "{}", action_line(game, color, action))?;
         write!(out, "{}", board_diagram(game))?;
@@ -159,6 +146,14 @@ pub fn play_game(
         if !delay.is_zero() && !game.is_over() {
             std::thread::sleep(delay);
         }
+        Ok(())
+    })?;
+    if capped {
+        writeln!(
+            out,
+            "\nStopped after {} turns without the game ending; counting the position as it stands.",
+            game.turn_count()
+        )?;
     }
     if let Some(loser) = game.resigned() {
         tracing::debug!("{} resigned", capitalized(loser));
@@ -171,6 +166,300 @@ pub fn play_game(
         turns: game.turn_count(),
         capped,
     })
+}
+
+/// The game loop: asks the bot to move of the side to move until the game is
+/// over or `max_turns` turns are played, telling `after_move` of each turn.
+/// Returns whether the turn cap stopped the game.
+fn play_moves(
+    game: &mut Game,
+    black: &mut dyn Agent,
+    white: &mut dyn Agent,
+    max_turns: usize,
+    mut after_move: impl FnMut(&Game, Color, Action) -> io::Result<()>,
+) -> Result<bool, SelfPlayError> {
+    while !game.is_over() {
+        if game.turn_count() >= max_turns {
+            tracing::warn!(turns = game.turn_count(), "self-play game hit the turn cap");
+            return Ok(true);
+        }
+        let color = game.to_move();
+        let agent: &mut dyn Agent = match color {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        let action = agent.select_move(game);
+        game.apply(action)
+            .map_err(|reason| SelfPlayError::IllegalMove {
+                color,
+                bot: agent.name().to_string(),
+                text: match action {
+                    Action::Move(mv) => game.size().gtp(mv),
+                    Action::Resign => "resign".to_string(),
+                },
+                reason,
+            })?;
+        after_move(game, color, action)?;
+    }
+    Ok(false)
+}
+
+/// A series of self-play games written as SGF records.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BatchConfig {
+    /// Board size.
+    pub size: BoardSize,
+    /// Rules, komi included.
+    pub rules: Rules,
+    /// Bot spec for Black (such as `random` or `mcts:playouts=800`).
+    pub black: String,
+    /// Bot spec for White.
+    pub white: String,
+    /// Game `i`'s Black bot is seeded `seed + 2 i`, its White bot
+    /// `seed + 2 i + 1`: one seed replays the whole series, whatever the
+    /// concurrency.
+    pub seed: u64,
+    /// Number of games.
+    pub games: usize,
+    /// Games played at once, each on a thread of its own with bots of its
+    /// own.
+    pub concurrency: usize,
+    /// Folder for the records (`game-0001.sgf`, ...), created if missing;
+    /// `None` plays without writing records.
+    pub sgf_dir: Option<PathBuf>,
+    /// `DT` of the records, `YYYY-MM-DD` (see [`record_date`]).
+    pub date: String,
+}
+
+/// How a series of self-play games went.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BatchSummary {
+    /// Games played.
+    pub games: usize,
+    /// Games Black won.
+    pub black_wins: usize,
+    /// Games White won.
+    pub white_wins: usize,
+    /// Drawn games.
+    pub draws: usize,
+    /// Turns played over all games (passes and resignations included).
+    pub turns: usize,
+    /// Games stopped at the turn cap and counted as they stood.
+    pub capped: usize,
+    /// The records written, in game order.
+    pub files: Vec<PathBuf>,
+}
+
+impl BatchSummary {
+    /// Mean game length in turns; 0 without games.
+    pub fn mean_length(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.turns as f64 / self.games as f64
+        }
+    }
+}
+
+impl fmt::Display for BatchSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let share = |n: usize| {
+            if self.games == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / self.games as f64
+            }
+        };
+        writeln!(f, "Games: {}", self.games)?;
+        writeln!(
+            f,
+            "Black wins: {} ({:.1}%), White wins: {} ({:.1}%), draws: {}",
+            self.black_wins,
+            share(self.black_wins),
+            self.white_wins,
+            share(self.white_wins),
+            self.draws
+        )?;
+        write!(f, "Mean length: {:.1} turns", self.mean_length())?;
+        if self.capped > 0 {
+            write!(f, " ({} stopped at the turn cap)", self.capped)?;
+        }
+        writeln!(f)
+    }
+}
+
+/// The date for records' `DT`, `YYYY-MM-DD` in UTC: today, or the day of
+/// `SOURCE_DATE_EPOCH` (seconds since 1970) when that is set, so that runs
+/// can be made byte-for-byte reproducible.
+pub fn record_date() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|text| text.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64)
+        });
+    civil_date(seconds.div_euclid(86_400))
+}
+
+/// `YYYY-MM-DD` of a day counted from 1970-01-01 (the proleptic Gregorian
+/// calendar).
+fn civil_date(days: i64) -> String {
+    // Shift to a calendar starting on 0000-03-01, in 400-year eras.
+    let days = days + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
+/// One finished game of a series.
+struct Played {
+    winner: Option<Color>,
+    turns: usize,
+    capped: bool,
+    file: Option<PathBuf>,
+}
+
+/// Plays game `index` of the series and writes its record.
+fn play_one(config: &BatchConfig, index: usize) -> Result<Played, SelfPlayError> {
+    let seed = config.seed.wrapping_add(2 * index as u64);
+    let mut black = self_play_agent(&config.black, seed)?;
+    let mut white = self_play_agent(&config.white, seed.wrapping_add(1))?;
+    let mut game = Game::new(config.size, config.rules);
+    let capped = play_moves(
+        &mut game,
+        black.as_mut(),
+        white.as_mut(),
+        max_turns(config.size),
+        |_, _, _| Ok(()),
+    )?;
+    let outcome = game.outcome();
+    let file = match &config.sgf_dir {
+        None => None,
+        Some(dir) => {
+            let info = GameInfo {
+                black_name: Some(config.black.clone()),
+                white_name: Some(config.white.clone()),
+                result: Some(outcome.to_string()),
+                date: Some(config.date.clone()),
+                event: None,
+                comment: Some(format!(
+                    "tengen selfplay, game {} of {}, seeds {seed} (Black) and {} (White){}",
+                    index + 1,
+                    config.games,
+                    seed.wrapping_add(1),
+                    if capped {
+                        ", stopped at the turn cap and counted"
+                    } else {
+                        ""
+                    }
+                )),
+            };
+            let digits = config.games.to_string().len().max(4);
+            let path = dir.join(format!("game-{:0digits$}.sgf", index + 1));
+            std::fs::write(&path, write_game(&game, &info)).map_err(|source| {
+                SelfPlayError::Record {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+            Some(path)
+        }
+    };
+    Ok(Played {
+        winner: outcome.winner(),
+        turns: game.turn_count(),
+        capped,
+        file,
+    })
+}
+
+/// Plays `config.games` games, `config.concurrency` at a time, each written
+/// as an SGF record with `PB`/`PW` (the bot specs), `KM`, `RU`, `RE`, `SZ`
+/// and `DT`. `progress(done, total)` is told after each game. Returns the
+/// totals; the first error stops the series (games under way finish).
+pub fn run_batch(
+    config: &BatchConfig,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BatchSummary, SelfPlayError> {
+    if let Some(dir) = &config.sgf_dir {
+        std::fs::create_dir_all(dir).map_err(|source| SelfPlayError::Record {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    // Refuse bad specs before starting threads.
+    self_play_agent(&config.black, config.seed)?;
+    self_play_agent(&config.white, config.seed)?;
+    let mut played: Vec<Option<Played>> = (0..config.games).map(|_| None).collect();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut first_error = None;
+    progress(0, config.games);
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
+            let sender = sender.clone();
+            let (next, failed) = (&next, &failed);
+            scope.spawn(move || {
+                while !failed.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= config.games {
+                        break;
+                    }
+                    let result = play_one(config, index);
+                    if result.is_err() {
+                        failed.store(true, Ordering::Relaxed);
+                    }
+                    if sender.send((index, result)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut done = 0;
+        for (index, result) in receiver {
+            match result {
+                Ok(game) => {
+                    played[index] = Some(game);
+                    done += 1;
+                    progress(done, config.games);
+                }
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+    });
+    if let Some(error) = first_error {
+        return Err(error);
+    }
+    let mut summary = BatchSummary::default();
+    for game in played.into_iter().flatten() {
+        summary.games += 1;
+        summary.turns += game.turns;
+        summary.capped += usize::from(game.capped);
+        match game.winner {
+            Some(Color::Black) => summary.black_wins += 1,
+            Some(Color::White) => summary.white_wins += 1,
+            None => summary.draws += 1,
+        }
+        summary.files.extend(game.file);
+    }
+    Ok(summary)
 }
 
 #[cfg(test)]
@@ -229,6 +518,41 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("Stopped after 3 turns"), "{text}");
         assert!(text.lines().last().unwrap().starts_with("Result: "));
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        assert_eq!(civil_date(0), "1970-01-01");
+        assert_eq!(civil_date(-1), "1969-12-31");
+        assert_eq!(civil_date(11_016), "2000-02-29");
+        assert_eq!(civil_date(19_723), "2024-01-01");
+        assert_eq!(civil_date(20_513), "2026-03-01");
+    }
+
+    #[test]
+    fn a_series_counts_every_game() {
+        let config = BatchConfig {
+            size: BoardSize::square(5).unwrap(),
+            rules: Rules::default(),
+            black: "random".into(),
+            white: "random".into(),
+            seed: 9,
+            games: 6,
+            concurrency: 3,
+            sgf_dir: None,
+            date: "2026-01-01".into(),
+        };
+        let mut calls = Vec::new();
+        let summary = run_batch(&config, &mut |done, total| calls.push((done, total))).unwrap();
+        assert_eq!(summary.games, 6);
+        assert_eq!(summary.black_wins + summary.white_wins + summary.draws, 6);
+        assert!(summary.mean_length() > 5.0);
+        assert!(summary.files.is_empty());
+        assert_eq!(calls.last(), Some(&(6, 6)));
+        // Game 0 of a series is the single game of the same seed.
+        let single = run(&self::config(9), &mut Vec::new()).unwrap();
+        let one = run_batch(&BatchConfig { games: 1, ..config }, &mut |_, _| {}).unwrap();
+        assert_eq!(one.turns, single.turns);
     }
 
     #[test]
