@@ -91,6 +91,27 @@ pub trait Evaluator: Send + 'static {
     fn fork(&self, stream: u64) -> Self
     where
         Self: Sized;
+
+    /// Move probabilities for `to_move` on `board` (a policy network's),
+    /// added to the prior knowledge of a node's children when the node is
+    /// expanded. `None`, the default: no policy.
+    fn policy(&mut self, _board: &Board, _to_move: Color, _komi: f64) -> Option<Policy> {
+        None
+    }
+}
+
+/// A policy network's view of a position, for the tree's priors.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// Probability of each point, indexed by [`Point::index`] (zero off the
+    /// board and where the network gives nothing).
+    pub points: Vec<f32>,
+    /// Probability of passing.
+    pub pass: f32,
+    /// How many virtual visits, all won, the network's favourite move gets;
+    /// other moves get this times their probability relative to the
+    /// favourite's.
+    pub weight: f32,
 }
 
 /// Plays a NoGo position out with `to_move` first: each turn a uniformly

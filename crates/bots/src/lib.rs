@@ -9,9 +9,12 @@
 pub mod registry;
 
 pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
+pub mod builtin;
 pub mod evaluator;
 pub mod mcts;
+pub mod network;
 pub mod patterns;
 pub mod playout;
+pub mod policy;
 pub mod prior;
 pub mod tactics;

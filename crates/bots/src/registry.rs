@@ -17,7 +17,13 @@ use std::time::Duration;
 
 use tengen_core::{Agent, RandomBot};
 
+use tengen_nn::model::Model;
+
+use crate::evaluator::RolloutEvaluator;
 use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
+use crate::network::{NetworkEvaluator, NetworkMix};
+use crate::playout::PlayoutPolicy;
+use crate::policy::{PolicyBot, Termination};
 use thiserror::Error;
 
 /// One setting a bot accepts in its spec string.
@@ -105,6 +111,42 @@ pub const BOTS: &[BotInfo] = &[
                 default: "8",
                 help: "visits a node needs before it gets children",
             },
+            BotOption {
+                name: "model",
+                default: "none",
+                help: "a model file whose policy guides the search and whose value is mixed with rollouts ('builtin' for the shipped 9x9 model)",
+            },
+            BotOption {
+                name: "value",
+                default: "0",
+                help: "with a model: the value head's share of a leaf's evaluation (0 rollouts only, 1 no rollouts)",
+            },
+            BotOption {
+                name: "prior",
+                default: "40",
+                help: "with a model: virtual won visits given to the policy's favourite move",
+            },
+        ],
+    },
+    BotInfo {
+        name: "policy",
+        description: "a policy network's move, sampled from its probabilities cubed (the book's DeepLearningAgent)",
+        options: &[
+            BotOption {
+                name: "model",
+                default: "builtin",
+                help: "the model file ('builtin': the shipped 9x9 model)",
+            },
+            BotOption {
+                name: "pass",
+                default: "opponent",
+                help: "'opponent': pass as soon as the opponent passes; 'never': only when no move is left",
+            },
+            BotOption {
+                name: "resign",
+                default: "none",
+                help: "resign when behind on the board by more than this many points (area count, komi), or 'none'",
+            },
         ],
     },
 ];
@@ -140,6 +182,22 @@ pub enum BotError {
         bot: String,
         /// The key as given.
         key: String,
+    },
+    /// The bot cannot play on the board asked for.
+    #[error("bot '{bot}' cannot play this board: {reason}")]
+    BoardSize {
+        /// The bot's spec.
+        bot: String,
+        /// Why not.
+        reason: String,
+    },
+    /// The bot's model cannot be loaded or does not fit.
+    #[error("model '{path}': {reason}")]
+    Model {
+        /// The model file as given.
+        path: String,
+        /// Why it cannot be used.
+        reason: String,
     },
     /// The value does not suit the option.
     #[error("bad value '{value}' for option '{key}': {reason}")]
@@ -286,9 +344,86 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
     }
     match info.name {
         "random" => Ok(Box::new(RandomBot::new(seed))),
-        "mcts" => Ok(Box::new(MctsBot::with_rollouts(mcts_config(spec)?, seed))),
+        "mcts" => {
+            let config = mcts_config(spec)?;
+            match spec.get("model") {
+                None | Some("none") => Ok(Box::new(MctsBot::with_rollouts(config, seed))),
+                Some(path) => {
+                    let mix = network_mix(spec)?;
+                    let model = load_model(path)?;
+                    let evaluator = NetworkEvaluator::new(
+                        model,
+                        RolloutEvaluator::new(PlayoutPolicy::default(), seed),
+                        mix,
+                    );
+                    Ok(Box::new(MctsBot::new(config, evaluator)))
+                }
+            }
+        }
+        "policy" => {
+            let termination = termination(spec)?;
+            let model = load_model(spec.get("model").unwrap_or("builtin"))?;
+            Ok(Box::new(PolicyBot::new(model, seed, termination)))
+        }
         other => unreachable!("bot '{other}' is listed but not built"),
     }
+}
+
+/// Loads a model file, or the shipped one for `builtin`.
+pub fn load_model(path: &str) -> Result<Model, BotError> {
+    let result = if path == "builtin" {
+        crate::builtin::model()
+    } else {
+        Model::load(std::path::Path::new(path))
+    };
+    result.map_err(|e| BotError::Model {
+        path: path.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+fn bad_value(key: &str, value: &str, reason: &str) -> BotError {
+    BotError::BadValue {
+        key: key.to_string(),
+        value: value.to_string(),
+        reason: reason.to_string(),
+    }
+}
+
+/// How a spec's model enters the search (`value`, `prior`).
+pub fn network_mix(spec: &BotSpec) -> Result<NetworkMix, BotError> {
+    let mut mix = NetworkMix::default();
+    if let Some(value) = spec.get("value") {
+        mix.value_weight =
+            parse_fraction(value, 0.0, 1.0).map_err(|r| bad_value("value", value, &r))?;
+    }
+    if let Some(value) = spec.get("prior") {
+        mix.prior_weight =
+            parse_fraction(value, 0.0, 10_000.0).map_err(|r| bad_value("prior", value, &r))?;
+    }
+    Ok(mix)
+}
+
+/// The policy bot's termination strategies (`pass`, `resign`).
+pub fn termination(spec: &BotSpec) -> Result<Termination, BotError> {
+    let mut termination = Termination::default();
+    if let Some(value) = spec.get("pass") {
+        termination.pass_after_opponent = match value {
+            "opponent" => true,
+            "never" => false,
+            _ => return Err(bad_value("pass", value, "expected opponent or never")),
+        };
+    }
+    if let Some(value) = spec.get("resign") {
+        termination.resign_margin = match value {
+            "none" => None,
+            _ => Some(
+                parse_fraction(value, 0.0, 1000.0).map_err(|r| bad_value("resign", value, &r))?
+                    as f64,
+            ),
+        };
+    }
+    Ok(termination)
 }
 
 /// The MCTS settings a spec gives.
@@ -342,6 +477,8 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.params.expand_visits =
                     parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
+            // The network's options are read by `network_mix`.
+            "model" | "value" | "prior" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }

@@ -18,6 +18,7 @@
 pub mod agents;
 pub mod bench;
 pub mod nn_prepare;
+pub mod nn_train;
 pub mod options;
 pub mod report;
 pub mod selfplay;

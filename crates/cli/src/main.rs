@@ -63,6 +63,17 @@ enum NnCommand {
     /// shards: games of one board size that replay legally, split by game
     /// into training and validation sets.
     Prepare(NnPrepareArgs),
+    /// Train a network on a prepared data folder: loss and top-1/top-5
+    /// accuracy on both splits every epoch, a checkpoint after each.
+    Train(NnTrainArgs),
+    /// Measure a model's inference speed (positions per second) at the
+    /// given batch sizes, on one thread.
+    Bench(NnBenchArgs),
+    /// Describe a model file: network, encoder, board, provenance.
+    Info {
+        /// The model file.
+        model: PathBuf,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -357,6 +368,15 @@ fn main() -> Result<()> {
         Command::Nn {
             nn: NnCommand::Prepare(args),
         } => nn_prepare(args),
+        Command::Nn {
+            nn: NnCommand::Train(args),
+        } => nn_train(args),
+        Command::Nn {
+            nn: NnCommand::Bench(args),
+        } => nn_bench(args),
+        Command::Nn {
+            nn: NnCommand::Info { model },
+        } => nn_info(model),
     }
 }
 
@@ -386,13 +406,14 @@ fn board_and_rules(game: &GameArgs) -> Result<(BoardSize, Rules)> {
 }
 
 /// Refuses a bot that cannot play the game's variant, before any play.
-fn check_plays(bot: &dyn Agent, spec: &str, rules: &Rules) -> Result<()> {
+fn check_plays(bot: &dyn Agent, spec: &str, rules: &Rules, size: BoardSize) -> Result<()> {
     anyhow::ensure!(
         bot.plays(rules.variant),
         "the bot '{spec}' does not play {} (yet); use --bot random",
         if rules.is_nogo() { "NoGo" } else { "Go" }
     );
-    Ok(())
+    bot.plays_size(size)
+        .map_err(|reason| anyhow::anyhow!("the bot '{spec}' cannot play this board: {reason}"))
 }
 
 fn selfplay(args: SelfplayArgs) -> Result<()> {
@@ -402,7 +423,7 @@ fn selfplay(args: SelfplayArgs) -> Result<()> {
         None => (args.black.clone(), args.white.clone()),
     };
     for spec in [&black, &white] {
-        check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules)?;
+        check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules, size)?;
     }
     if let Some(games) = args.games {
         let config = BatchConfig {
@@ -513,7 +534,7 @@ fn play(args: PlayArgs) -> Result<()> {
     }
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
-    check_plays(bot.as_ref(), &args.bot, &rules)?;
+    check_plays(bot.as_ref(), &args.bot, &rules, size)?;
     let game = Game::with_handicap(size, rules, args.handicap)?;
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
@@ -532,7 +553,7 @@ fn gtp(args: GtpArgs) -> Result<()> {
     let (size, rules) = board_and_rules(&args.game)?;
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
-    check_plays(bot.as_ref(), &args.bot, &rules)?;
+    check_plays(bot.as_ref(), &args.bot, &rules, size)?;
     let mut engine = tengen_gtp::Engine::new(bot, size, rules).with_status_seed(seed);
     engine.run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     tracing::info!("gtp session over");
@@ -757,4 +778,159 @@ impl<W: Write> Write for SuspendingWriter<'_, W> {
     fn flush(&mut self) -> io::Result<()> {
         self.bar.suspend(|| self.inner.flush())
     }
+}
+
+#[derive(Debug, Args)]
+struct NnTrainArgs {
+    /// A folder written by `tengen nn prepare`.
+    #[arg(long, value_name = "DIR")]
+    data: PathBuf,
+    /// The encoder: oneplane, sevenplane, simple or zero.
+    #[arg(long, default_value = "sevenplane")]
+    encoder: String,
+    /// The network: small, medium, large or residual[:BLOCKSxCHANNELS].
+    #[arg(long, default_value = "small")]
+    net: String,
+    /// Epochs in all (a resumed run counts the checkpoint's).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    batch: u32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1e-3, value_parser = parse_learning_rate)]
+    lr: f64,
+    /// Seed of the initial weights, the order of positions and the symmetries.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Train on the positions as they are, without random symmetries.
+    #[arg(long)]
+    no_augment: bool,
+    /// Train on at most this many randomly chosen positions per epoch.
+    #[arg(long, value_name = "N")]
+    positions_per_epoch: Option<usize>,
+    /// Measure validation on at most this many positions.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    validation_limit: usize,
+    /// Folder for checkpoints (epoch-NNN.tgm and epoch-NNN.optim).
+    #[arg(long, value_name = "DIR", default_value = "checkpoints")]
+    checkpoints: PathBuf,
+    /// Continue from this checkpoint (a .tgm written by an earlier run).
+    #[arg(long, value_name = "MODEL")]
+    resume: Option<PathBuf>,
+    /// Also write the final model to this file.
+    #[arg(long, short = 'o', value_name = "MODEL")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct NnBenchArgs {
+    /// The model file ('builtin' for the shipped model).
+    #[arg(long, default_value = "builtin")]
+    model: String,
+    /// Batch sizes, comma-separated.
+    #[arg(long, default_value = "1,64", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=4096))]
+    batch: Vec<u32>,
+    /// Seconds per batch size.
+    #[arg(long, default_value_t = 3.0, value_parser = parse_seconds)]
+    seconds: f64,
+}
+
+fn parse_learning_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 10.0 => Ok(x),
+        _ => Err(format!(
+            "bad learning rate '{text}': expected a number above 0, at most 10"
+        )),
+    }
+}
+
+fn nn_train(args: NnTrainArgs) -> Result<()> {
+    let architecture: tengen_nn::net::Architecture = args.net.parse()?;
+    let job = tengen::nn_train::TrainJob {
+        data: args.data,
+        config: tengen_nn::train::TrainConfig {
+            encoder: args.encoder,
+            architecture,
+            epochs: args.epochs as usize,
+            batch: args.batch as usize,
+            learning_rate: args.lr,
+            seed: args.seed,
+            augment: !args.no_augment,
+            value_weight: 1.0,
+            positions_per_epoch: args.positions_per_epoch,
+            validation_limit: Some(args.validation_limit),
+        },
+        checkpoints: args.checkpoints,
+        resume: args.resume,
+        output: args.output,
+    };
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "epoch {prefix} [{bar:30}] {pos}/{len} batches, loss {msg} ({eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let stdout = io::stdout();
+    let mut out = LineOut {
+        bar: &bar,
+        stdout: stdout.lock(),
+    };
+    let result = tengen::nn_train::train(&job, &mut out, &mut |epoch, done, total, loss| {
+        if done == 1 {
+            bar.reset();
+            bar.set_length(total as u64);
+            bar.set_prefix(epoch.to_string());
+        }
+        bar.set_position(done as u64);
+        bar.set_message(format!("{loss:.3}"));
+    });
+    bar.finish_and_clear();
+    result.map(|_| ())
+}
+
+/// Prints whole lines above a progress bar.
+struct LineOut<'a, W: Write> {
+    bar: &'a ProgressBar,
+    stdout: W,
+}
+
+impl<W: Write> Write for LineOut<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bar.suspend(|| self.stdout.write(buf))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.stdout.flush()
+    }
+}
+
+fn nn_bench(args: NnBenchArgs) -> Result<()> {
+    let model = tengen_bots::registry::load_model(&args.model)?;
+    let batches: Vec<usize> = args.batch.iter().map(|&b| b as usize).collect();
+    println!(
+        "model {} ({} on {}x{}, encoder {}), one thread",
+        args.model,
+        model.metadata().architecture,
+        model.metadata().width,
+        model.metadata().height,
+        model.metadata().encoder
+    );
+    for speed in tengen::nn_train::bench_inference(&model, &batches, args.seconds) {
+        println!(
+            "batch {:4}: {:9.1} positions/s ({:.3} ms per batch, {} positions)",
+            speed.batch,
+            speed.per_second,
+            1000.0 * speed.batch as f64 / speed.per_second,
+            speed.positions
+        );
+    }
+    Ok(())
+}
+
+fn nn_info(path: PathBuf) -> Result<()> {
+    let model = tengen_bots::registry::load_model(&path.display().to_string())?;
+    println!("{}", tengen::nn_train::describe(&path, &model));
+    Ok(())
 }

@@ -39,6 +39,13 @@ pub trait Agent {
         variant == Variant::Go
     }
 
+    /// Whether the agent can play on a board of `size`: `Err` with the
+    /// reason if not (a network trained for one board size). Front ends
+    /// refuse such a board before asking for a move. By default, any size.
+    fn plays_size(&self, _size: crate::point::BoardSize) -> Result<(), String> {
+        Ok(())
+    }
+
     /// Called when the game has been set up anew (new board, undo, loaded
     /// record) so that agents with caches can drop them.
     fn reset(&mut self) {}

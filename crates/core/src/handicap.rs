@@ -9,7 +9,7 @@ pub fn max_fixed_handicap(size: BoardSize) -> usize {
     let side = size.width();
     if !size.is_square() || side < 7 {
         0
-    } else if side == 7 || side % 2 == 0 {
+    } else if side == 7 || side.is_multiple_of(2) {
         4
     } else {
         9

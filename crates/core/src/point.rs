@@ -134,7 +134,7 @@ impl BoardSize {
     pub fn contains(self, point: Point) -> bool {
         let index = point.index();
         let stride = self.stride();
-        index > stride && index < (self.height() + 1) * stride && index % stride != 0
+        index > stride && index < (self.height() + 1) * stride && !index.is_multiple_of(stride)
     }
 
     /// `(col, row)` of a point of this board, both from 0, row 0 at the bottom.

@@ -494,7 +494,7 @@ fn play_and_check(
             break;
         }
         let legal = reference.legal_points(&chains, hash);
-        if turn % options.legal_every == 0 || legal.is_empty() {
+        if turn.is_multiple_of(options.legal_every) || legal.is_empty() {
             let expected: Vec<Move> = legal
                 .iter()
                 .map(|&i| Move::Play(reference.points[i]))

@@ -617,6 +617,9 @@ impl Engine {
             .ok()
             .and_then(|side| BoardSize::square(side).ok())
             .ok_or(CommandError::UnacceptableSize)?;
+        if self.agent.plays_size(size).is_err() {
+            return Err(CommandError::UnacceptableSize);
+        }
         self.new_game(Game::new(size, *self.game.rules()));
         Ok(String::new())
     }

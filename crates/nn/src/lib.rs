@@ -6,4 +6,7 @@
 
 pub mod data;
 pub mod encoder;
+pub mod model;
+pub mod net;
 pub mod symmetry;
+pub mod train;

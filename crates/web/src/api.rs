@@ -259,6 +259,11 @@ async fn select_move(
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
     let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move || {
         let mut bot = make(&spec, seed)?;
+        bot.plays_size(game.size())
+            .map_err(|reason| tengen_bots::BotError::BoardSize {
+                bot: spec.to_string(),
+                reason,
+            })?;
         let start = Instant::now();
         let action = bot.select_move(&game);
         let think_ms = start.elapsed().as_secs_f64() * 1000.0;

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tengen_core::{scoring, Board, Color, Point, Rules};
 
 use super::tree::{from_move, NodeMove, SelectionParams, Tree, PASS};
-use crate::evaluator::{AmafMap, Evaluator, Leaf};
+use crate::evaluator::{AmafMap, Evaluator, Leaf, Policy};
 use crate::prior::{self, Knowledge, Prior};
 
 /// The position searched, as the threads need it.
@@ -181,6 +181,31 @@ pub fn children_with_priors(
     ));
 }
 
+/// Adds a policy network's probabilities to the children's priors: the
+/// favourite gets `policy.weight` virtual visits, all won, and every other
+/// move that weight times its probability relative to the favourite's.
+pub fn add_policy(children: &mut [(NodeMove, Prior)], policy: &Policy) {
+    let probability = |mv: NodeMove| {
+        if mv == PASS {
+            policy.pass
+        } else {
+            policy.points.get(mv as usize).copied().unwrap_or(0.0)
+        }
+    };
+    let best = children
+        .iter()
+        .map(|&(mv, _)| probability(mv))
+        .fold(0.0f32, f32::max);
+    if best.is_nan() || best <= 0.0 {
+        return;
+    }
+    for (mv, prior) in children.iter_mut() {
+        let boost = policy.weight * probability(*mv) / best;
+        prior.visits += boost;
+        prior.wins += boost;
+    }
+}
+
 /// Black's result of a position the tree ended with two passes: the board
 /// counted as it stands under the rules.
 fn final_value(board: &Board, rules: &Rules) -> f32 {
@@ -289,6 +314,13 @@ impl<E: Evaluator> Worker<E> {
                     &mut self.priors,
                     &mut self.children,
                 );
+                if !root.rules.is_nogo() {
+                    if let Some(policy) =
+                        self.evaluator.policy(&self.board, to_move, root.rules.komi)
+                    {
+                        add_policy(&mut self.children, &policy);
+                    }
+                }
                 tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
                 if !tree.node(node).expanded && !tree.expand(node, &self.children) {
                     break; // The arena is full: evaluate here.
