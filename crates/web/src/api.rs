@@ -241,6 +241,18 @@ async fn select_move(
         message: rejection.body_text(),
     })?;
     let mut spec: BotSpec = bot.parse()?;
+    if let Some(model) = spec.get("model") {
+        // A client must not make the server open files by name: only the
+        // model compiled into the binary is served.
+        if model != "builtin" && model != "none" {
+            return Err(ApiError::BadBody {
+                status: axum::http::StatusCode::BAD_REQUEST,
+                message: format!(
+                    "bot option model={model}: the server plays only model=builtin"
+                ),
+            });
+        }
+    }
     let info = state.bots.info(&spec)?;
     let Json(request) = body?;
     let applied = budget::apply(&mut spec, info, request.budget.as_ref(), &state.limits)?;

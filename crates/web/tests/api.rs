@@ -843,3 +843,42 @@ fn colours_alternate_from_the_right_player() {
         assert_eq!(body["diagnostics"]["color"], expected, "{request}");
     }
 }
+
+#[test]
+fn the_neural_bots_play_with_the_shipped_model_only() {
+    let server = server();
+    let mut client = Client::new(server.address);
+    let response = client
+        .post_json(
+            "/select-move/policy",
+            &json!({"board_size": 9, "moves": ["E5", "C3"], "seed": 1}),
+        )
+        .unwrap();
+    assert_eq!(response.status, 200, "{}", response.text());
+    let chosen = response.json()["bot_move"].as_str().unwrap().to_string();
+    let game = replay(9, Rules::default(), &["E5".to_string(), "C3".to_string()]);
+    let mv = game.size().parse_gtp(&chosen).unwrap();
+    assert!(game.legal(mv).is_ok(), "{chosen}");
+
+    let response = client
+        .post_json(
+            "/select-move/mcts:model=builtin",
+            &json!({"board_size": 9, "moves": [], "budget": {"playouts": 200}, "seed": 1}),
+        )
+        .unwrap();
+    assert_eq!(response.status, 200, "{}", response.text());
+
+    // The shipped model is for 9×9.
+    let response = client
+        .post_json("/select-move/policy", &json!({"board_size": 13, "moves": []}))
+        .unwrap();
+    assert_error(&response, 400, "9x9");
+    // No file on the server is opened by a client's name for it.
+    let response = client
+        .post_json(
+            "/select-move/policy:model=/etc/passwd",
+            &json!({"board_size": 9, "moves": []}),
+        )
+        .unwrap();
+    assert_error(&response, 400, "model=builtin");
+}
