@@ -247,9 +247,7 @@ async fn select_move(
         if model != "builtin" && model != "none" {
             return Err(ApiError::BadBody {
                 status: axum::http::StatusCode::BAD_REQUEST,
-                message: format!(
-                    "bot option model={model}: the server plays only model=builtin"
-                ),
+                message: format!("bot option model={model}: the server plays only model=builtin"),
             });
         }
     }

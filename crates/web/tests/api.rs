@@ -870,13 +870,16 @@ fn the_neural_bots_play_with_the_shipped_model_only() {
 
     // The shipped model is for 9×9.
     let response = client
-        .post_json("/select-move/policy", &json!({"board_size": 13, "moves": []}))
+        .post_json(
+            "/select-move/policy",
+            &json!({"board_size": 13, "moves": []}),
+        )
         .unwrap();
     assert_error(&response, 400, "9x9");
     // No file on the server is opened by a client's name for it.
     let response = client
         .post_json(
-            "/select-move/policy:model=/etc/passwd",
+            "/select-move/policy:model=%2Fetc%2Fpasswd",
             &json!({"board_size": 9, "moves": []}),
         )
         .unwrap();
