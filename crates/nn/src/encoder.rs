@@ -47,7 +47,9 @@ pub trait Encoder: Send + Sync + fmt::Debug {
 
     /// Number of move indices: `width * height`, plus 1 when
     /// [`has_pass`](Encoder::has_pass).
-    fn moves(&self) -> usize;
+    fn moves(&self) -> usize {
+        self.size().points_count() + self.has_pass() as usize
+    }
 
     /// Whether the move space has a pass index (at `width * height`).
     fn has_pass(&self) -> bool;
@@ -68,11 +70,15 @@ pub trait Encoder: Send + Sync + fmt::Debug {
     /// The move index of `mv`: `row * w + col` for a point of the board, and
     /// for a pass `Some(w * h)` if [`has_pass`](Encoder::has_pass), else
     /// `None`. `None` too for a point that is not on this board.
-    fn encode_move(&self, mv: Move) -> Option<usize>;
+    fn encode_move(&self, mv: Move) -> Option<usize> {
+        encode_move_on(self.size(), self.has_pass(), mv)
+    }
 
     /// The inverse of [`encode_move`](Encoder::encode_move); `None` for an
     /// index at or past [`moves`](Encoder::moves).
-    fn decode_move(&self, index: usize) -> Option<Move>;
+    fn decode_move(&self, index: usize) -> Option<Move> {
+        decode_move_on(self.size(), self.has_pass(), index)
+    }
 }
 
 /// Names of the registered encoders, in the order oneplane, sevenplane,

@@ -1,8 +1,8 @@
 //! The book's one-plane encoder: the stones seen by the side to move.
 
-use tengen_core::{BoardSize, Game, Move};
+use tengen_core::{BoardSize, Game};
 
-use super::{check_encode_args, decode_move_on, encode_move_on, Encoder};
+use super::{check_encode_args, Encoder};
 
 /// One plane: `+1` for a stone of the side to move, `-1` for an opponent's
 /// stone, `0` for an empty point. No pass output.
@@ -37,10 +37,6 @@ impl Encoder for OnePlaneEncoder {
         1
     }
 
-    fn moves(&self) -> usize {
-        self.size.points_count()
-    }
-
     fn has_pass(&self) -> bool {
         false
     }
@@ -58,13 +54,5 @@ impl Encoder for OnePlaneEncoder {
                 Some(_) => -1.0,
             };
         }
-    }
-
-    fn encode_move(&self, mv: Move) -> Option<usize> {
-        encode_move_on(self.size, false, mv)
-    }
-
-    fn decode_move(&self, index: usize) -> Option<Move> {
-        decode_move_on(self.size, false, index)
     }
 }

@@ -1,10 +1,8 @@
 //! The book's seven-plane encoder: stones by liberties, and the ko point.
 
-use tengen_core::{BoardSize, Game, Move};
+use tengen_core::{BoardSize, Game};
 
-use super::{
-    check_encode_args, decode_move_on, encode_move_on, set_ko_plane, set_liberty_planes, Encoder,
-};
+use super::{check_encode_args, set_ko_plane, set_liberty_planes, Encoder};
 
 /// Seven planes, relative to the side to move: planes 0–2 hold its stones
 /// whose chain has 1, 2 and 3 or more liberties, planes 3–5 the opponent's
@@ -41,10 +39,6 @@ impl Encoder for SevenPlaneEncoder {
         7
     }
 
-    fn moves(&self) -> usize {
-        self.size.points_count()
-    }
-
     fn has_pass(&self) -> bool {
         false
     }
@@ -58,13 +52,5 @@ impl Encoder for SevenPlaneEncoder {
         out.fill(0.0);
         set_liberty_planes(board, to_move, 3, out);
         set_ko_plane(board, to_move, &mut out[6 * points..]);
-    }
-
-    fn encode_move(&self, mv: Move) -> Option<usize> {
-        encode_move_on(self.size, false, mv)
-    }
-
-    fn decode_move(&self, index: usize) -> Option<Move> {
-        decode_move_on(self.size, false, index)
     }
 }

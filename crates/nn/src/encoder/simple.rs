@@ -1,11 +1,9 @@
 //! The book's simple encoder: absolute colours, stones by liberties, the side
 //! to move and the ko point.
 
-use tengen_core::{BoardSize, Color, Game, Move};
+use tengen_core::{BoardSize, Color, Game};
 
-use super::{
-    check_encode_args, decode_move_on, encode_move_on, set_ko_plane, set_liberty_planes, Encoder,
-};
+use super::{check_encode_args, set_ko_plane, set_liberty_planes, Encoder};
 
 /// Eleven planes in absolute colours: planes 0–3 hold Black's stones whose
 /// chain has 1, 2, 3 and 4 or more liberties, planes 4–7 White's likewise,
@@ -43,10 +41,6 @@ impl Encoder for SimpleEncoder {
         11
     }
 
-    fn moves(&self) -> usize {
-        self.size.points_count()
-    }
-
     fn has_pass(&self) -> bool {
         false
     }
@@ -65,13 +59,5 @@ impl Encoder for SimpleEncoder {
         };
         out[turn_plane * points..(turn_plane + 1) * points].fill(1.0);
         set_ko_plane(board, to_move, &mut out[10 * points..]);
-    }
-
-    fn encode_move(&self, mv: Move) -> Option<usize> {
-        encode_move_on(self.size, false, mv)
-    }
-
-    fn decode_move(&self, index: usize) -> Option<Move> {
-        decode_move_on(self.size, false, index)
     }
 }

@@ -1,11 +1,9 @@
 //! The book's AlphaGo-Zero-style encoder (chapter 14): relative colours,
 //! stones by liberties, who receives komi, the ko point, and a pass output.
 
-use tengen_core::{BoardSize, Color, Game, Move};
+use tengen_core::{BoardSize, Color, Game};
 
-use super::{
-    check_encode_args, decode_move_on, encode_move_on, set_ko_plane, set_liberty_planes, Encoder,
-};
+use super::{check_encode_args, set_ko_plane, set_liberty_planes, Encoder};
 
 /// Eleven planes, relative to the side to move: planes 0–3 hold its stones
 /// whose chain has 1, 2, 3 and 4 or more liberties, planes 4–7 the
@@ -46,10 +44,6 @@ impl Encoder for ZeroEncoder {
         11
     }
 
-    fn moves(&self) -> usize {
-        self.size.points_count() + 1
-    }
-
     fn has_pass(&self) -> bool {
         true
     }
@@ -68,13 +62,5 @@ impl Encoder for ZeroEncoder {
         };
         out[komi_plane * points..(komi_plane + 1) * points].fill(1.0);
         set_ko_plane(board, to_move, &mut out[10 * points..]);
-    }
-
-    fn encode_move(&self, mv: Move) -> Option<usize> {
-        encode_move_on(self.size, true, mv)
-    }
-
-    fn decode_move(&self, index: usize) -> Option<Move> {
-        decode_move_on(self.size, true, index)
     }
 }
