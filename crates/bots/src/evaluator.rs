@@ -92,9 +92,15 @@ pub trait Evaluator: Send + 'static {
     where
         Self: Sized;
 
+    /// Whether [`Evaluator::policy`] may give anything; the search asks for
+    /// a policy only if so.
+    fn has_policy(&self) -> bool {
+        false
+    }
+
     /// Move probabilities for `to_move` on `board` (a policy network's),
-    /// added to the prior knowledge of a node's children when the node is
-    /// expanded. `None`, the default: no policy.
+    /// added to the prior knowledge of a node's children once the node has
+    /// been visited often enough. `None`, the default: no policy.
     fn policy(&mut self, _board: &Board, _to_move: Color, _komi: f64) -> Option<Policy> {
         None
     }

@@ -131,6 +131,10 @@ impl Evaluator for NetworkEvaluator {
         }
     }
 
+    fn has_policy(&self) -> bool {
+        self.mix.prior_weight > 0.0
+    }
+
     fn policy(&mut self, board: &Board, to_move: Color, komi: f64) -> Option<Policy> {
         if board.size() != self.model.size() || self.mix.prior_weight <= 0.0 {
             return None;

@@ -126,6 +126,11 @@ pub const BOTS: &[BotInfo] = &[
                 default: "40",
                 help: "with a model: virtual won visits given to the policy's favourite move",
             },
+            BotOption {
+                name: "netvisits",
+                default: "64",
+                help: "with a model: visits a node needs before the network's policy joins its children's priors (the root's at once)",
+            },
         ],
     },
     BotInfo {
@@ -475,6 +480,10 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             }
             "expand" => {
                 config.params.expand_visits =
+                    parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
+            }
+            "netvisits" => {
+                config.params.policy_visits =
                     parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
             // The network's options are read by `network_mix`.

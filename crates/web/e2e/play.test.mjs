@@ -184,3 +184,58 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     await server.stop();
   }
 });
+
+test("the neural policy bot answers on 9x9 and explains why not on 13x13", { timeout: 120_000 }, async () => {
+  const server = await startServer();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+
+    await page.goto(server.url);
+    const dialog = page.locator("#new-game-dialog");
+    await dialog.waitFor({ state: "visible" });
+    await page.check('input[name=size][value="9"]');
+    await page.selectOption("#color", "black");
+    await page.selectOption("#bot", "policy");
+    assert.match(await page.textContent("#bot-description"), /policy network/);
+    await page.click("#start-game");
+    await dialog.waitFor({ state: "hidden" });
+
+    // The shipped network answers every move with a stone of its own: it
+    // passes only after the opponent does.
+    for (const v of ["E5", "C3", "G7"]) {
+      if ((await page.locator(`[data-stone][data-vertex="${v}"]`).count()) > 0) continue;
+      await page.locator(`[data-point="${v}"]`).click();
+      await waitForHumanTurn(page);
+      const list = await page.locator("#move-list li").allTextContents();
+      assert.match(list[list.length - 1], /^W [A-HJ]\d$/, `the network's reply in ${list}`);
+      const last = list[list.length - 1].slice(2);
+      assert.equal(await page.locator(`[data-stone="white"][data-vertex="${last}"]`).count(), 1);
+    }
+    await page.screenshot({ path: resolve(artifacts, "policy-bot.png") });
+
+    // The shipped model is for 9x9: on 13x13 the page says why the bot
+    // cannot answer, and the game stays as it was.
+    await page.click("#new-game");
+    await dialog.waitFor({ state: "visible" });
+    await page.check('input[name=size][value="13"]');
+    await page.selectOption("#color", "black");
+    await page.selectOption("#bot", "policy");
+    await page.click("#start-game");
+    await dialog.waitFor({ state: "hidden" });
+    await page.locator('[data-point="D4"]').click();
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("could not answer"));
+    assert.match(await page.textContent("#message"), /9x9/);
+    assert.equal(await page.locator("[data-stone]").count(), 1, "only the human's stone");
+
+    assert.deepEqual(errors, [], "no errors in the page");
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+});

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tengen_core::{scoring, Board, Color, Point, Rules};
 
 use super::tree::{from_move, NodeMove, SelectionParams, Tree, PASS};
-use crate::evaluator::{AmafMap, Evaluator, Leaf, Policy};
+use crate::evaluator::{AmafMap, Evaluator, Leaf};
 use crate::prior::{self, Knowledge, Prior};
 
 /// The position searched, as the threads need it.
@@ -34,6 +34,11 @@ pub struct SearchParams {
     pub selection: SelectionParams,
     /// Visits a node needs before it gets children.
     pub expand_visits: u32,
+    /// Visits a node needs before an evaluator's policy (a network's) is
+    /// added to its children's priors; the root gets it at once. A network
+    /// evaluation costs as much as a few dozen rollouts, so it is spent only
+    /// where the search keeps coming back.
+    pub policy_visits: u32,
 }
 
 impl Default for SearchParams {
@@ -41,6 +46,7 @@ impl Default for SearchParams {
         SearchParams {
             selection: SelectionParams::default(),
             expand_visits: 8,
+            policy_visits: 64,
         }
     }
 }
@@ -181,31 +187,6 @@ pub fn children_with_priors(
     ));
 }
 
-/// Adds a policy network's probabilities to the children's priors: the
-/// favourite gets `policy.weight` virtual visits, all won, and every other
-/// move that weight times its probability relative to the favourite's.
-pub fn add_policy(children: &mut [(NodeMove, Prior)], policy: &Policy) {
-    let probability = |mv: NodeMove| {
-        if mv == PASS {
-            policy.pass
-        } else {
-            policy.points.get(mv as usize).copied().unwrap_or(0.0)
-        }
-    };
-    let best = children
-        .iter()
-        .map(|&(mv, _)| probability(mv))
-        .fold(0.0f32, f32::max);
-    if best.is_nan() || best <= 0.0 {
-        return;
-    }
-    for (mv, prior) in children.iter_mut() {
-        let boost = policy.weight * probability(*mv) / best;
-        prior.visits += boost;
-        prior.wins += boost;
-    }
-}
-
 /// Black's result of a position the tree ended with two passes: the board
 /// counted as it stands under the rules.
 fn final_value(board: &Board, rules: &Rules) -> f32 {
@@ -242,10 +223,13 @@ struct Worker<E> {
     priors: Vec<Prior>,
     children: Vec<(NodeMove, Prior)>,
     ownership: OwnershipSum,
+    /// Whether the evaluator has a policy for the search to ask for.
+    uses_policy: bool,
 }
 
 impl<E: Evaluator> Worker<E> {
     fn new(evaluator: E, root: &RootPosition) -> Worker<E> {
+        let uses_policy = !root.rules.is_nogo() && evaluator.has_policy();
         Worker {
             evaluator,
             knowledge: Knowledge::default(),
@@ -257,6 +241,7 @@ impl<E: Evaluator> Worker<E> {
             priors: Vec::with_capacity(400),
             children: Vec::with_capacity(400),
             ownership: OwnershipSum::default(),
+            uses_policy,
         }
     }
 
@@ -314,16 +299,24 @@ impl<E: Evaluator> Worker<E> {
                     &mut self.priors,
                     &mut self.children,
                 );
-                if !root.rules.is_nogo() {
-                    if let Some(policy) =
-                        self.evaluator.policy(&self.board, to_move, root.rules.komi)
-                    {
-                        add_policy(&mut self.children, &policy);
-                    }
-                }
                 tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
                 if !tree.node(node).expanded && !tree.expand(node, &self.children) {
                     break; // The arena is full: evaluate here.
+                }
+            }
+            if self.uses_policy
+                && !tree.node(node).policy_added
+                && (node == 0 || tree.node(node).visits >= shared.params.policy_visits)
+            {
+                drop(tree);
+                let policy = self.evaluator.policy(&self.board, to_move, root.rules.komi);
+                tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+                // Another thread may have added it meanwhile.
+                if !tree.node(node).policy_added {
+                    tree.node_mut(node).policy_added = true;
+                    if let Some(policy) = policy {
+                        tree.add_policy(node, &policy);
+                    }
                 }
             }
             let child = tree.select(node, &shared.params.selection);

@@ -2,7 +2,7 @@
 //! itself across threads, keeps within its memory limit, and reuses its tree.
 
 use super::*;
-use crate::evaluator::{AmafMap, Evaluation, Leaf};
+use crate::evaluator::{AmafMap, Evaluation, Leaf, Policy};
 use tengen_core::{Board, Rules};
 
 fn game_from(diagram: &str, to_move: Color, komi: f64) -> Game {
@@ -255,5 +255,85 @@ fn plays_nogo_legally_and_resigns_when_stuck() {
         // Strength is a benchmark; here every game must end with a winner.
         let winner = game.result().and_then(|outcome| outcome.winner());
         assert!(winner.is_some(), "{:?}", game.result());
+    }
+}
+
+/// An evaluator that calls every leaf even and whose policy puts nearly all
+/// its weight on one point, counting how often it is asked.
+#[derive(Clone)]
+struct Guide {
+    favourite: Point,
+    calls: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Evaluator for Guide {
+    fn evaluate(&mut self, _leaf: Leaf<'_>, _amaf: &mut AmafMap) -> Evaluation {
+        Evaluation {
+            black_value: 0.5,
+            played_out: false,
+        }
+    }
+
+    fn fork(&self, _stream: u64) -> Self {
+        self.clone()
+    }
+
+    fn has_policy(&self) -> bool {
+        true
+    }
+
+    fn policy(&mut self, board: &Board, _to_move: Color, _komi: f64) -> Option<Policy> {
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut points = vec![0.0; tengen_core::MAX_CELLS];
+        for point in board.size().points() {
+            points[point.index()] = 0.01;
+        }
+        points[self.favourite.index()] = 0.9;
+        Some(Policy {
+            points,
+            pass: 0.001,
+            weight: 40.0,
+        })
+    }
+}
+
+#[test]
+fn the_policy_reaches_the_root_at_once_and_other_nodes_after_enough_visits() {
+    let size = tengen_core::BoardSize::square(9).unwrap();
+    let favourite = size.parse_gtp("C3").unwrap().point().unwrap();
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let policy_visits = 64;
+    let mut config = MctsConfig {
+        playouts: Some(3_000),
+        resign_below: 0.0,
+        ..MctsConfig::default()
+    };
+    config.params.policy_visits = policy_visits;
+    let mut bot = MctsBot::new(
+        config,
+        Guide {
+            favourite,
+            calls: calls.clone(),
+        },
+    );
+    let game = Game::new(size, Rules::default());
+    // With every leaf even, the policy's favourite is the move.
+    assert_eq!(bot.select_move(&game), Action::Move(Move::Play(favourite)));
+    let tree = bot.take_tree(&game);
+    let nodes: Vec<&Node> = (0..tree.len()).map(|i| tree.node(i)).collect();
+    let added = nodes.iter().filter(|n| n.policy_added).count();
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), added);
+    assert!(nodes[0].policy_added, "the root gets the policy at once");
+    assert!(added > 1, "busy nodes below the root get it too");
+    for (index, node) in nodes.iter().enumerate() {
+        if node.policy_added && index != 0 {
+            assert!(node.visits >= policy_visits, "node {index}: {node:?}");
+        }
+        // A node visited more than the threshold was passed through with
+        // at least that many visits, expanded.
+        if node.expanded && node.visits > policy_visits {
+            assert!(node.policy_added, "node {index}: {node:?}");
+        }
     }
 }

@@ -7,7 +7,7 @@
 
 use tengen_core::{Color, Move, Point};
 
-use crate::evaluator::AmafMap;
+use crate::evaluator::{AmafMap, Policy};
 use crate::prior::Prior;
 
 /// The move of a node in one `u16`: a point's index, or [`PASS`].
@@ -42,6 +42,9 @@ pub struct Node {
     pub child_count: u16,
     /// Whether the children have been added.
     pub expanded: bool,
+    /// Whether an evaluator's policy has been added to the children's
+    /// priors (or found to have nothing to add).
+    pub policy_added: bool,
     /// Simulations through this node.
     pub visits: u32,
     /// Their results for the player who made `mv` (1 win, 0 loss).
@@ -183,6 +186,33 @@ impl Tree {
         node.child_count = moves.len() as u16;
         node.expanded = true;
         true
+    }
+
+    /// Adds a policy's probabilities to the priors of `parent`'s children:
+    /// the favourite gets `policy.weight` virtual visits, all won, and every
+    /// other move that weight times its probability relative to the
+    /// favourite's. Nothing changes if no child has a positive probability.
+    pub fn add_policy(&mut self, parent: usize, policy: &Policy) {
+        let probability = |mv: NodeMove| {
+            if mv == PASS {
+                policy.pass
+            } else {
+                policy.points.get(mv as usize).copied().unwrap_or(0.0)
+            }
+        };
+        let children = self.children(parent);
+        let best = self.nodes[children.clone()]
+            .iter()
+            .map(|node| probability(node.mv))
+            .fold(0.0f32, f32::max);
+        if best.is_nan() || best <= 0.0 {
+            return;
+        }
+        for node in &mut self.nodes[children] {
+            let boost = policy.weight * probability(node.mv) / best;
+            node.prior_visits += boost;
+            node.prior_wins += boost;
+        }
     }
 
     /// The child of `parent` to explore next: the highest blend of its win
@@ -425,6 +455,36 @@ mod tests {
         assert_eq!(grandkids, vec![16]);
         assert!(tree.reroot(&[12, 99]).is_none());
         assert_eq!(tree.reroot(&[]).unwrap().len(), tree.len());
+    }
+
+    #[test]
+    fn a_policy_adds_won_visits_relative_to_the_favourite() {
+        let mut tree = Tree::new(10);
+        tree.expand(0, &[even(11), even(12), even(PASS)]);
+        let mut points = vec![0.0; tengen_core::MAX_CELLS];
+        points[11] = 0.5;
+        points[12] = 0.25;
+        let policy = Policy {
+            points,
+            pass: 0.05,
+            weight: 40.0,
+        };
+        tree.add_policy(0, &policy);
+        let priors: Vec<(f32, f32)> = tree
+            .children(0)
+            .map(|c| (tree.node(c).prior_visits, tree.node(c).prior_wins))
+            .collect();
+        assert_eq!(priors, vec![(50.0, 45.0), (30.0, 25.0), (14.0, 9.0)]);
+        // A policy with nothing for these moves changes nothing.
+        tree.add_policy(
+            0,
+            &Policy {
+                points: vec![0.0; tengen_core::MAX_CELLS],
+                pass: 0.0,
+                weight: 40.0,
+            },
+        );
+        assert_eq!(tree.node(tree.children(0).start).prior_visits, 50.0);
     }
 
     #[test]
