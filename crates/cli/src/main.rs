@@ -226,7 +226,7 @@ struct MatchArgs {
     /// nogo].
     #[arg(long, value_parser = parse_size)]
     size: Option<BoardSize>,
-    /// Rules the referee counts by (start the engines with matching options)
+    /// Rules the referee counts by; engines that list tengen-rules or kgs-rules are told them, start others with matching options
     /// [default: chinese; nogo for --game nogo].
     #[arg(long, value_parser = parse_rules)]
     rules: Option<Rules>,

@@ -36,9 +36,10 @@ pub struct MatchConfig {
     pub komi: f64,
     /// The rules the referee applies (ko, suicide, scoring; or NoGo, where a
     /// pass, a capture or a suicide forfeits, nothing is counted and the side
-    /// that cannot move loses). The engines are not
-    /// told; start them with matching options (GNU Go: `--chinese-rules` for
-    /// area scoring, `--positional-superko`).
+    /// that cannot move loses). Engines that list `tengen-rules` are told
+    /// them in full, engines that list `kgs-rules` are told the KGS rule set
+    /// when the rules are one; start others with matching options (GNU Go:
+    /// `--chinese-rules` for area scoring, `--positional-superko`).
     pub rules: Rules,
     /// Where to write one SGF record per game (`game-0007.sgf`); created if
     /// missing. `None`: no records.

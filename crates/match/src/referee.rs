@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use tengen_core::{Color, Game, Move, Outcome, Point, Score};
+use tengen_core::{Color, Game, Move, Outcome, Point, Rules, Score};
 use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
 
 use crate::clock::{Clock, ClockState};
@@ -42,14 +42,16 @@ pub(crate) struct PlayedGame {
     pub game: Game,
 }
 
-/// Starts an engine and prepares it for a game: board size, empty board, komi
-/// and, when set, the clock or else the time per move.
+/// Starts an engine and prepares it for a game: board size, empty board, komi,
+/// the rules where the engine has a command for them, and, when set, the
+/// clock or else the time per move.
 fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, ControllerError> {
     let mut engine = Controller::spawn(command_line)?;
     engine.set_timeout(Some(config.command_timeout));
     engine.boardsize(config.size)?;
     engine.clear_board()?;
     engine.komi(config.komi)?;
+    tell_rules(&mut engine, config)?;
     let settings = match (config.clock, config.time_per_move) {
         (Some(clock), _) => Some(clock.time_settings()),
         (None, Some(per_move)) => Some((Duration::ZERO, per_move, 1)),
@@ -63,6 +65,51 @@ fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, 
         }
     }
     Ok(engine)
+}
+
+/// The command that tells an engine the referee's rules, given the commands
+/// it lists: `tengen-rules` with the rules in full, else `kgs-rules` when the
+/// rules are one of the KGS rule sets; `None` when the engine has no way to
+/// hear them (NoGo engines are started in their own mode).
+pub(crate) fn rules_command(rules: &Rules, known: &[String]) -> Option<String> {
+    if rules.is_nogo() {
+        return None;
+    }
+    let knows = |command: &str| known.iter().any(|k| k == command);
+    if knows("tengen-rules") {
+        return Some(format!("tengen-rules {rules}"));
+    }
+    if knows("kgs-rules") {
+        let kgs = ["japanese", "chinese", "aga", "new_zealand"];
+        return kgs
+            .iter()
+            .find(|name| Rules::preset(name).is_some_and(|p| p.with_komi(rules.komi) == *rules))
+            .map(|name| format!("kgs-rules {name}"));
+    }
+    None
+}
+
+/// Tells the engine the referee's rules where it has a command for them, so
+/// that its moves obey the same ko rule the referee applies. An engine that
+/// refuses them still plays (its moves are checked all the same); only a
+/// broken one forfeits.
+fn tell_rules(engine: &mut Controller, config: &MatchConfig) -> Result<(), ControllerError> {
+    let known = match engine.list_commands() {
+        Ok(known) => known,
+        Err(ControllerError::Engine { .. }) => return Ok(()),
+        Err(err) => return Err(err),
+    };
+    let Some(command) = rules_command(&config.referee_rules(), &known) else {
+        return Ok(());
+    };
+    match engine.send(&command) {
+        Ok(_) => Ok(()),
+        Err(ControllerError::Engine { message, .. }) => {
+            tracing::warn!(engine = engine.command_line(), %command, %message, "the engine refused the rules");
+            Ok(())
+        }
+        Err(err) => Err(err),
+    }
 }
 
 /// Plays game `index` of the match between fresh processes of both engines.
@@ -353,4 +400,38 @@ fn agrees(theirs: FinalScore, referee: Score) -> bool {
         && theirs
             .margin
             .is_none_or(|margin| (margin - referee.margin().abs()).abs() < 1e-6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(commands: &[&str]) -> Vec<String> {
+        commands.iter().map(|c| c.to_string()).collect()
+    }
+
+    #[test]
+    fn the_rules_command_suits_the_engine() {
+        let chinese = Rules::preset("chinese").unwrap();
+        let both = listed(&["kgs-rules", "tengen-rules"]);
+        assert_eq!(
+            rules_command(&chinese, &both).as_deref(),
+            Some("tengen-rules chinese")
+        );
+        let kgs = listed(&["play", "kgs-rules"]);
+        assert_eq!(
+            rules_command(&chinese.with_komi(6.5), &kgs).as_deref(),
+            Some("kgs-rules chinese")
+        );
+        let nz = Rules::preset("new-zealand").unwrap().with_komi(0.5);
+        assert_eq!(
+            rules_command(&nz, &kgs).as_deref(),
+            Some("kgs-rules new_zealand")
+        );
+        let tromp_taylor = Rules::preset("tromp-taylor").unwrap();
+        assert_eq!(rules_command(&tromp_taylor, &kgs), None);
+        assert_eq!(rules_command(&chinese, &listed(&["play"])), None);
+        let nogo = Rules::preset("nogo").unwrap();
+        assert_eq!(rules_command(&nogo, &both), None);
+    }
 }

@@ -33,6 +33,8 @@ struct Fake<'a> {
     crash_on: Option<usize>,
     /// Append every command received to this file.
     log: Option<&'a Path>,
+    /// What `list_commands` answers (lines separated by `\n`).
+    commands: &'a str,
 }
 
 impl Fake<'_> {
@@ -45,6 +47,7 @@ impl Fake<'_> {
             final_score: "W+7",
             crash_on: None,
             log: None,
+            commands: "",
         }
     }
 
@@ -71,6 +74,7 @@ while read id cmd rest; do
     version) printf '=%s 1.0\n\n' "$id" ;;
     genmove) {genmove} ;;
     final_score) printf '=%s {score}\n\n' "$id" ;;
+    list_commands) printf '=%s {commands}\n\n' "$id" ;;
     quit) printf '=%s\n\n' "$id"; exit 0 ;;
     *) printf '=%s\n\n' "$id" ;;
   esac
@@ -79,6 +83,7 @@ done
             name = self.name,
             genmove = self.genmove,
             score = self.final_score,
+            commands = self.commands,
         );
         let path = dir.join(format!("{}.sh", self.name));
         fs::write(&path, script).unwrap();
@@ -167,6 +172,47 @@ fn gnugo_against_itself() {
 }
 
 #[test]
+fn engines_are_told_the_rules_they_can_hear() {
+    let dir = temp_dir("rules");
+    let logs = ["tengen", "kgs", "plain"].map(|name| dir.join(format!("{name}.log")));
+    let tengen_like = Fake {
+        log: Some(&logs[0]),
+        commands: "name\\nkgs-rules\\ntengen-rules",
+        ..Fake::passer("tengen-like")
+    }
+    .write(&dir);
+    let kgs_like = Fake {
+        log: Some(&logs[1]),
+        commands: "name\\nkgs-rules",
+        ..Fake::passer("kgs-like")
+    }
+    .write(&dir);
+    let plain = Fake {
+        log: Some(&logs[2]),
+        ..Fake::passer("plain")
+    }
+    .write(&dir);
+    let mut config = small_config([tengen_like, kgs_like], 1);
+    run(&config);
+    let sent = |i: usize| fs::read_to_string(&logs[i]).unwrap();
+    // Chinese rules with komi 7: in full to the one, by name to the other.
+    let full = "tengen-rules ko=positional,suicide=forbidden,scoring=area,komi=7";
+    assert!(sent(0).contains(full), "{}", sent(0));
+    assert!(!sent(0).contains("kgs-rules"), "{}", sent(0));
+    assert!(sent(1).contains("kgs-rules chinese"), "{}", sent(1));
+    // Rules that are no KGS rule set reach only the engine that hears them
+    // in full.
+    config.rules = "ko=simple,scoring=area".parse().unwrap();
+    config.engines[1] = plain;
+    run(&config);
+    let full = format!("tengen-rules {}", config.referee_rules());
+    assert!(full.contains("ko=simple"), "{full}");
+    assert!(sent(0).contains(&full), "{}", sent(0));
+    assert!(!sent(2).contains("rules"), "{}", sent(2));
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn passing_engines_are_counted_and_compared() {
     let dir = temp_dir("passers");
     let fair = Fake::passer("fair").write(&dir);
@@ -228,10 +274,10 @@ fn illegal_move_forfeits() {
 fn crash_forfeits() {
     let dir = temp_dir("crash");
     let passer = Fake::passer("passer").write(&dir);
-    // It answers boardsize, clear_board and komi; the game's first `play` or
-    // `genmove` finds it gone.
+    // It answers boardsize, clear_board, komi and list_commands; the game's
+    // first `play` or `genmove` finds it gone.
     let fragile = Fake {
-        crash_on: Some(4),
+        crash_on: Some(5),
         ..Fake::passer("fragile")
     }
     .write(&dir);
