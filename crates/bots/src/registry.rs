@@ -128,7 +128,7 @@ pub const BOTS: &[BotInfo] = &[
             },
             BotOption {
                 name: "netvisits",
-                default: "64",
+                default: "48",
                 help: "with a model: visits a node needs before the network's policy joins its children's priors (the root's at once)",
             },
         ],

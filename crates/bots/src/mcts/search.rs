@@ -46,7 +46,7 @@ impl Default for SearchParams {
         SearchParams {
             selection: SelectionParams::default(),
             expand_visits: 8,
-            policy_visits: 64,
+            policy_visits: 48,
         }
     }
 }
