@@ -219,6 +219,30 @@ test("the neural policy bot answers on 9x9 and explains why not on 13x13", { tim
     }
     await page.screenshot({ path: resolve(artifacts, "policy-bot.png") });
 
+    // The tree search guided by the same network, with a small budget.
+    const asked = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/select-move/")) asked.push(decodeURIComponent(request.url()));
+    });
+    await page.click("#new-game");
+    await dialog.waitFor({ state: "visible" });
+    await page.check('input[name=size][value="9"]');
+    await page.selectOption("#color", "black");
+    await page.selectOption("#bot", "mcts:model=builtin");
+    assert.match(await page.textContent("#bot-description"), /9×9 policy network/);
+    await page.fill("#strength", "300");
+    await page.click("#start-game");
+    await dialog.waitFor({ state: "hidden" });
+    for (const v of ["E5", "C3"]) {
+      if ((await page.locator(`[data-stone][data-vertex="${v}"]`).count()) > 0) continue;
+      await page.locator(`[data-point="${v}"]`).click();
+      await waitForHumanTurn(page);
+      const list = await page.locator("#move-list li").allTextContents();
+      assert.match(list[list.length - 1], /^W [A-HJ]\d$/, `the search's reply in ${list}`);
+    }
+    assert.ok(asked.length >= 2 && asked.every((url) => url.includes("/select-move/mcts:model=builtin")), asked.join(" "));
+    assert.match(await page.textContent("#analysis-body"), /Win rate \d+\.\d%/, "the search reports its win rate");
+
     // The shipped model is for 9x9: on 13x13 the page says why the bot
     // cannot answer, and the game stays as it was.
     await page.click("#new-game");

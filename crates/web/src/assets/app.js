@@ -432,9 +432,23 @@ function defaultKomi() {
   return rulesOf({ rules: $("rules").value }).komi;
 }
 
+/** The spec that makes a bot's search follow the shipped 9×9 network. */
+const NETWORK_OPTION = "model=builtin";
+
+/** The listing of the bot a spec such as `mcts:model=builtin` names. */
+function botInfo(spec) {
+  const name = spec.split(":")[0];
+  return bots.find((b) => b.name === name);
+}
+
 function fillStrength() {
-  const bot = bots.find((b) => b.name === $("bot").value);
-  $("bot-description").textContent = bot ? bot.description : "";
+  const spec = $("bot").value;
+  const bot = botInfo(spec);
+  let description = bot ? bot.description : "";
+  if (bot && spec.includes(NETWORK_OPTION)) {
+    description += ", guided by the shipped 9×9 policy network (9×9 games only)";
+  }
+  $("bot-description").textContent = description;
   const playouts = bot && bot.options.find((o) => o.name === "playouts");
   const time = bot && bot.options.find((o) => o.name === "time");
   const input = $("strength");
@@ -477,7 +491,7 @@ function openNewGame() {
     }
     $("color").value = s.humanChoice || s.human;
     $("rules").value = s.rules;
-    if (bots.some((b) => b.name === s.bot)) $("bot").value = s.bot;
+    if ([...$("bot").options].some((o) => o.value === s.bot)) $("bot").value = s.bot;
   }
   fillHandicap();
   if (saved) $("handicap").value = String(saved.settings.handicap || 0);
@@ -545,11 +559,18 @@ async function loadBots() {
   }
   const select = $("bot");
   select.replaceChildren();
-  for (const bot of bots) {
+  const add = (value, text) => {
     const option = document.createElement("option");
-    option.value = bot.name;
-    option.textContent = bot.name;
+    option.value = value;
+    option.textContent = text;
     select.append(option);
+  };
+  for (const bot of bots) {
+    add(bot.name, bot.name);
+    // A tree search that can take a model also comes guided by the shipped one.
+    if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
+      add(`${bot.name}:${NETWORK_OPTION}`, `${bot.name} + network (9×9)`);
+    }
   }
 }
 
