@@ -3,18 +3,20 @@
 //! how many simulations per second the whole tree search makes on one or
 //! more threads ([`search_rate`]).
 //!
-//! Each playout copies an empty [`Board`] into a work board with
-//! [`Clone::clone_from`] (which copies only the part of the arrays the size
-//! uses), plays [`light_playout`] to the end and counts it with
-//! [`playout_score`], so that none of the work can be optimised away.
+//! Each light playout copies an empty [`PlayoutBoard`] (the board made for
+//! playouts) into a work board with [`Clone::clone_from`] (which copies only
+//! the part of the arrays the size uses), plays [`light_playout`] to the end
+//! and counts it with [`PlayoutBoard::playout_score`], so that none of the
+//! work can be optimised away. Heavy playouts do the same on a full
+//! [`Board`], which their patterns and tactics need.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use tengen_bots::mcts::{MctsBot, MctsConfig};
 use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
-use tengen_core::playout::{light_playout, playout_score};
-use tengen_core::{Board, BoardSize, Color, Game, Rng, Rules};
+use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
+use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
 
 use crate::report::size_text;
 
@@ -41,7 +43,8 @@ pub struct BenchConfig {
 /// The playouts a benchmark plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Policy {
-    /// Uniformly random legal non-eye moves ([`light_playout`]).
+    /// Uniformly random legal non-eye moves ([`light_playout`] on a
+    /// [`PlayoutBoard`]).
     Light,
     /// The MCTS bot's playouts ([`PlayoutPolicy::default`]).
     Heavy,
@@ -86,6 +89,16 @@ pub struct Measurement {
 }
 
 impl Measurement {
+    /// Adds one playout: what it did and its final count (Black's area
+    /// minus White's, before komi).
+    pub fn record(&mut self, stats: PlayoutStats, score: i32) {
+        self.playouts += 1;
+        self.moves += u64::from(stats.moves);
+        self.passes += u64::from(stats.passes);
+        self.capped += u64::from(stats.capped);
+        self.black_wins += u64::from(f64::from(score) > BENCH_KOMI);
+    }
+
     /// The CPU time, or the wall time where the CPU time is unknown.
     pub fn cpu_or_wall(&self) -> Duration {
         self.cpu.unwrap_or(self.wall)
@@ -163,25 +176,31 @@ fn ratio(count: u64, total: u64) -> f64 {
     }
 }
 
-/// Runs light playouts on one thread until `config.duration` of wall time has
-/// passed (the clock is read every [`CLOCK_CHECK_INTERVAL`] playouts).
-/// `progress` is called after each look at the clock with the time elapsed.
+/// Runs playouts of `config.policy` on one thread until `config.duration` of
+/// wall time has passed (the clock is read every [`CLOCK_CHECK_INTERVAL`]
+/// playouts). `progress` is called after each look at the clock with the
+/// time elapsed.
 pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Measurement {
-    let empty = Board::new(config.size);
-    let mut work = empty.clone();
     let mut rng = Rng::new(config.seed);
     let max_moves = config.max_moves();
-    let mut m = Measurement::default();
-    let heavy = PlayoutPolicy::default();
-    let mut scratch = PlayoutScratch::default();
-    let cpu_start = process_cpu_time();
-    let start = Instant::now();
-    loop {
-        for _ in 0..CLOCK_CHECK_INTERVAL {
-            work.clone_from(&empty);
-            let stats = match config.policy {
-                Policy::Light => light_playout(&mut work, Color::Black, &mut rng, max_moves),
-                Policy::Heavy => heavy.playout(
+    match config.policy {
+        Policy::Light => {
+            let empty = PlayoutBoard::new(config.size);
+            let mut work = empty.clone();
+            timed(config, progress, |m| {
+                work.clone_from(&empty);
+                let stats = light_playout(&mut work, Color::Black, &mut rng, max_moves);
+                m.record(stats, work.playout_score());
+            })
+        }
+        Policy::Heavy => {
+            let empty = Board::new(config.size);
+            let mut work = empty.clone();
+            let heavy = PlayoutPolicy::default();
+            let mut scratch = PlayoutScratch::default();
+            timed(config, progress, |m| {
+                work.clone_from(&empty);
+                let stats = heavy.playout(
                     &mut work,
                     Color::Black,
                     None,
@@ -189,14 +208,26 @@ pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Meas
                     max_moves,
                     &mut scratch,
                     |_, _| {},
-                ),
-            };
-            let score = playout_score(&work);
-            m.playouts += 1;
-            m.moves += u64::from(stats.moves);
-            m.passes += u64::from(stats.passes);
-            m.capped += u64::from(stats.capped);
-            m.black_wins += u64::from(f64::from(score) > BENCH_KOMI);
+                );
+                m.record(stats, playout_score(&work));
+            })
+        }
+    }
+}
+
+/// Calls `playout` (which plays one playout and records it) until
+/// `config.duration` has passed, and times it.
+fn timed(
+    config: &BenchConfig,
+    progress: &mut dyn FnMut(Duration),
+    mut playout: impl FnMut(&mut Measurement),
+) -> Measurement {
+    let mut m = Measurement::default();
+    let cpu_start = process_cpu_time();
+    let start = Instant::now();
+    loop {
+        for _ in 0..CLOCK_CHECK_INTERVAL {
+            playout(&mut m);
         }
         let elapsed = start.elapsed();
         progress(elapsed);

@@ -1,10 +1,11 @@
 //! Criterion benchmarks of the rules core: playing moves, testing legality,
-//! undoing, and whole light playouts.
+//! undoing, and whole light playouts, on the full board and on the playout
+//! board side by side.
 //!
 //! `cargo bench -p tengen-core` (add `-- --quick` for a short run).
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use tengen_core::{playout, Board, BoardSize, Color, Game, Move, Point, Rng, Rules};
+use tengen_core::{playout, Board, BoardSize, Color, Game, Move, PlayoutBoard, Point, Rng, Rules};
 
 /// A recorded light playout: the moves of one random game on `size`.
 fn recorded_game(size: BoardSize, seed: u64) -> Vec<(Point, Color)> {
@@ -44,6 +45,17 @@ fn play(c: &mut Criterion) {
                 black_box(board.hash())
             })
         });
+        let empty = PlayoutBoard::new(size);
+        group.bench_function(format!("{side}x{side} replay on the playout board"), |b| {
+            let mut board = empty.clone();
+            b.iter(|| {
+                board.clone_from(&empty);
+                for &(p, color) in &moves {
+                    board.play(p, color);
+                }
+                black_box(board.empty_count())
+            })
+        });
     }
     group.finish();
 }
@@ -60,6 +72,18 @@ fn legality(c: &mut Criterion) {
         }
         let points: Vec<Point> = size.points().collect();
         group.throughput(Throughput::Elements(points.len() as u64));
+        let playout = PlayoutBoard::from_board(&board);
+        group.bench_function(
+            format!("{side}x{side} playout board is_legal, every point"),
+            |b| {
+                b.iter(|| {
+                    points
+                        .iter()
+                        .filter(|&&p| playout.is_legal(p, Color::Black))
+                        .count()
+                })
+            },
+        );
         group.bench_function(format!("{side}x{side} is_legal_simple, every point"), |b| {
             b.iter(|| {
                 points
@@ -120,6 +144,15 @@ fn playouts(c: &mut Criterion) {
                 work.clone_from(&empty);
                 let stats = playout::light_playout(&mut work, Color::Black, &mut rng, cap);
                 black_box((stats, playout::playout_score(&work)))
+            })
+        });
+        let empty = PlayoutBoard::new(size);
+        let mut work = empty.clone();
+        group.bench_function(format!("{side}x{side} on the playout board"), |b| {
+            b.iter(|| {
+                work.clone_from(&empty);
+                let stats = playout::light_playout(&mut work, Color::Black, &mut rng, cap);
+                black_box((stats, work.playout_score()))
             })
         });
     }

@@ -39,10 +39,10 @@ const CAPACITY: usize = MAX_CELLS.next_power_of_two();
 
 /// A per-cell array indexed without bounds checks (see [`CAPACITY`]).
 #[derive(Clone, Copy)]
-struct CellArray<T: Copy>([T; CAPACITY]);
+pub(crate) struct CellArray<T: Copy>(pub(crate) [T; CAPACITY]);
 
 impl<T: Copy> CellArray<T> {
-    const fn filled(value: T) -> Self {
+    pub(crate) const fn filled(value: T) -> Self {
         CellArray([value; CAPACITY])
     }
 }
@@ -65,16 +65,16 @@ impl<T: Copy> std::ops::IndexMut<usize> for CellArray<T> {
 /// Neighbour counts packed in one `u16` per cell: black in bits 0–3, white in
 /// bits 4–7, empty in bits 8–11. A wall counts as both black and white, so "all
 /// neighbours are `color` or wall" is one comparison with 4.
-const NEIGHBOR_UNIT: [u16; 4] = [
+pub(crate) const NEIGHBOR_UNIT: [u16; 4] = [
     0x100, // EMPTY
     0x001, // BLACK
     0x010, // WHITE
     0x011, // WALL
 ];
-const EMPTY_NEIGHBORS_MASK: u16 = 0xF00;
+pub(crate) const EMPTY_NEIGHBORS_MASK: u16 = 0xF00;
 
 #[inline(always)]
-const fn own_neighbors(packed: u16, color: Color) -> u16 {
+pub(crate) const fn own_neighbors(packed: u16, color: Color) -> u16 {
     (packed >> (4 * color as u16)) & 0xF
 }
 

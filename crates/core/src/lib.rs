@@ -31,6 +31,7 @@ mod color;
 mod game;
 mod handicap;
 pub mod playout;
+mod playout_board;
 mod point;
 mod rng;
 mod rules;
@@ -43,6 +44,7 @@ pub use board::{Board, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};
 pub use handicap::{fixed_handicap_points, max_fixed_handicap};
+pub use playout_board::PlayoutBoard;
 pub use point::{
     BoardSize, BoardSizeError, Move, Point, VertexError, VertexErrorKind, GTP_COLUMNS, MAX_CELLS,
     MAX_POINTS, MAX_SIDE,

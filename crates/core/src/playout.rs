@@ -4,8 +4,55 @@
 
 use crate::board::Board;
 use crate::color::Color;
+use crate::playout_board::PlayoutBoard;
 use crate::point::Point;
 use crate::rng::Rng;
+
+/// A board light playouts can run on: [`PlayoutBoard`], made for them, or
+/// the full [`Board`].
+pub trait PlayoutPosition {
+    /// A uniformly random legal move for `color` that is not its own eye;
+    /// `None` means pass.
+    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point>;
+    /// Plays a move the position just offered.
+    fn play_move(&mut self, point: Point, color: Color);
+    /// Passes (clears the ko point).
+    fn pass_move(&mut self);
+}
+
+impl PlayoutPosition for Board {
+    #[inline]
+    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        Board::random_playout_move(self, color, rng)
+    }
+
+    #[inline]
+    fn play_move(&mut self, point: Point, color: Color) {
+        self.play(point, color);
+    }
+
+    #[inline]
+    fn pass_move(&mut self) {
+        self.pass();
+    }
+}
+
+impl PlayoutPosition for PlayoutBoard {
+    #[inline]
+    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        self.random_move(color, rng)
+    }
+
+    #[inline]
+    fn play_move(&mut self, point: Point, color: Color) {
+        self.play(point, color);
+    }
+
+    #[inline]
+    fn pass_move(&mut self) {
+        self.pass();
+    }
+}
 
 /// What one playout did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -24,7 +71,7 @@ pub struct PlayoutStats {
 /// `max_moves` turns (passes included).
 #[inline]
 pub fn light_playout(
-    board: &mut Board,
+    board: &mut impl PlayoutPosition,
     mut to_move: Color,
     rng: &mut Rng,
     max_moves: u32,
@@ -36,12 +83,12 @@ pub fn light_playout(
         turns += 1;
         match board.random_playout_move(to_move, rng) {
             Some(point) => {
-                board.play(point, to_move);
+                board.play_move(point, to_move);
                 stats.moves += 1;
                 passes_in_a_row = 0;
             }
             None => {
-                board.pass();
+                board.pass_move();
                 stats.passes += 1;
                 passes_in_a_row += 1;
                 if passes_in_a_row == 2 {

@@ -16,8 +16,8 @@
 //! approaching; dame between healthy groups do not qualify because such groups
 //! have more liberties. It is simple and misses exotic cases.
 
-use tengen_core::playout::{final_owner, light_playout};
-use tengen_core::{Board, Color, Point, Rng};
+use tengen_core::playout::light_playout;
+use tengen_core::{Board, Color, PlayoutBoard, Point, Rng};
 
 /// The status of every chain on the board; each chain is a list of its
 /// stones in board order (bottom-left first).
@@ -76,18 +76,19 @@ pub fn estimate(board: &Board, to_move: Color, playouts: usize, seed: u64) -> Ch
     let size = board.size();
     let mut lost = vec![0u32; size.cells()];
     let mut rng = Rng::new(seed ^ board.hash());
-    let mut scratch = board.clone();
+    let start = PlayoutBoard::from_board(board);
+    let mut scratch = start.clone();
     // Enough turns for any sensible playout to end; the cap only guards
     // against superko-free cycles of captures.
     let max_moves = (size.points_count() * 3 + 100) as u32;
     for i in 0..playouts {
-        scratch.clone_from(board);
+        scratch.clone_from(&start);
         let first = if i % 2 == 0 { to_move } else { !to_move };
         light_playout(&mut scratch, first, &mut rng, max_moves);
         for chain in &all_chains {
             for &stone in chain {
                 let color = board.stone(stone);
-                if color.is_some() && final_owner(&scratch, stone) == color.map(|c| !c) {
+                if color.is_some() && scratch.final_owner(stone) == color.map(|c| !c) {
                     lost[stone.index()] += 1;
                 }
             }

@@ -1,0 +1,775 @@
+//! A board made for light playouts: the same padded array, neighbour counts,
+//! chain lists and empty-point list as [`Board`], but with *pseudo-liberties*
+//! instead of exact liberty counts, and no hash, captures or history.
+//!
+//! A chain's pseudo-liberties are its (stone, empty neighbour) pairs: an empty
+//! point next to three stones of the chain counts three times. They are cheap
+//! to keep, because a stone placed or removed changes them by one per
+//! neighbour, with no test of whether the chain already touched the point.
+//! Besides their number `n`, each chain keeps the sum `s` of their cell
+//! indices and the sum `q` of the squares. The chain is captured when `n` is
+//! 0, and it is in atari (exactly one liberty) when `n * q == s * s`: by
+//! Cauchy–Schwarz, `s² ≤ n·q` with equality only when all `n` indices are the
+//! same point. That exact atari test is all that forbidding suicide needs, so
+//! playouts follow the same rules as on [`Board`] (simple ko, no suicide of
+//! any size) and the same moves are legal.
+//!
+//! [`PlayoutBoard::check_consistency`] rebuilds every incremental piece from
+//! the stones and compares; the tests also play it move by move beside
+//! [`Board`] and compare stones, ko point, legality, eyes and atari.
+
+use std::fmt;
+
+use crate::board::{
+    own_neighbors, stone_cell, Board, CellArray, BLACK, EMPTY, EMPTY_NEIGHBORS_MASK, NEIGHBOR_UNIT,
+    WALL, WHITE,
+};
+use crate::color::Color;
+use crate::point::{BoardSize, Point, MAX_POINTS};
+use crate::rng::Rng;
+
+/// The pseudo-liberty record of one chain, kept at the chain's id: its
+/// number `n` of pseudo-liberties, the sum `s` of their cell indices and the
+/// sum `q` of the squares, packed in one word so that adding or removing a
+/// pseudo-liberty, or joining two chains, is a single addition or
+/// subtraction of [`liberty_code`]s.
+///
+/// Fields, low bits first: `q` in 31 bits, `s` in 21 bits, `n` in 12 bits.
+/// They never carry into each other: a chain has at most 1,250
+/// pseudo-liberties (each is a stone next to an empty point, and a 25×25
+/// board has 625 points), every cell index is below 703, so `n ≤ 1,250 <
+/// 2¹²`, `s ≤ 1,250 · 702 < 2²¹` and `q ≤ 1,250 · 702² < 2³¹`.
+/// The slot at id 0 collects the updates aimed at empty and wall cells and
+/// holds no meaning.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct ChainInfo {
+    /// The packed `(n, s, q)`.
+    liberties: u64,
+    /// Stones in the chain.
+    len: u32,
+}
+
+const SQUARES_BITS: u32 = 31;
+const SUM_BITS: u32 = 21;
+const COUNT_SHIFT: u32 = SQUARES_BITS + SUM_BITS;
+
+/// The packed record of a single pseudo-liberty at `cell`.
+#[inline(always)]
+const fn liberty_code(cell: usize) -> u64 {
+    let cell = cell as u64;
+    (1 << COUNT_SHIFT) | (cell << SQUARES_BITS) | (cell * cell)
+}
+
+impl ChainInfo {
+    /// Number of pseudo-liberties.
+    #[inline(always)]
+    fn count(&self) -> u64 {
+        self.liberties >> COUNT_SHIFT
+    }
+
+    /// Sum of the pseudo-liberties' cell indices.
+    #[inline(always)]
+    fn sum(&self) -> u64 {
+        (self.liberties >> SQUARES_BITS) & ((1 << SUM_BITS) - 1)
+    }
+
+    /// Whether every pseudo-liberty is the same point: exactly one liberty
+    /// for a chain that has any (a chain on the board always does). By
+    /// Cauchy–Schwarz `s² ≤ n·q`, with equality only when all are equal.
+    #[inline(always)]
+    fn all_at_one_point(&self) -> bool {
+        let squares = self.liberties & ((1 << SQUARES_BITS) - 1);
+        self.count() * squares == self.sum() * self.sum()
+    }
+
+    /// Whether the chain has exactly one liberty.
+    #[inline(always)]
+    fn in_atari(&self) -> bool {
+        (self.liberties != 0) & self.all_at_one_point()
+    }
+}
+
+/// A board for light playouts (see the module documentation): plays only
+/// legal moves under simple ko with suicide forbidden, and draws uniformly
+/// random legal non-eye moves.
+///
+/// Build one from the empty board with [`PlayoutBoard::new`] or from any
+/// position with [`PlayoutBoard::from_board`]; copy it cheaply with
+/// [`Clone::clone_from`].
+pub struct PlayoutBoard {
+    size: BoardSize,
+    /// `EMPTY`, `BLACK`, `WHITE` or `WALL` per cell.
+    cells: CellArray<u8>,
+    /// Packed counts of black, white and empty neighbours, as in [`Board`].
+    neighbor_counts: CellArray<u16>,
+    /// The id of the chain through each stone (a cell of the chain, where its
+    /// [`ChainInfo`] lives); 0 for empty and wall cells, whose entry at 0 is a
+    /// scratch slot that branch-free updates may write to.
+    chain_id: CellArray<u16>,
+    /// The next stone of the same chain (a circular list).
+    chain_next: CellArray<u16>,
+    /// Pseudo-liberties and length, valid at chain ids.
+    chains: CellArray<ChainInfo>,
+    /// The empty points, in no particular order.
+    empty: [u16; MAX_POINTS],
+    empty_len: u16,
+    /// Position of each empty point in `empty`.
+    empty_index: CellArray<u16>,
+    /// The simple-ko point; 0 if none.
+    ko: u16,
+    /// The cell value of the colour barred from `ko`; 0 if none.
+    ko_barred: u8,
+}
+
+impl Clone for PlayoutBoard {
+    fn clone(&self) -> PlayoutBoard {
+        PlayoutBoard {
+            size: self.size,
+            cells: self.cells,
+            neighbor_counts: self.neighbor_counts,
+            chain_id: self.chain_id,
+            chain_next: self.chain_next,
+            chains: self.chains,
+            empty: self.empty,
+            empty_len: self.empty_len,
+            empty_index: self.empty_index,
+            ko: self.ko,
+            ko_barred: self.ko_barred,
+        }
+    }
+
+    /// Copies only the part of the arrays that `source`'s size uses.
+    fn clone_from(&mut self, source: &PlayoutBoard) {
+        let cells = source.size.cells();
+        self.size = source.size;
+        self.cells.0[..cells].copy_from_slice(&source.cells.0[..cells]);
+        self.neighbor_counts.0[..cells].copy_from_slice(&source.neighbor_counts.0[..cells]);
+        self.chain_id.0[..cells].copy_from_slice(&source.chain_id.0[..cells]);
+        self.chain_next.0[..cells].copy_from_slice(&source.chain_next.0[..cells]);
+        // A board without stones reads no chain record before writing it.
+        if source.empty_len as usize != source.size.points_count() {
+            self.chains.0[..cells].copy_from_slice(&source.chains.0[..cells]);
+        }
+        self.empty_index.0[..cells].copy_from_slice(&source.empty_index.0[..cells]);
+        let empties = source.empty_len as usize;
+        self.empty[..empties].copy_from_slice(&source.empty[..empties]);
+        self.empty_len = source.empty_len;
+        self.ko = source.ko;
+        self.ko_barred = source.ko_barred;
+    }
+}
+
+impl fmt::Debug for PlayoutBoard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "PlayoutBoard {} (ko {:?})", self.size, self.ko_point())?;
+        for row in (0..self.size.height()).rev() {
+            for col in 0..self.size.width() {
+                let point = self.size.point(col, row).expect("on the board");
+                let mark = match self.stone(point) {
+                    Some(Color::Black) => 'x',
+                    Some(Color::White) => 'o',
+                    None => '.',
+                };
+                write!(f, "{mark}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl PartialEq for PlayoutBoard {
+    /// Same size, stones and ko point.
+    fn eq(&self, other: &PlayoutBoard) -> bool {
+        let cells = self.size.cells();
+        self.size == other.size
+            && self.cells.0[..cells] == other.cells.0[..cells]
+            && self.ko == other.ko
+            && self.ko_barred == other.ko_barred
+    }
+}
+
+impl Eq for PlayoutBoard {}
+
+impl From<&Board> for PlayoutBoard {
+    fn from(board: &Board) -> PlayoutBoard {
+        PlayoutBoard::from_board(board)
+    }
+}
+
+impl PlayoutBoard {
+    /// An empty board of the given size.
+    pub fn new(size: BoardSize) -> PlayoutBoard {
+        let mut board = PlayoutBoard {
+            size,
+            cells: CellArray::filled(WALL),
+            neighbor_counts: CellArray::filled(0),
+            chain_id: CellArray::filled(0),
+            chain_next: CellArray::filled(0),
+            chains: CellArray::filled(ChainInfo::default()),
+            empty: [0; MAX_POINTS],
+            empty_len: 0,
+            empty_index: CellArray::filled(0),
+            ko: 0,
+            ko_barred: 0,
+        };
+        for point in size.points() {
+            board.cells[point.index()] = EMPTY;
+            board.push_empty(point.index());
+        }
+        for point in size.points() {
+            board.neighbor_counts[point.index()] = board.count_neighbors(point.index());
+        }
+        board
+    }
+
+    /// The position of `board`: its stones and its ko point.
+    pub fn from_board(board: &Board) -> PlayoutBoard {
+        let size = board.size();
+        let mut playout = PlayoutBoard::new(size);
+        // Stones of a position whose chains all have liberties can go down in
+        // any order without a capture: a partial chain touches either a stone
+        // of its chain still to come (an empty point now) or the chain's
+        // liberty.
+        for point in size.points() {
+            if let Some(color) = board.stone(point) {
+                playout.place(point.index(), color);
+            }
+        }
+        if let Some(ko) = board.ko_point() {
+            for color in [Color::Black, Color::White] {
+                if board.is_ko_retake(ko, color) {
+                    playout.ko = ko.0;
+                    playout.ko_barred = stone_cell(color);
+                }
+            }
+        }
+        playout
+    }
+
+    /// The board's dimensions.
+    #[inline]
+    pub fn size(&self) -> BoardSize {
+        self.size
+    }
+
+    /// The stone at `point`, or `None` if the point is empty (or off the board).
+    #[inline]
+    pub fn stone(&self, point: Point) -> Option<Color> {
+        match self.cells[point.index()] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    /// The point the colour barred by simple ko may not play.
+    #[inline]
+    pub fn ko_point(&self) -> Option<Point> {
+        (self.ko != 0).then_some(Point(self.ko))
+    }
+
+    /// Whether `color` playing at `point` would retake a single-stone ko at once.
+    #[inline]
+    pub fn is_ko_retake(&self, point: Point, color: Color) -> bool {
+        point.0 == self.ko && stone_cell(color) == self.ko_barred
+    }
+
+    /// Number of empty points.
+    #[inline]
+    pub fn empty_count(&self) -> usize {
+        self.empty_len as usize
+    }
+
+    /// Whether the chain through `point` has exactly one liberty (false for
+    /// an empty point).
+    #[inline]
+    pub fn in_atari(&self, point: Point) -> bool {
+        let p = point.index();
+        matches!(self.cells[p], BLACK | WHITE) && self.chains[self.chain_id[p] as usize].in_atari()
+    }
+
+    /// The liberty of the chain through `point` when it is in atari.
+    pub fn atari_liberty(&self, point: Point) -> Option<Point> {
+        if !self.in_atari(point) {
+            return None;
+        }
+        let chain = &self.chains[self.chain_id[point.index()] as usize];
+        Some(Point((chain.sum() / chain.count()) as u16))
+    }
+
+    /// The number of pseudo-liberties of the chain through `point`: each
+    /// empty point counted once per stone of the chain next to it (0 if
+    /// `point` is empty).
+    pub fn pseudo_liberties(&self, point: Point) -> usize {
+        match self.chain_id[point.index()] {
+            0 => 0,
+            id => self.chains[id as usize].count() as usize,
+        }
+    }
+
+    /// Number of stones of the chain through `point` (0 if empty).
+    pub fn chain_len(&self, point: Point) -> usize {
+        match self.chain_id[point.index()] {
+            0 => 0,
+            id => self.chains[id as usize].len as usize,
+        }
+    }
+
+    /// Whether `color` may play at `point` under simple ko with suicide
+    /// forbidden: on the board, empty, not the ko point, not suicide.
+    #[inline]
+    pub fn is_legal(&self, point: Point, color: Color) -> bool {
+        let p = point.index();
+        self.cells[p] == EMPTY
+            && (self.neighbor_counts[p] & EMPTY_NEIGHBORS_MASK != 0
+                || self.is_legal_crowded(p, color))
+    }
+
+    /// The book's eye test, as [`Board::is_point_an_eye`].
+    #[inline]
+    pub fn is_point_an_eye(&self, point: Point, color: Color) -> bool {
+        let p = point.index();
+        self.cells[p] == EMPTY
+            && own_neighbors(self.neighbor_counts[p], color) == 4
+            && self.eye_diagonals(p, color)
+    }
+
+    /// Legality of an empty point `p` with no empty neighbour: not the ko
+    /// point, and either a friendly chain next to it keeps another liberty or
+    /// an enemy chain next to it is captured. Without branches.
+    #[inline(always)]
+    fn is_legal_crowded(&self, p: usize, color: Color) -> bool {
+        let own = stone_cell(color);
+        let enemy = stone_cell(!color);
+        let mut lives = false;
+        for n in self.neighbor_cells(p) {
+            let cell = self.cells[n];
+            // Only stones' chains are read for real; they all have
+            // liberties, so the pseudo-liberty count needs no test.
+            let atari = self.chains[self.chain_id[n] as usize].all_at_one_point();
+            lives |= ((cell == own) & !atari) | ((cell == enemy) & atari);
+        }
+        let ko = (p as u16 == self.ko) & (own == self.ko_barred);
+        lives & !ko
+    }
+
+    /// The diagonal half of the eye test.
+    #[inline]
+    fn eye_diagonals(&self, p: usize, color: Color) -> bool {
+        let own = stone_cell(color);
+        let s = self.size.stride();
+        let mut friendly = 0;
+        let mut off_board = 0;
+        for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
+            let cell = self.cells[d];
+            off_board += (cell == WALL) as u8;
+            friendly += (cell == own) as u8;
+        }
+        ((off_board > 0) & (off_board + friendly == 4)) | ((off_board == 0) & (friendly >= 3))
+    }
+
+    /// A uniformly random legal move for `color` that is not its own eye, or
+    /// `None` (pass) when there is none. Candidates are drawn without
+    /// replacement from the empty-point list, as in
+    /// [`Board::random_playout_move`].
+    #[inline]
+    pub fn random_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        let mut remaining = self.empty_len as usize;
+        while remaining > 0 {
+            let i = rng.below(remaining);
+            let p = self.empty[i] as usize;
+            let packed = self.neighbor_counts[p];
+            // A point with an empty neighbour is neither an eye nor the ko
+            // point, and never suicide. Otherwise the eye and legality tests
+            // are both made, without branches.
+            let acceptable = packed & EMPTY_NEIGHBORS_MASK != 0
+                || (own_neighbors(packed, color) != 4 || !self.eye_diagonals(p, color))
+                    && self.is_legal_crowded(p, color);
+            if acceptable {
+                return Some(Point(p as u16));
+            }
+            remaining -= 1;
+            let last = self.empty[remaining];
+            self.empty[i] = last;
+            self.empty[remaining] = p as u16;
+            self.empty_index[last as usize] = i as u16;
+            self.empty_index[p] = remaining as u16;
+        }
+        None
+    }
+
+    /// Plays a legal move (see [`PlayoutBoard::is_legal`]; asserted in debug
+    /// builds): places the stone, captures enemy chains left without
+    /// liberties and sets the simple-ko point. Returns the stones captured.
+    #[inline]
+    pub fn play(&mut self, point: Point, color: Color) -> u32 {
+        debug_assert!(self.size.contains(point), "play off the board");
+        debug_assert!(self.is_legal(point, color), "illegal playout move");
+        let p = point.index();
+        let packed = self.neighbor_counts[p];
+        self.ko = 0;
+        self.ko_barred = 0;
+        let victims = self.place(p, color);
+        if victims == 0 {
+            return 0;
+        }
+        let neighbors = self.neighbor_cells(p);
+        let enemy = stone_cell(!color);
+        let mut captured = 0;
+        let mut captured_at = 0;
+        let mut left = victims;
+        while left != 0 {
+            let n = neighbors[left.trailing_zeros() as usize];
+            left &= left - 1;
+            // Two sides may touch one chain: the second finds it gone.
+            if self.cells[n] == enemy {
+                captured_at = n;
+                captured += self.remove_chain(n, !color);
+            }
+        }
+        // A lone stone that captured a single stone and has no other
+        // neighbour than enemy stones and walls has that point as its only
+        // liberty: a ko.
+        if captured == 1 && own_neighbors(packed, !color) == 4 {
+            self.ko = captured_at as u16;
+            self.ko_barred = enemy;
+        }
+        captured
+    }
+
+    /// A pass: clears the ko point.
+    #[inline]
+    pub fn pass(&mut self) {
+        self.ko = 0;
+        self.ko_barred = 0;
+    }
+
+    /// Puts a stone of `color` on empty cell `p`, takes `p` from the
+    /// pseudo-liberties of the chains next to it and joins the friendly ones;
+    /// captures nothing. Returns the sides (bit `i` for neighbour `i`) where
+    /// an enemy chain is left without liberties.
+    #[inline(always)]
+    fn place(&mut self, p: usize, color: Color) -> u32 {
+        let own = stone_cell(color);
+        let enemy = stone_cell(!color);
+        self.set_cell(p, EMPTY, own);
+        self.remove_empty(p);
+        let neighbors = self.neighbor_cells(p);
+        // The new stone's own pseudo-liberties: its empty neighbours.
+        let mut lone = 0u64;
+        let mut ids = [0usize; 4];
+        let mut friends = 0u32;
+        let mut victims = 0u32;
+        for (i, n) in neighbors.into_iter().enumerate() {
+            let cell = self.cells[n];
+            let empty = 0u64.wrapping_sub((cell == EMPTY) as u64);
+            lone += liberty_code(n) & empty;
+            // Empty and wall cells have id 0, the scratch slot, so every
+            // neighbour can be charged without a test. A chain touching
+            // the stone on several sides reaches 0 at the last of them,
+            // which is where it is marked.
+            let id = self.chain_id[n] as usize;
+            ids[i] = id;
+            let left = self.chains[id].liberties.wrapping_sub(liberty_code(p));
+            self.chains[id].liberties = left;
+            let dead = left == 0;
+            friends |= ((cell == own) as u32) << i;
+            victims |= (((cell == enemy) & dead) as u32) << i;
+        }
+        // The stone joins the first friendly chain, if any, or starts its
+        // own; without branches, since which it is cannot be foreseen.
+        let first = ids[(friends | 0x10).trailing_zeros() as usize & 3];
+        let target = if friends != 0 { first } else { p };
+        self.chains[p] = ChainInfo::default();
+        self.chains[target].liberties = self.chains[target].liberties.wrapping_add(lone);
+        self.chains[target].len += 1;
+        self.chain_id[p] = target as u16;
+        self.chain_next[p] = self.chain_next[target];
+        self.chain_next[target] = p as u16;
+        // Other friendly chains than the first are merged in: rarer.
+        let mut others = 0u32;
+        for (i, &id) in ids.iter().enumerate() {
+            others |= ((id != first) as u32) << i;
+        }
+        let mut others = others & friends;
+        while others != 0 {
+            let n = neighbors[others.trailing_zeros() as usize];
+            others &= others - 1;
+            let theirs = self.chain_id[n] as usize;
+            let mine = self.chain_id[p] as usize;
+            if theirs != mine {
+                self.merge_chains(mine, theirs);
+            }
+        }
+        victims
+    }
+
+    /// Joins chains `a` and `b`: the shorter one's stones take the longer
+    /// one's id, the lists are spliced and the counts added.
+    #[inline]
+    fn merge_chains(&mut self, a: usize, b: usize) {
+        let (base, other) = if self.chains[a].len >= self.chains[b].len {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut stone = other;
+        loop {
+            self.chain_id[stone] = base as u16;
+            stone = self.chain_next[stone] as usize;
+            if stone == other {
+                break;
+            }
+        }
+        let next = self.chain_next[base];
+        self.chain_next[base] = self.chain_next[other];
+        self.chain_next[other] = next;
+        let info = self.chains[other];
+        let chain = &mut self.chains[base];
+        chain.liberties = chain.liberties.wrapping_add(info.liberties);
+        chain.len += info.len;
+    }
+
+    /// Takes the chain through `start` (of colour `victim`) off the board and
+    /// gives each capturing chain next to a freed point its pseudo-liberty.
+    /// Returns the stone count.
+    fn remove_chain(&mut self, start: usize, victim: Color) -> u32 {
+        let mut removed = 0;
+        let mut stone = start;
+        loop {
+            self.set_cell(stone, stone_cell(victim), EMPTY);
+            self.chain_id[stone] = 0;
+            self.push_empty(stone);
+            removed += 1;
+            // Without a test: the neighbours are capturing stones (whose
+            // chains gain the point), stones of the dying chain (whose counts
+            // no longer matter), or empty and wall cells (the scratch slot).
+            for n in self.neighbor_cells(stone) {
+                let chain = &mut self.chains[self.chain_id[n] as usize];
+                chain.liberties = chain.liberties.wrapping_add(liberty_code(stone));
+            }
+            stone = self.chain_next[stone] as usize;
+            if stone == start {
+                return removed;
+            }
+        }
+    }
+
+    /// Changes cell `p` from `old` to `new` and updates its neighbours' counts.
+    #[inline(always)]
+    fn set_cell(&mut self, p: usize, old: u8, new: u8) {
+        debug_assert_eq!(self.cells[p], old);
+        let delta = NEIGHBOR_UNIT[new as usize].wrapping_sub(NEIGHBOR_UNIT[old as usize]);
+        self.cells[p] = new;
+        for n in self.neighbor_cells(p) {
+            self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
+        }
+    }
+
+    #[inline(always)]
+    fn neighbor_cells(&self, p: usize) -> [usize; 4] {
+        let s = self.size.stride();
+        [p.wrapping_sub(s), p.wrapping_sub(1), p + 1, p + s]
+    }
+
+    fn count_neighbors(&self, p: usize) -> u16 {
+        self.neighbor_cells(p)
+            .iter()
+            .map(|&n| NEIGHBOR_UNIT[self.cells[n] as usize])
+            .sum()
+    }
+
+    #[inline(always)]
+    fn push_empty(&mut self, cell: usize) {
+        let len = self.empty_len as usize;
+        self.empty[len] = cell as u16;
+        self.empty_index[cell] = len as u16;
+        self.empty_len += 1;
+    }
+
+    #[inline(always)]
+    fn remove_empty(&mut self, cell: usize) {
+        let index = self.empty_index[cell] as usize;
+        let last_index = self.empty_len as usize - 1;
+        let last = self.empty[last_index];
+        self.empty[index] = last;
+        self.empty_index[last as usize] = index as u16;
+        self.empty_len -= 1;
+    }
+
+    /// Black's area minus White's at the end of a playout, counted point by
+    /// point as [`PlayoutBoard::final_owner`] does, in one pass over the
+    /// cells without branches (wall cells count for nobody).
+    pub fn playout_score(&self) -> i32 {
+        let stride = self.size.stride();
+        let first = stride + 1;
+        let end = (self.size.height() + 1) * stride;
+        let mut score = 0;
+        for p in first..end {
+            let cell = self.cells[p];
+            let packed = self.neighbor_counts[p];
+            // +1 for a black stone, -1 for a white one, 0 otherwise.
+            let stone = (cell == BLACK) as i32 - (cell == WHITE) as i32;
+            // For an empty point: +1 when only Black surrounds it, -1 when
+            // only White does (walls count for both, so only-walls is 0).
+            let black = (own_neighbors(packed, Color::Black) == 4) as i32;
+            let white = (own_neighbors(packed, Color::White) == 4) as i32;
+            score += stone + (cell == EMPTY) as i32 * (black - white);
+        }
+        score
+    }
+
+    /// The colour a point counts for at the end of a playout: its stone's
+    /// colour, or for an empty point the colour of all its on-board
+    /// neighbours when they are stones of one colour; `None` otherwise (as
+    /// [`crate::playout::final_owner`] on a [`Board`]).
+    #[inline]
+    pub fn final_owner(&self, point: Point) -> Option<Color> {
+        let p = point.index();
+        match self.cells[p] {
+            BLACK => Some(Color::Black),
+            WHITE => Some(Color::White),
+            EMPTY => {
+                // Walls count for both colours: a point with only walls
+                // around it (1×1) belongs to neither.
+                let packed = self.neighbor_counts[p];
+                let black = own_neighbors(packed, Color::Black) == 4;
+                let white = own_neighbors(packed, Color::White) == 4;
+                match (black, white) {
+                    (true, false) => Some(Color::Black),
+                    (false, true) => Some(Color::White),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Rebuilds every incremental piece (chains by flood fill, pseudo-liberty
+    /// counts and sums, lengths, chain lists, neighbour counts, the empty
+    /// list, the ko point) from the stones alone and compares it with what
+    /// the board holds. `Err` names the first difference found.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let size = self.size;
+        for i in 0..size.cells() {
+            let on_board = size.contains(Point(i as u16));
+            let cell = self.cells[i];
+            if on_board == (cell == WALL) || cell > WALL {
+                return Err(format!("cell {i} holds {cell}, on board: {on_board}"));
+            }
+            if (cell == EMPTY || cell == WALL) && self.chain_id[i] != 0 {
+                return Err(format!(
+                    "non-stone cell {i} has chain id {}",
+                    self.chain_id[i]
+                ));
+            }
+        }
+        let mut seen = vec![false; size.cells()];
+        for start in size.points() {
+            let s = start.index();
+            if self.cells[s] == EMPTY || seen[s] {
+                continue;
+            }
+            let mut stack = vec![s];
+            let mut stones = Vec::new();
+            seen[s] = true;
+            while let Some(c) = stack.pop() {
+                stones.push(c);
+                for n in self.neighbor_cells(c) {
+                    if self.cells[n] == self.cells[s] && !seen[n] {
+                        seen[n] = true;
+                        stack.push(n);
+                    }
+                }
+            }
+            let id = self.chain_id[s] as usize;
+            if id == 0 || self.cells[id] != self.cells[s] || self.chain_id[id] as usize != id {
+                return Err(format!("stone {s} has chain id {id}"));
+            }
+            let mut expected = ChainInfo {
+                len: stones.len() as u32,
+                ..ChainInfo::default()
+            };
+            let mut liberties = std::collections::BTreeSet::new();
+            for &c in &stones {
+                if self.chain_id[c] as usize != id {
+                    return Err(format!(
+                        "stones {s} and {c} are one chain with different ids"
+                    ));
+                }
+                for n in self.neighbor_cells(c) {
+                    if self.cells[n] == EMPTY {
+                        expected.liberties += liberty_code(n);
+                        liberties.insert(n);
+                    }
+                }
+            }
+            if liberties.is_empty() {
+                return Err(format!("chain at {s} has no liberties"));
+            }
+            if self.chains[id] != expected {
+                return Err(format!(
+                    "chain at {s}: {:?} stored, {expected:?} counted",
+                    self.chains[id]
+                ));
+            }
+            if self.chains[id].in_atari() != (liberties.len() == 1) {
+                return Err(format!(
+                    "chain at {s}: atari test says {}, {} liberties counted",
+                    self.chains[id].in_atari(),
+                    liberties.len()
+                ));
+            }
+            let mut cycle = vec![id];
+            let mut stone = self.chain_next[id] as usize;
+            while stone != id && cycle.len() <= stones.len() {
+                cycle.push(stone);
+                stone = self.chain_next[stone] as usize;
+            }
+            cycle.sort_unstable();
+            stones.sort_unstable();
+            if cycle != stones {
+                return Err(format!("chain list at {s} does not match the flood fill"));
+            }
+        }
+        let empties: Vec<usize> = size
+            .points()
+            .map(|p| p.index())
+            .filter(|&i| self.cells[i] == EMPTY)
+            .collect();
+        if empties.len() != self.empty_len as usize {
+            return Err(format!(
+                "{} empty points, list holds {}",
+                empties.len(),
+                self.empty_len
+            ));
+        }
+        for &e in &empties {
+            let index = self.empty_index[e] as usize;
+            if index >= empties.len() || self.empty[index] as usize != e {
+                return Err(format!("empty point {e} missing from the empty list"));
+            }
+        }
+        for point in size.points() {
+            let p = point.index();
+            if self.neighbor_counts[p] != self.count_neighbors(p) {
+                return Err(format!(
+                    "cell {p}: neighbour counts {:03x} stored, {:03x} counted",
+                    self.neighbor_counts[p],
+                    self.count_neighbors(p)
+                ));
+            }
+        }
+        if (self.ko == 0) != (self.ko_barred == 0) {
+            return Err(format!(
+                "ko point {} barred for {}",
+                self.ko, self.ko_barred
+            ));
+        }
+        if self.ko != 0 && self.cells[self.ko as usize] != EMPTY {
+            return Err(format!("ko point {} is not empty", self.ko));
+        }
+        Ok(())
+    }
+}
