@@ -377,12 +377,12 @@ impl PlayoutBoard {
     pub fn random_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
         let mut remaining = self.empty_len as usize;
         while remaining > 0 {
-            let i = rng.below(remaining);
+            let i = rng.below_small(remaining as u32) as usize;
             let p = self.empty[i] as usize;
             let packed = self.neighbor_counts[p];
             // A point with an empty neighbour is neither an eye nor the ko
-            // point, and never suicide. Otherwise the eye and legality tests
-            // are both made, without branches.
+            // point, and never suicide. Otherwise the eye test comes first:
+            // it needs no chain.
             let acceptable = packed & EMPTY_NEIGHBORS_MASK != 0
                 || (own_neighbors(packed, color) != 4 || !self.eye_diagonals(p, color))
                     && self.is_legal_crowded(p, color);
@@ -477,16 +477,24 @@ impl PlayoutBoard {
             friends |= ((cell == own) as u32) << i;
             victims |= (((cell == enemy) & dead) as u32) << i;
         }
-        // The stone joins the first friendly chain, if any, or starts its
-        // own; without branches, since which it is cannot be foreseen.
-        let first = ids[(friends | 0x10).trailing_zeros() as usize & 3];
-        let target = if friends != 0 { first } else { p };
-        self.chains[p] = ChainInfo::default();
-        self.chains[target].liberties = self.chains[target].liberties.wrapping_add(lone);
-        self.chains[target].len += 1;
-        self.chain_id[p] = target as u16;
-        self.chain_next[p] = self.chain_next[target];
-        self.chain_next[target] = p as u16;
+        // The stone starts its own chain, or joins the first friendly one
+        // and then merges any other.
+        if friends == 0 {
+            self.chain_id[p] = p as u16;
+            self.chain_next[p] = p as u16;
+            self.chains[p] = ChainInfo {
+                liberties: lone,
+                len: 1,
+            };
+            return victims;
+        }
+        let first = ids[friends.trailing_zeros() as usize];
+        let chain = &mut self.chains[first];
+        chain.liberties = chain.liberties.wrapping_add(lone);
+        chain.len += 1;
+        self.chain_id[p] = first as u16;
+        self.chain_next[p] = self.chain_next[first];
+        self.chain_next[first] = p as u16;
         // Other friendly chains than the first are merged in: rarer.
         let mut others = 0u32;
         for (i, &id) in ids.iter().enumerate() {

@@ -35,6 +35,15 @@ impl Rng {
         ((self.next_u64() as u128 * bound as u128) >> 64) as usize
     }
 
+    /// A number in `0..bound` for a small `bound` (below 2³²), from the top
+    /// 32 bits with one 64-bit multiply: cheaper than [`Rng::below`], with a
+    /// bias below `bound / 2³²`, which for the few hundred points of a board
+    /// is under one in ten million. Playouts draw their moves with it.
+    #[inline]
+    pub fn below_small(&mut self, bound: u32) -> u32 {
+        (((self.next_u64() >> 32) * u64::from(bound)) >> 32) as u32
+    }
+
     /// A float in `[0, 1)`.
     pub fn next_f64(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
@@ -55,6 +64,13 @@ mod tests {
         let mut counts = [0usize; 7];
         for _ in 0..70_000 {
             counts[a.below(7)] += 1;
+        }
+        for &c in &counts {
+            assert!((9_000..11_000).contains(&c), "{counts:?}");
+        }
+        let mut counts = [0usize; 7];
+        for _ in 0..70_000 {
+            counts[a.below_small(7) as usize] += 1;
         }
         for &c in &counts {
             assert!((9_000..11_000).contains(&c), "{counts:?}");
