@@ -453,7 +453,7 @@ impl PlayoutBoard {
     fn place(&mut self, p: usize, color: Color) -> u32 {
         let own = stone_cell(color);
         let enemy = stone_cell(!color);
-        self.set_cell(p, EMPTY, own);
+        self.add_stone(p, color);
         self.remove_empty(p);
         let neighbors = self.neighbor_cells(p);
         // The new stone's own pseudo-liberties: its empty neighbours.
@@ -546,7 +546,7 @@ impl PlayoutBoard {
         let mut removed = 0;
         let mut stone = start;
         loop {
-            self.set_cell(stone, stone_cell(victim), EMPTY);
+            self.take_stone(stone, victim);
             self.chain_id[stone] = 0;
             self.push_empty(stone);
             removed += 1;
@@ -564,12 +564,27 @@ impl PlayoutBoard {
         }
     }
 
-    /// Changes cell `p` from `old` to `new` and updates its neighbours' counts.
+    /// Puts a stone of `color` on empty cell `p` and counts it in its
+    /// neighbours' packed counts (one fewer empty neighbour, one more of
+    /// `color`). The change is computed rather than looked up, which keeps
+    /// a load off the path to the next move's tests.
     #[inline(always)]
-    fn set_cell(&mut self, p: usize, old: u8, new: u8) {
-        debug_assert_eq!(self.cells[p], old);
-        let delta = NEIGHBOR_UNIT[new as usize].wrapping_sub(NEIGHBOR_UNIT[old as usize]);
-        self.cells[p] = new;
+    fn add_stone(&mut self, p: usize, color: Color) {
+        debug_assert_eq!(self.cells[p], EMPTY);
+        self.cells[p] = stone_cell(color);
+        let delta = (1u16 << (4 * color as u16)).wrapping_sub(0x100);
+        for n in self.neighbor_cells(p) {
+            self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
+        }
+    }
+
+    /// Takes the stone of `color` off cell `p`, the reverse of
+    /// [`PlayoutBoard::add_stone`].
+    #[inline(always)]
+    fn take_stone(&mut self, p: usize, color: Color) {
+        debug_assert_eq!(self.cells[p], stone_cell(color));
+        self.cells[p] = EMPTY;
+        let delta = 0x100u16.wrapping_sub(1 << (4 * color as u16));
         for n in self.neighbor_cells(p) {
             self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
         }
