@@ -3,16 +3,18 @@
 //! instead of exact liberty counts, and no hash, captures or history.
 //!
 //! A chain's pseudo-liberties are its (stone, empty neighbour) pairs: an empty
-//! point next to three stones of the chain counts three times. They are cheap
-//! to keep, because a stone placed or removed changes them by one per
+//! point next to three stones of the chain counts three times. Their number
+//! is cheap to keep, because a stone placed or removed changes it by one per
 //! neighbour, with no test of whether the chain already touched the point.
-//! Besides their number `n`, each chain keeps the sum `s` of their cell
-//! indices and the sum `q` of the squares. The chain is captured when `n` is
-//! 0, and it is in atari (exactly one liberty) when `n * q == s * s`: by
-//! Cauchy–Schwarz, `s² ≤ n·q` with equality only when all `n` indices are the
-//! same point. That exact atari test is all that forbidding suicide needs, so
-//! playouts follow the same rules as on [`Board`] (simple ko, no suicide of
-//! any size) and the same moves are legal.
+//! A chain is captured when the number falls to 0. Whether a move is
+//! suicide or a capture needs one more fact: whether the point played is the
+//! *only* liberty of a chain next to it. The point is a liberty of every
+//! chain next to it, and gives such a chain as many pseudo-liberties as the
+//! chain has stones beside it; so it is the chain's only liberty exactly
+//! when the chain's count equals that number of stones. That exact test is
+//! all that forbidding suicide needs, so playouts follow the same rules as
+//! on [`Board`] (simple ko, no suicide of any size) and the same moves are
+//! legal.
 //!
 //! [`PlayoutBoard::check_consistency`] rebuilds every incremental piece from
 //! the stones and compares; the tests also play it move by move beside
@@ -28,64 +30,31 @@ use crate::color::Color;
 use crate::point::{BoardSize, Point, MAX_POINTS};
 use crate::rng::Rng;
 
-/// The pseudo-liberty record of one chain, kept at the chain's id: its
-/// number `n` of pseudo-liberties, the sum `s` of their cell indices and the
-/// sum `q` of the squares, packed in one word so that adding or removing a
-/// pseudo-liberty, or joining two chains, is a single addition or
-/// subtraction of [`liberty_code`]s.
-///
-/// Fields, low bits first: `q` in 31 bits, `s` in 21 bits, `n` in 12 bits.
-/// They never carry into each other: a chain has at most 1,250
-/// pseudo-liberties (each is a stone next to an empty point, and a 25×25
-/// board has 625 points), every cell index is below 703, so `n ≤ 1,250 <
-/// 2¹²`, `s ≤ 1,250 · 702 < 2²¹` and `q ≤ 1,250 · 702² < 2³¹`.
-/// The slot at id 0 collects the updates aimed at empty and wall cells and
-/// holds no meaning.
+/// The record of one chain, kept at the chain's id: its number of
+/// pseudo-liberties in the low 16 bits and its number of stones above them,
+/// so that joining two chains is one addition. Neither field can carry into
+/// the next: a 25×25 board has 625 points, so a chain has at most 625 stones
+/// and 1,250 pseudo-liberties (each is a stone next to an empty point). The
+/// slot at id 0 collects the updates aimed at empty and wall cells and holds
+/// no meaning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct ChainInfo {
-    /// The packed `(n, s, q)`.
-    liberties: u64,
-    /// Stones in the chain.
-    len: u32,
-}
+struct ChainInfo(u32);
 
-const SQUARES_BITS: u32 = 31;
-const SUM_BITS: u32 = 21;
-const COUNT_SHIFT: u32 = SQUARES_BITS + SUM_BITS;
-
-/// The packed record of a single pseudo-liberty at `cell`.
-#[inline(always)]
-const fn liberty_code(cell: usize) -> u64 {
-    let cell = cell as u64;
-    (1 << COUNT_SHIFT) | (cell << SQUARES_BITS) | (cell * cell)
-}
+/// The [`ChainInfo`] field of one pseudo-liberty, and of one stone.
+const ONE_LIBERTY: u32 = 1;
+const ONE_STONE: u32 = 1 << 16;
 
 impl ChainInfo {
     /// Number of pseudo-liberties.
     #[inline(always)]
-    fn count(&self) -> u64 {
-        self.liberties >> COUNT_SHIFT
+    fn pseudo_liberties(self) -> u32 {
+        self.0 & 0xFFFF
     }
 
-    /// Sum of the pseudo-liberties' cell indices.
+    /// Number of stones.
     #[inline(always)]
-    fn sum(&self) -> u64 {
-        (self.liberties >> SQUARES_BITS) & ((1 << SUM_BITS) - 1)
-    }
-
-    /// Whether every pseudo-liberty is the same point: exactly one liberty
-    /// for a chain that has any (a chain on the board always does). By
-    /// Cauchy–Schwarz `s² ≤ n·q`, with equality only when all are equal.
-    #[inline(always)]
-    fn all_at_one_point(&self) -> bool {
-        let squares = self.liberties & ((1 << SQUARES_BITS) - 1);
-        self.count() * squares == self.sum() * self.sum()
-    }
-
-    /// Whether the chain has exactly one liberty.
-    #[inline(always)]
-    fn in_atari(&self) -> bool {
-        (self.liberties != 0) & self.all_at_one_point()
+    fn len(self) -> u32 {
+        self.0 >> 16
     }
 }
 
@@ -108,7 +77,7 @@ pub struct PlayoutBoard {
     chain_id: CellArray<u16>,
     /// The next stone of the same chain (a circular list).
     chain_next: CellArray<u16>,
-    /// Pseudo-liberties and length, valid at chain ids.
+    /// Pseudo-liberty counts and lengths, valid at chain ids.
     chains: CellArray<ChainInfo>,
     /// The empty points, in no particular order.
     empty: [u16; MAX_POINTS],
@@ -282,20 +251,34 @@ impl PlayoutBoard {
     }
 
     /// Whether the chain through `point` has exactly one liberty (false for
-    /// an empty point).
-    #[inline]
+    /// an empty point). Walks the chain: playouts never ask.
     pub fn in_atari(&self, point: Point) -> bool {
-        let p = point.index();
-        matches!(self.cells[p], BLACK | WHITE) && self.chains[self.chain_id[p] as usize].in_atari()
+        self.atari_liberty(point).is_some()
     }
 
     /// The liberty of the chain through `point` when it is in atari.
     pub fn atari_liberty(&self, point: Point) -> Option<Point> {
-        if !self.in_atari(point) {
+        let start = point.index();
+        if !matches!(self.cells[start], BLACK | WHITE) {
             return None;
         }
-        let chain = &self.chains[self.chain_id[point.index()] as usize];
-        Some(Point((chain.sum() / chain.count()) as u16))
+        let mut liberty = None;
+        let mut stone = start;
+        loop {
+            for n in self.neighbor_cells(stone) {
+                if self.cells[n] == EMPTY {
+                    match liberty {
+                        None => liberty = Some(n),
+                        Some(seen) if seen != n => return None,
+                        Some(_) => {}
+                    }
+                }
+            }
+            stone = self.chain_next[stone] as usize;
+            if stone == start {
+                return liberty.map(|p| Point(p as u16));
+            }
+        }
     }
 
     /// The number of pseudo-liberties of the chain through `point`: each
@@ -304,7 +287,7 @@ impl PlayoutBoard {
     pub fn pseudo_liberties(&self, point: Point) -> usize {
         match self.chain_id[point.index()] {
             0 => 0,
-            id => self.chains[id as usize].count() as usize,
+            id => self.chains[id as usize].pseudo_liberties() as usize,
         }
     }
 
@@ -312,7 +295,7 @@ impl PlayoutBoard {
     pub fn chain_len(&self, point: Point) -> usize {
         match self.chain_id[point.index()] {
             0 => 0,
-            id => self.chains[id as usize].len as usize,
+            id => self.chains[id as usize].len() as usize,
         }
     }
 
@@ -338,17 +321,24 @@ impl PlayoutBoard {
     /// Legality of an empty point `p` with no empty neighbour: not the ko
     /// point, and either a friendly chain next to it keeps another liberty or
     /// an enemy chain next to it is captured. Without branches.
+    ///
+    /// `p` is a liberty of each chain next to it, worth one pseudo-liberty
+    /// per stone of the chain beside it; it is the chain's only liberty when
+    /// that is all the chain's pseudo-liberties.
     #[inline(always)]
     fn is_legal_crowded(&self, p: usize, color: Color) -> bool {
         let own = stone_cell(color);
         let enemy = stone_cell(!color);
+        let neighbors = self.neighbor_cells(p);
+        let ids = neighbors.map(|n| self.chain_id[n]);
         let mut lives = false;
-        for n in self.neighbor_cells(p) {
+        for (n, id) in neighbors.into_iter().zip(ids) {
             let cell = self.cells[n];
-            // Only stones' chains are read for real; they all have
-            // liberties, so the pseudo-liberty count needs no test.
-            let atari = self.chains[self.chain_id[n] as usize].all_at_one_point();
-            lives |= ((cell == own) & !atari) | ((cell == enemy) & atari);
+            // Wall cells share id 0, which no stone has, and are neither
+            // colour: what is counted for them does not matter.
+            let beside = ids.iter().map(|&other| (other == id) as u32).sum::<u32>();
+            let only_liberty = self.chains[id as usize].pseudo_liberties() == beside;
+            lives |= ((cell == own) & !only_liberty) | ((cell == enemy) & only_liberty);
         }
         let ko = (p as u16 == self.ko) & (own == self.ko_barred);
         lives & !ko
@@ -453,27 +443,24 @@ impl PlayoutBoard {
     fn place(&mut self, p: usize, color: Color) -> u32 {
         let own = stone_cell(color);
         let enemy = stone_cell(!color);
+        let lone = ((self.neighbor_counts[p] & EMPTY_NEIGHBORS_MASK) >> 8) as u32;
         self.add_stone(p, color);
         self.remove_empty(p);
         let neighbors = self.neighbor_cells(p);
-        // The new stone's own pseudo-liberties: its empty neighbours.
-        let mut lone = 0u64;
         let mut ids = [0usize; 4];
         let mut friends = 0u32;
         let mut victims = 0u32;
         for (i, n) in neighbors.into_iter().enumerate() {
             let cell = self.cells[n];
-            let empty = 0u64.wrapping_sub((cell == EMPTY) as u64);
-            lone += liberty_code(n) & empty;
             // Empty and wall cells have id 0, the scratch slot, so every
             // neighbour can be charged without a test. A chain touching
             // the stone on several sides reaches 0 at the last of them,
             // which is where it is marked.
             let id = self.chain_id[n] as usize;
             ids[i] = id;
-            let left = self.chains[id].liberties.wrapping_sub(liberty_code(p));
-            self.chains[id].liberties = left;
-            let dead = left == 0;
+            let left = self.chains[id].0.wrapping_sub(ONE_LIBERTY);
+            self.chains[id].0 = left;
+            let dead = left & 0xFFFF == 0;
             friends |= ((cell == own) as u32) << i;
             victims |= (((cell == enemy) & dead) as u32) << i;
         }
@@ -482,16 +469,12 @@ impl PlayoutBoard {
         if friends == 0 {
             self.chain_id[p] = p as u16;
             self.chain_next[p] = p as u16;
-            self.chains[p] = ChainInfo {
-                liberties: lone,
-                len: 1,
-            };
+            // Its empty neighbours, counted before the stone went down.
+            self.chains[p] = ChainInfo(lone + ONE_STONE);
             return victims;
         }
         let first = ids[friends.trailing_zeros() as usize];
-        let chain = &mut self.chains[first];
-        chain.liberties = chain.liberties.wrapping_add(lone);
-        chain.len += 1;
+        self.chains[first].0 += lone + ONE_STONE;
         self.chain_id[p] = first as u16;
         self.chain_next[p] = self.chain_next[first];
         self.chain_next[first] = p as u16;
@@ -517,7 +500,7 @@ impl PlayoutBoard {
     /// one's id, the lists are spliced and the counts added.
     #[inline]
     fn merge_chains(&mut self, a: usize, b: usize) {
-        let (base, other) = if self.chains[a].len >= self.chains[b].len {
+        let (base, other) = if self.chains[a].len() >= self.chains[b].len() {
             (a, b)
         } else {
             (b, a)
@@ -533,10 +516,7 @@ impl PlayoutBoard {
         let next = self.chain_next[base];
         self.chain_next[base] = self.chain_next[other];
         self.chain_next[other] = next;
-        let info = self.chains[other];
-        let chain = &mut self.chains[base];
-        chain.liberties = chain.liberties.wrapping_add(info.liberties);
-        chain.len += info.len;
+        self.chains[base].0 += self.chains[other].0;
     }
 
     /// Takes the chain through `start` (of colour `victim`) off the board and
@@ -555,7 +535,7 @@ impl PlayoutBoard {
             // no longer matter), or empty and wall cells (the scratch slot).
             for n in self.neighbor_cells(stone) {
                 let chain = &mut self.chains[self.chain_id[n] as usize];
-                chain.liberties = chain.liberties.wrapping_add(liberty_code(stone));
+                chain.0 = chain.0.wrapping_add(ONE_LIBERTY);
             }
             stone = self.chain_next[stone] as usize;
             if stone == start {
@@ -710,10 +690,7 @@ impl PlayoutBoard {
             if id == 0 || self.cells[id] != self.cells[s] || self.chain_id[id] as usize != id {
                 return Err(format!("stone {s} has chain id {id}"));
             }
-            let mut expected = ChainInfo {
-                len: stones.len() as u32,
-                ..ChainInfo::default()
-            };
+            let mut expected = ChainInfo(stones.len() as u32 * ONE_STONE);
             let mut liberties = std::collections::BTreeSet::new();
             for &c in &stones {
                 if self.chain_id[c] as usize != id {
@@ -723,7 +700,7 @@ impl PlayoutBoard {
                 }
                 for n in self.neighbor_cells(c) {
                     if self.cells[n] == EMPTY {
-                        expected.liberties += liberty_code(n);
+                        expected.0 += ONE_LIBERTY;
                         liberties.insert(n);
                     }
                 }
@@ -737,10 +714,10 @@ impl PlayoutBoard {
                     self.chains[id]
                 ));
             }
-            if self.chains[id].in_atari() != (liberties.len() == 1) {
+            let atari = self.in_atari(Point(s as u16));
+            if atari != (liberties.len() == 1) {
                 return Err(format!(
-                    "chain at {s}: atari test says {}, {} liberties counted",
-                    self.chains[id].in_atari(),
+                    "chain at {s}: atari test says {atari}, {} liberties counted",
                     liberties.len()
                 ));
             }
