@@ -32,13 +32,15 @@ fn temp_dir(test: &str) -> PathBuf {
     dir
 }
 
-/// Writes an executable `/bin/sh` script and returns its path as a command line.
+/// Writes a `/bin/sh` script and returns the command line that runs it.
+///
+/// The shell reads the script rather than the kernel executing it: a
+/// script just written can fail to start with "text file busy" while
+/// another test thread's fork still holds a copy of the writing descriptor.
 fn script(test: &str, body: &str) -> String {
-    use std::os::unix::fs::PermissionsExt;
     let path = temp_dir(test).join("engine.sh");
     fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
-    path.to_str().unwrap().to_string()
+    format!("/bin/sh {}", path.to_str().unwrap())
 }
 
 #[test]
