@@ -4,7 +4,6 @@
 
 use crate::board::Board;
 use crate::color::Color;
-use crate::playout_board::PlayoutBoard;
 use crate::point::Point;
 use crate::rng::Rng;
 
@@ -18,29 +17,21 @@ pub trait PlayoutPosition {
     fn play_move(&mut self, point: Point, color: Color);
     /// Passes (clears the ko point).
     fn pass_move(&mut self);
+
+    /// Plays a light playout (see [`light_playout`]). A board may run it in
+    /// code of its own, which must play exactly the moves of this one.
+    fn run_light_playout(&mut self, to_move: Color, rng: &mut Rng, max_moves: u32) -> PlayoutStats
+    where
+        Self: Sized,
+    {
+        playout_loop(self, to_move, rng, max_moves)
+    }
 }
 
 impl PlayoutPosition for Board {
     #[inline]
     fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
         Board::random_playout_move(self, color, rng)
-    }
-
-    #[inline]
-    fn play_move(&mut self, point: Point, color: Color) {
-        self.play(point, color);
-    }
-
-    #[inline]
-    fn pass_move(&mut self) {
-        self.pass();
-    }
-}
-
-impl PlayoutPosition for PlayoutBoard {
-    #[inline]
-    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
-        self.random_move(color, rng)
     }
 
     #[inline]
@@ -71,6 +62,17 @@ pub struct PlayoutStats {
 /// `max_moves` turns (passes included).
 #[inline]
 pub fn light_playout(
+    board: &mut impl PlayoutPosition,
+    to_move: Color,
+    rng: &mut Rng,
+    max_moves: u32,
+) -> PlayoutStats {
+    board.run_light_playout(to_move, rng, max_moves)
+}
+
+/// The turns of [`light_playout`], through the position's own moves.
+#[inline(always)]
+pub(crate) fn playout_loop(
     board: &mut impl PlayoutPosition,
     mut to_move: Color,
     rng: &mut Rng,

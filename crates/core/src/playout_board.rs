@@ -21,13 +21,15 @@
 //! [`Board`] and compare stones, ko point, legality, eyes and atari.
 
 use std::fmt;
+use std::hint::select_unpredictable;
 
 use crate::board::{
     own_neighbors, stone_cell, Board, CellArray, BLACK, EMPTY, EMPTY_NEIGHBORS_MASK, NEIGHBOR_UNIT,
     WALL, WHITE,
 };
 use crate::color::Color;
-use crate::point::{BoardSize, Point, MAX_POINTS};
+use crate::playout::{playout_loop, PlayoutPosition, PlayoutStats};
+use crate::point::{BoardSize, Point};
 use crate::rng::Rng;
 
 /// The record of one chain, kept at the chain's id: its number of
@@ -39,6 +41,12 @@ use crate::rng::Rng;
 /// no meaning.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct ChainInfo(u32);
+
+/// The `STRIDE` of the board methods compiled for no particular size: they
+/// read the row length from the board. Light playouts on 9×9, 13×13 and
+/// 19×19 run code compiled for their row length instead, where every
+/// neighbour and diagonal is a fixed offset.
+const ANY_STRIDE: usize = 0;
 
 /// The [`ChainInfo`] field of one pseudo-liberty, and of one stone.
 const ONE_LIBERTY: u32 = 1;
@@ -77,10 +85,14 @@ pub struct PlayoutBoard {
     chain_id: CellArray<u16>,
     /// The next stone of the same chain (a circular list).
     chain_next: CellArray<u16>,
-    /// Pseudo-liberty counts and lengths, valid at chain ids.
+    /// Pseudo-liberty counts and lengths at chain ids; zero at every other
+    /// cell but the scratch slot 0, so that a stone starting a chain adds
+    /// to its record as a stone joining one does.
     chains: CellArray<ChainInfo>,
-    /// The empty points, in no particular order.
-    empty: [u16; MAX_POINTS],
+    /// The empty points, in no particular order. A masked array like the
+    /// others (no board has as many points as cells), so that reading it
+    /// needs no bounds check.
+    empty: CellArray<u16>,
     empty_len: u16,
     /// Position of each empty point in `empty`.
     empty_index: CellArray<u16>,
@@ -88,6 +100,8 @@ pub struct PlayoutBoard {
     ko: u16,
     /// The cell value of the colour barred from `ko`; 0 if none.
     ko_barred: u8,
+    /// Black stones minus white stones on the board.
+    stone_balance: i16,
 }
 
 impl Clone for PlayoutBoard {
@@ -104,6 +118,7 @@ impl Clone for PlayoutBoard {
             empty_index: self.empty_index,
             ko: self.ko,
             ko_barred: self.ko_barred,
+            stone_balance: self.stone_balance,
         }
     }
 
@@ -115,16 +130,14 @@ impl Clone for PlayoutBoard {
         self.neighbor_counts.0[..cells].copy_from_slice(&source.neighbor_counts.0[..cells]);
         self.chain_id.0[..cells].copy_from_slice(&source.chain_id.0[..cells]);
         self.chain_next.0[..cells].copy_from_slice(&source.chain_next.0[..cells]);
-        // A board without stones reads no chain record before writing it.
-        if source.empty_len as usize != source.size.points_count() {
-            self.chains.0[..cells].copy_from_slice(&source.chains.0[..cells]);
-        }
+        self.chains.0[..cells].copy_from_slice(&source.chains.0[..cells]);
         self.empty_index.0[..cells].copy_from_slice(&source.empty_index.0[..cells]);
         let empties = source.empty_len as usize;
-        self.empty[..empties].copy_from_slice(&source.empty[..empties]);
+        self.empty.0[..empties].copy_from_slice(&source.empty.0[..empties]);
         self.empty_len = source.empty_len;
         self.ko = source.ko;
         self.ko_barred = source.ko_barred;
+        self.stone_balance = source.stone_balance;
     }
 }
 
@@ -176,11 +189,12 @@ impl PlayoutBoard {
             chain_id: CellArray::filled(0),
             chain_next: CellArray::filled(0),
             chains: CellArray::filled(ChainInfo::default()),
-            empty: [0; MAX_POINTS],
+            empty: CellArray::filled(0),
             empty_len: 0,
             empty_index: CellArray::filled(0),
             ko: 0,
             ko_barred: 0,
+            stone_balance: 0,
         };
         for point in size.points() {
             board.cells[point.index()] = EMPTY;
@@ -202,7 +216,7 @@ impl PlayoutBoard {
         // liberty.
         for point in size.points() {
             if let Some(color) = board.stone(point) {
-                playout.place(point.index(), color);
+                playout.place::<ANY_STRIDE>(point.index(), color);
             }
         }
         if let Some(ko) = board.ko_point() {
@@ -265,7 +279,7 @@ impl PlayoutBoard {
         let mut liberty = None;
         let mut stone = start;
         loop {
-            for n in self.neighbor_cells(stone) {
+            for n in self.neighbor_cells::<ANY_STRIDE>(stone) {
                 if self.cells[n] == EMPTY {
                     match liberty {
                         None => liberty = Some(n),
@@ -306,7 +320,7 @@ impl PlayoutBoard {
         let p = point.index();
         self.cells[p] == EMPTY
             && (self.neighbor_counts[p] & EMPTY_NEIGHBORS_MASK != 0
-                || self.is_legal_crowded(p, color))
+                || self.is_legal_crowded::<ANY_STRIDE>(p, color))
     }
 
     /// The book's eye test, as [`Board::is_point_an_eye`].
@@ -315,7 +329,7 @@ impl PlayoutBoard {
         let p = point.index();
         self.cells[p] == EMPTY
             && own_neighbors(self.neighbor_counts[p], color) == 4
-            && self.eye_diagonals(p, color)
+            && self.eye_diagonals::<ANY_STRIDE>(p, color)
     }
 
     /// Legality of an empty point `p` with no empty neighbour: not the ko
@@ -326,17 +340,27 @@ impl PlayoutBoard {
     /// per stone of the chain beside it; it is the chain's only liberty when
     /// that is all the chain's pseudo-liberties.
     #[inline(always)]
-    fn is_legal_crowded(&self, p: usize, color: Color) -> bool {
+    fn is_legal_crowded<const STRIDE: usize>(&self, p: usize, color: Color) -> bool {
         let own = stone_cell(color);
         let enemy = stone_cell(!color);
-        let neighbors = self.neighbor_cells(p);
+        let neighbors = self.neighbor_cells::<STRIDE>(p);
         let ids = neighbors.map(|n| self.chain_id[n]);
+        // How many of the four sides each side's chain takes: one, plus
+        // one per other side of the same chain (six comparisons in all).
+        let [a, b, c, d] = ids.map(u32::from);
+        let (ab, ac, ad) = ((a == b) as u32, (a == c) as u32, (a == d) as u32);
+        let (bc, bd, cd) = ((b == c) as u32, (b == d) as u32, (c == d) as u32);
+        let sides = [
+            1 + ab + ac + ad,
+            1 + ab + bc + bd,
+            1 + ac + bc + cd,
+            1 + ad + bd + cd,
+        ];
         let mut lives = false;
-        for (n, id) in neighbors.into_iter().zip(ids) {
+        for ((n, id), beside) in neighbors.into_iter().zip(ids).zip(sides) {
             let cell = self.cells[n];
             // Wall cells share id 0, which no stone has, and are neither
             // colour: what is counted for them does not matter.
-            let beside = ids.iter().map(|&other| (other == id) as u32).sum::<u32>();
             let only_liberty = self.chains[id as usize].pseudo_liberties() == beside;
             lives |= ((cell == own) & !only_liberty) | ((cell == enemy) & only_liberty);
         }
@@ -346,9 +370,9 @@ impl PlayoutBoard {
 
     /// The diagonal half of the eye test.
     #[inline]
-    fn eye_diagonals(&self, p: usize, color: Color) -> bool {
+    fn eye_diagonals<const STRIDE: usize>(&self, p: usize, color: Color) -> bool {
         let own = stone_cell(color);
-        let s = self.size.stride();
+        let s = self.stride::<STRIDE>();
         let mut friendly = 0;
         let mut off_board = 0;
         for d in [p - s - 1, p - s + 1, p + s - 1, p + s + 1] {
@@ -365,6 +389,17 @@ impl PlayoutBoard {
     /// [`Board::random_playout_move`].
     #[inline]
     pub fn random_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        self.random_move_with::<ANY_STRIDE>(color, rng)
+    }
+
+    /// [`PlayoutBoard::random_move`] compiled for a row length of `STRIDE`
+    /// cells (or [`ANY_STRIDE`]).
+    #[inline(always)]
+    fn random_move_with<const STRIDE: usize>(
+        &mut self,
+        color: Color,
+        rng: &mut Rng,
+    ) -> Option<Point> {
         let mut remaining = self.empty_len as usize;
         while remaining > 0 {
             let i = rng.below_small(remaining as u32) as usize;
@@ -374,8 +409,8 @@ impl PlayoutBoard {
             // point, and never suicide. Otherwise the eye test comes first:
             // it needs no chain.
             let acceptable = packed & EMPTY_NEIGHBORS_MASK != 0
-                || (own_neighbors(packed, color) != 4 || !self.eye_diagonals(p, color))
-                    && self.is_legal_crowded(p, color);
+                || (own_neighbors(packed, color) != 4 || !self.eye_diagonals::<STRIDE>(p, color))
+                    && self.is_legal_crowded::<STRIDE>(p, color);
             if acceptable {
                 return Some(Point(p as u16));
             }
@@ -394,17 +429,24 @@ impl PlayoutBoard {
     /// liberties and sets the simple-ko point. Returns the stones captured.
     #[inline]
     pub fn play(&mut self, point: Point, color: Color) -> u32 {
+        self.play_with::<ANY_STRIDE>(point, color)
+    }
+
+    /// [`PlayoutBoard::play`] compiled for a row length of `STRIDE` cells
+    /// (or [`ANY_STRIDE`]).
+    #[inline(always)]
+    fn play_with<const STRIDE: usize>(&mut self, point: Point, color: Color) -> u32 {
         debug_assert!(self.size.contains(point), "play off the board");
         debug_assert!(self.is_legal(point, color), "illegal playout move");
         let p = point.index();
         let packed = self.neighbor_counts[p];
         self.ko = 0;
         self.ko_barred = 0;
-        let victims = self.place(p, color);
+        let victims = self.place::<STRIDE>(p, color);
         if victims == 0 {
             return 0;
         }
-        let neighbors = self.neighbor_cells(p);
+        let neighbors = self.neighbor_cells::<STRIDE>(p);
         let enemy = stone_cell(!color);
         let mut captured = 0;
         let mut captured_at = 0;
@@ -415,7 +457,7 @@ impl PlayoutBoard {
             // Two sides may touch one chain: the second finds it gone.
             if self.cells[n] == enemy {
                 captured_at = n;
-                captured += self.remove_chain(n, !color);
+                captured += self.remove_chain::<STRIDE>(n, !color);
             }
         }
         // A lone stone that captured a single stone and has no other
@@ -440,13 +482,13 @@ impl PlayoutBoard {
     /// captures nothing. Returns the sides (bit `i` for neighbour `i`) where
     /// an enemy chain is left without liberties.
     #[inline(always)]
-    fn place(&mut self, p: usize, color: Color) -> u32 {
+    fn place<const STRIDE: usize>(&mut self, p: usize, color: Color) -> u32 {
         let own = stone_cell(color);
         let enemy = stone_cell(!color);
         let lone = ((self.neighbor_counts[p] & EMPTY_NEIGHBORS_MASK) >> 8) as u32;
-        self.add_stone(p, color);
+        self.add_stone::<STRIDE>(p, color);
         self.remove_empty(p);
-        let neighbors = self.neighbor_cells(p);
+        let neighbors = self.neighbor_cells::<STRIDE>(p);
         let mut ids = [0usize; 4];
         let mut friends = 0u32;
         let mut victims = 0u32;
@@ -464,19 +506,20 @@ impl PlayoutBoard {
             friends |= ((cell == own) as u32) << i;
             victims |= (((cell == enemy) & dead) as u32) << i;
         }
-        // The stone starts its own chain, or joins the first friendly one
-        // and then merges any other.
-        if friends == 0 {
-            self.chain_id[p] = p as u16;
-            self.chain_next[p] = p as u16;
-            // Its empty neighbours, counted before the stone went down.
-            self.chains[p] = ChainInfo(lone + ONE_STONE);
-            return victims;
-        }
-        let first = ids[friends.trailing_zeros() as usize];
+        // The stone joins the first friendly chain, or starts its own when
+        // it has no friendly neighbour. Both are the same stores, with no
+        // branch, which the random moves of a playout would make hard to
+        // predict: a new chain's record starts from the zero every cell
+        // outside a chain head holds, and its list from the stone itself.
+        let alone = friends == 0;
+        let first_friend = ((friends | 16).trailing_zeros() & 3) as usize;
+        let first = select_unpredictable(alone, p, ids[first_friend]);
+        // The stone brings its empty neighbours as pseudo-liberties.
         self.chains[first].0 += lone + ONE_STONE;
         self.chain_id[p] = first as u16;
-        self.chain_next[p] = self.chain_next[first];
+        self.chain_next[p] = p as u16;
+        let next = self.chain_next[first];
+        self.chain_next[p] = next;
         self.chain_next[first] = p as u16;
         // Other friendly chains than the first are merged in: rarer.
         let mut others = 0u32;
@@ -517,28 +560,33 @@ impl PlayoutBoard {
         self.chain_next[base] = self.chain_next[other];
         self.chain_next[other] = next;
         self.chains[base].0 += self.chains[other].0;
+        self.chains[other] = ChainInfo(0);
     }
 
     /// Takes the chain through `start` (of colour `victim`) off the board and
     /// gives each capturing chain next to a freed point its pseudo-liberty.
     /// Returns the stone count.
-    fn remove_chain(&mut self, start: usize, victim: Color) -> u32 {
+    fn remove_chain<const STRIDE: usize>(&mut self, start: usize, victim: Color) -> u32 {
+        let id = self.chain_id[start] as usize;
         let mut removed = 0;
         let mut stone = start;
         loop {
-            self.take_stone(stone, victim);
+            self.take_stone::<STRIDE>(stone, victim);
             self.chain_id[stone] = 0;
             self.push_empty(stone);
             removed += 1;
             // Without a test: the neighbours are capturing stones (whose
             // chains gain the point), stones of the dying chain (whose counts
             // no longer matter), or empty and wall cells (the scratch slot).
-            for n in self.neighbor_cells(stone) {
+            for n in self.neighbor_cells::<STRIDE>(stone) {
                 let chain = &mut self.chains[self.chain_id[n] as usize];
                 chain.0 = chain.0.wrapping_add(ONE_LIBERTY);
             }
             stone = self.chain_next[stone] as usize;
             if stone == start {
+                // The freed head holds no record, as every cell outside a
+                // chain head must not.
+                self.chains[id] = ChainInfo(0);
                 return removed;
             }
         }
@@ -549,11 +597,12 @@ impl PlayoutBoard {
     /// `color`). The change is computed rather than looked up, which keeps
     /// a load off the path to the next move's tests.
     #[inline(always)]
-    fn add_stone(&mut self, p: usize, color: Color) {
+    fn add_stone<const STRIDE: usize>(&mut self, p: usize, color: Color) {
         debug_assert_eq!(self.cells[p], EMPTY);
         self.cells[p] = stone_cell(color);
+        self.stone_balance += stone_sign(color);
         let delta = (1u16 << (4 * color as u16)).wrapping_sub(0x100);
-        for n in self.neighbor_cells(p) {
+        for n in self.neighbor_cells::<STRIDE>(p) {
             self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
         }
     }
@@ -561,23 +610,37 @@ impl PlayoutBoard {
     /// Takes the stone of `color` off cell `p`, the reverse of
     /// [`PlayoutBoard::add_stone`].
     #[inline(always)]
-    fn take_stone(&mut self, p: usize, color: Color) {
+    fn take_stone<const STRIDE: usize>(&mut self, p: usize, color: Color) {
         debug_assert_eq!(self.cells[p], stone_cell(color));
         self.cells[p] = EMPTY;
+        self.stone_balance -= stone_sign(color);
         let delta = 0x100u16.wrapping_sub(1 << (4 * color as u16));
-        for n in self.neighbor_cells(p) {
+        for n in self.neighbor_cells::<STRIDE>(p) {
             self.neighbor_counts[n] = self.neighbor_counts[n].wrapping_add(delta);
         }
     }
 
+    /// The cells above, left, right and below cell `p`.
     #[inline(always)]
-    fn neighbor_cells(&self, p: usize) -> [usize; 4] {
-        let s = self.size.stride();
+    fn neighbor_cells<const STRIDE: usize>(&self, p: usize) -> [usize; 4] {
+        let s = self.stride::<STRIDE>();
         [p.wrapping_sub(s), p.wrapping_sub(1), p + 1, p + s]
     }
 
+    /// The row length of the padded array: `STRIDE` itself when the code
+    /// was compiled for one, else the board's.
+    #[inline(always)]
+    fn stride<const STRIDE: usize>(&self) -> usize {
+        if STRIDE == ANY_STRIDE {
+            self.size.stride()
+        } else {
+            debug_assert_eq!(STRIDE, self.size.stride(), "compiled for another size");
+            STRIDE
+        }
+    }
+
     fn count_neighbors(&self, p: usize) -> u16 {
-        self.neighbor_cells(p)
+        self.neighbor_cells::<ANY_STRIDE>(p)
             .iter()
             .map(|&n| NEIGHBOR_UNIT[self.cells[n] as usize])
             .sum()
@@ -602,23 +665,17 @@ impl PlayoutBoard {
     }
 
     /// Black's area minus White's at the end of a playout, counted point by
-    /// point as [`PlayoutBoard::final_owner`] does, in one pass over the
-    /// cells without branches (wall cells count for nobody).
+    /// point as [`PlayoutBoard::final_owner`] does: the stones from the
+    /// running balance, then each empty point, without branches, for the
+    /// colour that alone surrounds it (walls count for both, so a point with
+    /// only walls around it counts for neither).
     pub fn playout_score(&self) -> i32 {
-        let stride = self.size.stride();
-        let first = stride + 1;
-        let end = (self.size.height() + 1) * stride;
-        let mut score = 0;
-        for p in first..end {
-            let cell = self.cells[p];
-            let packed = self.neighbor_counts[p];
-            // +1 for a black stone, -1 for a white one, 0 otherwise.
-            let stone = (cell == BLACK) as i32 - (cell == WHITE) as i32;
-            // For an empty point: +1 when only Black surrounds it, -1 when
-            // only White does (walls count for both, so only-walls is 0).
+        let mut score = i32::from(self.stone_balance);
+        for &e in &self.empty.0[..self.empty_len as usize] {
+            let packed = self.neighbor_counts[e as usize];
             let black = (own_neighbors(packed, Color::Black) == 4) as i32;
             let white = (own_neighbors(packed, Color::White) == 4) as i32;
-            score += stone + (cell == EMPTY) as i32 * (black - white);
+            score += black - white;
         }
         score
     }
@@ -668,6 +725,16 @@ impl PlayoutBoard {
                 ));
             }
         }
+        // Slot 0, a wall corner, is the scratch slot.
+        for i in 1..size.cells() {
+            let head = matches!(self.cells[i], BLACK | WHITE) && self.chain_id[i] as usize == i;
+            if !head && self.chains[i] != ChainInfo(0) {
+                return Err(format!(
+                    "cell {i} is no chain head but holds the record {:?}",
+                    self.chains[i]
+                ));
+            }
+        }
         let mut seen = vec![false; size.cells()];
         for start in size.points() {
             let s = start.index();
@@ -679,7 +746,7 @@ impl PlayoutBoard {
             seen[s] = true;
             while let Some(c) = stack.pop() {
                 stones.push(c);
-                for n in self.neighbor_cells(c) {
+                for n in self.neighbor_cells::<ANY_STRIDE>(c) {
                     if self.cells[n] == self.cells[s] && !seen[n] {
                         seen[n] = true;
                         stack.push(n);
@@ -698,7 +765,7 @@ impl PlayoutBoard {
                         "stones {s} and {c} are one chain with different ids"
                     ));
                 }
-                for n in self.neighbor_cells(c) {
+                for n in self.neighbor_cells::<ANY_STRIDE>(c) {
                     if self.cells[n] == EMPTY {
                         expected.0 += ONE_LIBERTY;
                         liberties.insert(n);
@@ -761,6 +828,20 @@ impl PlayoutBoard {
                 ));
             }
         }
+        let balance: i16 = size
+            .points()
+            .map(|p| match self.cells[p.index()] {
+                BLACK => 1,
+                WHITE => -1,
+                _ => 0,
+            })
+            .sum();
+        if balance != self.stone_balance {
+            return Err(format!(
+                "stone balance {} kept, {balance} counted",
+                self.stone_balance
+            ));
+        }
         if (self.ko == 0) != (self.ko_barred == 0) {
             return Err(format!(
                 "ko point {} barred for {}",
@@ -771,5 +852,61 @@ impl PlayoutBoard {
             return Err(format!("ko point {} is not empty", self.ko));
         }
         Ok(())
+    }
+}
+
+/// +1 for a black stone, -1 for a white one.
+#[inline(always)]
+fn stone_sign(color: Color) -> i16 {
+    1 - 2 * color as i16
+}
+
+impl PlayoutPosition for PlayoutBoard {
+    #[inline]
+    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        self.random_move(color, rng)
+    }
+
+    #[inline]
+    fn play_move(&mut self, point: Point, color: Color) {
+        self.play(point, color);
+    }
+
+    #[inline]
+    fn pass_move(&mut self) {
+        self.pass();
+    }
+
+    /// Runs the playout in code compiled for the board's row length when it
+    /// is one of the common sizes' (9×9, 13×13, 19×19 and any other board
+    /// as wide), else in the general code. Both play the same moves.
+    fn run_light_playout(&mut self, to_move: Color, rng: &mut Rng, max_moves: u32) -> PlayoutStats {
+        match self.size.stride() {
+            10 => playout_loop(&mut FixedStride::<10>(self), to_move, rng, max_moves),
+            14 => playout_loop(&mut FixedStride::<14>(self), to_move, rng, max_moves),
+            20 => playout_loop(&mut FixedStride::<20>(self), to_move, rng, max_moves),
+            _ => playout_loop(self, to_move, rng, max_moves),
+        }
+    }
+}
+
+/// A [`PlayoutBoard`] whose row length is `STRIDE` cells, seen through code
+/// compiled for that length.
+struct FixedStride<'a, const STRIDE: usize>(&'a mut PlayoutBoard);
+
+impl<const STRIDE: usize> PlayoutPosition for FixedStride<'_, STRIDE> {
+    #[inline(always)]
+    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
+        self.0.random_move_with::<STRIDE>(color, rng)
+    }
+
+    #[inline(always)]
+    fn play_move(&mut self, point: Point, color: Color) {
+        self.0.play_with::<STRIDE>(point, color);
+    }
+
+    #[inline(always)]
+    fn pass_move(&mut self) {
+        self.0.pass();
     }
 }

@@ -270,3 +270,84 @@ fn light_playouts_agree_in_distribution() {
         );
     }
 }
+
+/// `light_playout` on a [`PlayoutBoard`] runs boards of the common widths
+/// (9, 13 and 19 points) in code compiled for their row length. It must play
+/// exactly what the general code plays through `random_move`, `play` and
+/// `pass` with the same generator: the same final board, statistics and
+/// generator state, from the empty board and from positions in mid-game,
+/// and on boards of other widths, where it runs the general code itself.
+#[test]
+fn compiled_row_lengths_play_the_general_moves() {
+    for (w, h) in [
+        (9, 9),
+        (13, 13),
+        (19, 19),
+        (9, 4),
+        (19, 6),
+        (13, 2),
+        (7, 7),
+        (10, 3),
+    ] {
+        let size = size(w, h);
+        let cap = 3 * size.points_count() as u32;
+        for seed in 0..120u64 {
+            let mut rng = Rng::new(seed);
+            let mut start = PlayoutBoard::new(size);
+            let mut color = Color::Black;
+            for _ in 0..seed % 40 {
+                match start.random_move(color, &mut rng) {
+                    Some(point) => {
+                        start.play(point, color);
+                    }
+                    None => start.pass(),
+                }
+                color = !color;
+            }
+            let context = format!("{size} seed {seed}");
+
+            let mut compiled = start.clone();
+            let mut compiled_rng = rng.clone();
+            let stats = light_playout(&mut compiled, color, &mut compiled_rng, cap);
+
+            let mut general = start.clone();
+            let mut general_rng = rng.clone();
+            let (mut moves, mut passes, mut in_a_row, mut turns) = (0, 0, 0, 0);
+            let mut to_move = color;
+            while turns < cap && in_a_row < 2 {
+                turns += 1;
+                match general.random_move(to_move, &mut general_rng) {
+                    Some(point) => {
+                        general.play(point, to_move);
+                        moves += 1;
+                        in_a_row = 0;
+                    }
+                    None => {
+                        general.pass();
+                        passes += 1;
+                        in_a_row += 1;
+                    }
+                }
+                to_move = !to_move;
+            }
+
+            assert_eq!(compiled, general, "{context}: final boards");
+            assert_eq!(
+                (stats.moves, stats.passes, stats.capped),
+                (moves, passes, in_a_row < 2),
+                "{context}: statistics"
+            );
+            assert_eq!(
+                compiled_rng.next_u64(),
+                general_rng.next_u64(),
+                "{context}: generators"
+            );
+            assert_eq!(
+                compiled.playout_score(),
+                general.playout_score(),
+                "{context}"
+            );
+            compiled.check_consistency().unwrap();
+        }
+    }
+}
