@@ -258,6 +258,32 @@ impl Game {
             .any(|p| self.board.is_legal_nogo(p, color))
     }
 
+    /// The same game with `color` to move, for asking a bot to choose for
+    /// the side that is not to move (GTP lets a controller ask for either).
+    /// Board, history and ko stay, and the superko record gains the
+    /// position with `color` to move, as if the other side had passed; but
+    /// no turn is recorded and no pass counted: the side that moved last is
+    /// asked again, and nobody has passed to it (a bot that passes after an
+    /// opponent's pass would be misled). A game already over stays over.
+    /// Moves played on the copy can be undone back to it, not beyond. With
+    /// `color` already to move, a plain copy.
+    pub fn with_mover(&self, color: Color) -> Game {
+        let mut view = self.clone();
+        if view.to_move != color {
+            view.to_move = color;
+            if view.consecutive_passes < 2 {
+                view.consecutive_passes = 0;
+            }
+            let position = (view.board.hash(), color);
+            view.positions.push(position);
+            *view
+                .seen
+                .entry(view.superko_key(position.0, position.1))
+                .or_insert(0) += 1;
+        }
+        view
+    }
+
     fn superko_key(&self, hash: u64, to_move: Color) -> u64 {
         match self.rules.ko {
             KoRule::SituationalSuperko if to_move == Color::White => hash ^ WHITE_TO_MOVE,

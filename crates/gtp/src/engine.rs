@@ -23,7 +23,9 @@
 //! - `genmove` after the end answers `pass` without recording anything;
 //!   `kgs-genmove_cleanup` resumes the game like `play`.
 //! - `genmove` for the colour not to move works: the agent is shown the same
-//!   position with that colour to move.
+//!   game with that colour to move ([`Game::with_mover`]), history and
+//!   superko record kept and no pass recorded, so a bot that passes after
+//!   its opponent's pass is not misled.
 //! - Dead stones for `final_score` and `final_status_list` come from Monte
 //!   Carlo playouts (see [`status`]).
 //!
@@ -810,8 +812,7 @@ impl Engine {
         let action = if game.to_move() == color {
             self.agent.select_move(game)
         } else {
-            let view = position_with_mover(game, color);
-            self.agent.select_move(&view)
+            self.agent.select_move(&game.with_mover(color))
         };
         self.checked(game, color, action)
     }
@@ -1047,28 +1048,9 @@ impl Engine {
     }
 }
 
-/// `game` with `color` to move and the same legality for `color`. When the
-/// last turn was not a pass, a pass by the other side does it and keeps the
-/// superko record; otherwise (a second pass would end the game) the position
-/// is taken on its own, and the caller checks the answer against the real
-/// game.
-fn position_with_mover(game: &Game, color: Color) -> Game {
-    if game.consecutive_passes() == 0 {
-        let mut view = game.clone();
-        if view.play_as(!color, Move::Pass).is_ok() {
-            return view;
-        }
-    }
-    Game::from_position(game.board().clone(), color, *game.rules())
-}
-
 /// `game` as the agent should see it to choose for `color`.
 fn view_for(game: &Game, color: Color) -> Game {
-    if game.to_move() == color {
-        game.clone()
-    } else {
-        position_with_mover(game, color)
-    }
+    game.with_mover(color)
 }
 
 /// A line read by [`Engine::run`]'s input thread: the bytes and whether it
