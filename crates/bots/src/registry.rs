@@ -578,6 +578,27 @@ mod tests {
         }
     }
 
+    /// The defaults the listing shows (`tengen gtp --list-bots`, the web
+    /// page) are the ones the search uses: spelling every one of them out
+    /// gives the plain bot's settings.
+    #[test]
+    fn listed_mcts_defaults_are_the_defaults() {
+        let info = BOTS.iter().find(|info| info.name == "mcts").unwrap();
+        let options: Vec<String> = info
+            .options
+            .iter()
+            .filter(|option| option.default != "none")
+            .map(|option| format!("{}={}", option.name, option.default))
+            .collect();
+        assert!(options.len() >= 8, "{options:?}");
+        let spelled = spec(&format!("mcts:{}", options.join(",")));
+        assert_eq!(
+            mcts_config(&spelled).unwrap(),
+            mcts_config(&spec("mcts")).unwrap(),
+            "{spelled}"
+        );
+    }
+
     #[test]
     fn unknown_bots_and_options_name_what_is_known() {
         let err = make_bot(&spec("nosuchbot"), 1).err().unwrap();
