@@ -274,14 +274,20 @@ impl Game {
             if view.consecutive_passes < 2 {
                 view.consecutive_passes = 0;
             }
-            let position = (view.board.hash(), color);
-            view.positions.push(position);
-            *view
-                .seen
-                .entry(view.superko_key(position.0, position.1))
-                .or_insert(0) += 1;
+            view.record_position();
         }
         view
+    }
+
+    /// Adds the position now on the board, with its side to move, to the
+    /// superko record.
+    fn record_position(&mut self) {
+        let position = (self.board.hash(), self.to_move);
+        self.positions.push(position);
+        *self
+            .seen
+            .entry(self.superko_key(position.0, position.1))
+            .or_insert(0) += 1;
     }
 
     fn superko_key(&self, hash: u64, to_move: Color) -> u64 {
@@ -405,12 +411,7 @@ impl Game {
             }
         }
         self.to_move = !color;
-        let position = (self.board.hash(), self.to_move);
-        self.positions.push(position);
-        *self
-            .seen
-            .entry(self.superko_key(position.0, position.1))
-            .or_insert(0) += 1;
+        self.record_position();
         Ok(())
     }
 

@@ -735,7 +735,7 @@ impl Engine {
             return Ok("resign".to_string());
         }
         let game = self.game.clone();
-        let view = view_for(&game, color);
+        let view = game.with_mover(color);
         if view.is_over() {
             return Ok("resign".to_string());
         }
@@ -781,7 +781,7 @@ impl Engine {
         }
         let game = self.playable_game().into_owned();
         let action = if cleanup {
-            let view = view_for(&game, color);
+            let view = game.with_mover(color);
             let action = self.agent.select_cleanup_move(&view);
             self.checked(&game, color, action)
         } else {
@@ -1048,11 +1048,6 @@ impl Engine {
     }
 }
 
-/// `game` as the agent should see it to choose for `color`.
-fn view_for(game: &Game, color: Color) -> Game {
-    game.with_mover(color)
-}
-
 /// A line read by [`Engine::run`]'s input thread: the bytes and whether it
 /// was cut at the length cap, `None` at the end of input.
 type InputLine = io::Result<Option<(Vec<u8>, bool)>>;
@@ -1090,7 +1085,7 @@ impl Engine {
         };
         let color = request.color.unwrap_or(self.game.to_move());
         let game = self.playable_game().into_owned();
-        let view = view_for(&game, color);
+        let view = game.with_mover(color);
         let size = game.size();
         let header = format!("={}\n", id.unwrap_or(""));
         let mut started = false;
