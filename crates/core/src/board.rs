@@ -35,7 +35,7 @@ const MARK_WORDS: usize = MAX_CELLS.div_ceil(64);
 /// so that masking an index with `CAPACITY - 1` proves it in bounds and the
 /// compiler drops the bounds check. Every [`Point`] has an index below
 /// `MAX_CELLS`, so the mask never changes an index.
-const CAPACITY: usize = MAX_CELLS.next_power_of_two();
+pub(crate) const CAPACITY: usize = MAX_CELLS.next_power_of_two();
 
 /// A per-cell array indexed without bounds checks (see [`CAPACITY`]).
 #[derive(Clone, Copy)]

@@ -7,7 +7,7 @@ use crate::color::Color;
 use crate::point::Point;
 use crate::rng::Rng;
 
-/// A board light playouts can run on: [`PlayoutBoard`], made for them, or
+/// A board light playouts can run on: [`PlayoutBoard`](crate::PlayoutBoard), made for them, or
 /// the full [`Board`].
 pub trait PlayoutPosition {
     /// A uniformly random legal move for `color` that is not its own eye;

@@ -200,7 +200,7 @@ impl BoardSize {
 
     /// Parses an SGF point: two lower-case letters, column then row counted from
     /// the top (`aa` is the top-left corner). The empty text is a pass, and so is
-    /// `tt` on boards up to 19×19 (the FF[3] convention).
+    /// `tt` on boards up to 19×19 (the FF\[3\] convention).
     pub fn parse_sgf(self, text: &str) -> Result<Move, VertexError> {
         let bad = |reason: VertexErrorKind| VertexError {
             text: text.to_string(),

@@ -351,3 +351,53 @@ fn compiled_row_lengths_play_the_general_moves() {
         }
     }
 }
+
+/// The board reads its arrays without bounds checks, so every point that
+/// comes in from a caller is checked against its size: a point of a larger
+/// board, or a stone on an occupied point, is refused with a panic instead
+/// of reaching past the arrays or breaking the empty list.
+#[test]
+fn points_from_callers_are_checked() {
+    let small = size(5, 5);
+    let far = size(19, 19).point(18, 18).unwrap();
+    let board = PlayoutBoard::new(small);
+    assert_eq!(board.stone(far), None);
+    for (what, check) in [
+        (
+            "play",
+            Box::new(|b: &mut PlayoutBoard| drop(b.play(far, Color::Black)))
+                as Box<dyn Fn(&mut PlayoutBoard)>,
+        ),
+        (
+            "is_legal",
+            Box::new(|b: &mut PlayoutBoard| drop(b.is_legal(far, Color::Black))),
+        ),
+        (
+            "is_point_an_eye",
+            Box::new(|b: &mut PlayoutBoard| drop(b.is_point_an_eye(far, Color::White))),
+        ),
+        (
+            "atari_liberty",
+            Box::new(|b: &mut PlayoutBoard| drop(b.atari_liberty(far))),
+        ),
+        (
+            "chain_len",
+            Box::new(|b: &mut PlayoutBoard| drop(b.chain_len(far))),
+        ),
+        (
+            "final_owner",
+            Box::new(|b: &mut PlayoutBoard| drop(b.final_owner(far))),
+        ),
+    ] {
+        let mut work = board.clone();
+        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&mut work)));
+        assert!(refused.is_err(), "{what} accepted a point off the board");
+    }
+    let center = small.point(2, 2).unwrap();
+    let mut work = board.clone();
+    work.play(center, Color::Black);
+    let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        work.play(center, Color::White);
+    }));
+    assert!(again.is_err(), "a stone went down on an occupied point");
+}
