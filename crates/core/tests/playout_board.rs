@@ -10,6 +10,8 @@
 //! `check_consistency`. The move the playout board draws must be one the full
 //! board accepts, and a pass must mean the full board has none.
 
+use std::panic::{self, AssertUnwindSafe};
+
 use tengen_core::playout::{final_owner, light_playout, playout_score};
 use tengen_core::{Board, BoardSize, Color, PlayoutBoard, Point, Rng};
 
@@ -358,46 +360,39 @@ fn compiled_row_lengths_play_the_general_moves() {
 /// of reaching past the arrays or breaking the empty list.
 #[test]
 fn points_from_callers_are_checked() {
+    type Query = fn(&mut PlayoutBoard, Point);
     let small = size(5, 5);
     let far = size(19, 19).point(18, 18).unwrap();
     let board = PlayoutBoard::new(small);
     assert_eq!(board.stone(far), None);
-    for (what, check) in [
-        (
-            "play",
-            Box::new(|b: &mut PlayoutBoard| drop(b.play(far, Color::Black)))
-                as Box<dyn Fn(&mut PlayoutBoard)>,
-        ),
-        (
-            "is_legal",
-            Box::new(|b: &mut PlayoutBoard| drop(b.is_legal(far, Color::Black))),
-        ),
-        (
-            "is_point_an_eye",
-            Box::new(|b: &mut PlayoutBoard| drop(b.is_point_an_eye(far, Color::White))),
-        ),
-        (
-            "atari_liberty",
-            Box::new(|b: &mut PlayoutBoard| drop(b.atari_liberty(far))),
-        ),
-        (
-            "chain_len",
-            Box::new(|b: &mut PlayoutBoard| drop(b.chain_len(far))),
-        ),
-        (
-            "final_owner",
-            Box::new(|b: &mut PlayoutBoard| drop(b.final_owner(far))),
-        ),
-    ] {
+    let queries: [(&str, Query); 6] = [
+        ("play", |b, p| {
+            b.play(p, Color::Black);
+        }),
+        ("is_legal", |b, p| {
+            b.is_legal(p, Color::Black);
+        }),
+        ("is_point_an_eye", |b, p| {
+            b.is_point_an_eye(p, Color::White);
+        }),
+        ("atari_liberty", |b, p| {
+            b.atari_liberty(p);
+        }),
+        ("chain_len", |b, p| {
+            b.chain_len(p);
+        }),
+        ("final_owner", |b, p| {
+            b.final_owner(p);
+        }),
+    ];
+    for (what, query) in queries {
         let mut work = board.clone();
-        let refused = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&mut work)));
+        let refused = panic::catch_unwind(AssertUnwindSafe(|| query(&mut work, far)));
         assert!(refused.is_err(), "{what} accepted a point off the board");
     }
     let center = small.point(2, 2).unwrap();
     let mut work = board.clone();
     work.play(center, Color::Black);
-    let again = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        work.play(center, Color::White);
-    }));
+    let again = panic::catch_unwind(AssertUnwindSafe(|| work.play(center, Color::White)));
     assert!(again.is_err(), "a stone went down on an occupied point");
 }
