@@ -142,9 +142,8 @@ pub struct PlayoutBoard {
     /// cell but the scratch slot 0, so that a stone starting a chain adds
     /// to its record as a stone joining one does.
     chains: Cells<ChainInfo>,
-    /// The empty points, in no particular order. A masked array like the
-    /// others (no board has as many points as cells), so that reading it
-    /// needs no bounds check.
+    /// The empty points, in no particular order: a per-cell array like the
+    /// others, as no board has as many points as cells.
     empty: Cells<u16>,
     empty_len: u16,
     /// Position of each empty point in `empty`.
