@@ -593,6 +593,8 @@ impl PlayoutBoard {
         // The stone brings its empty neighbours as pseudo-liberties.
         self.chains[first].0 += lone + ONE_STONE;
         self.chain_id[p] = first as u16;
+        // A lone stone is its own chain head (`first` is `p`), and reads
+        // back the link to itself stored here.
         self.chain_next[p] = p as u16;
         let next = self.chain_next[first];
         self.chain_next[p] = next;

@@ -734,18 +734,17 @@ impl Engine {
         if self.ended() {
             return Ok("resign".to_string());
         }
-        let game = self.game.clone();
-        let view = game.with_mover(color);
+        let view = self.game.with_mover(color);
         if view.is_over() {
             return Ok("resign".to_string());
         }
         let action = self.agent.select_move(&view);
-        let action = self.checked(&game, color, action);
+        let action = self.checked(&self.game, color, action);
         if commit {
             self.record(color, action);
         }
         Ok(match action {
-            Action::Move(mv) => game.size().gtp(mv),
+            Action::Move(mv) => view.size().gtp(mv),
             Action::Resign => "resign".to_string(),
         })
     }
