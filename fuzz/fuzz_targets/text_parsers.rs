@@ -1,5 +1,6 @@
 #![no_main]
-//! Vertex, size, rules and diagram text: no panic, and what parses round-trips.
+//! Vertex, size, rules, duration and diagram text: no panic, and what parses
+//! round-trips (or, for durations, stays within its bound).
 
 use libfuzzer_sys::fuzz_target;
 use tengen_core::{Board, BoardSize, Rules};
@@ -16,6 +17,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let _ = BoardSize::parse(&text);
+    if let Ok(duration) = tengen_core::parse_duration(&text) {
+        assert!(duration.as_secs() <= tengen_core::MAX_DURATION_SECS);
+    }
     if let Ok(rules) = text.parse::<Rules>() {
         assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
     }

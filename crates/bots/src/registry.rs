@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use tengen_core::{Agent, RandomBot};
+use tengen_core::{parse_duration, Agent, RandomBot};
 
 use tengen_nn::model::Model;
 
@@ -400,11 +400,11 @@ pub fn network_mix(spec: &BotSpec) -> Result<NetworkMix, BotError> {
     let mut mix = NetworkMix::default();
     if let Some(value) = spec.get("value") {
         mix.value_weight =
-            parse_fraction(value, 0.0, 1.0).map_err(|r| bad_value("value", value, &r))?;
+            parse_real(value, 0.0, 1.0).map_err(|r| bad_value("value", value, &r))?;
     }
     if let Some(value) = spec.get("prior") {
         mix.prior_weight =
-            parse_fraction(value, 0.0, 10_000.0).map_err(|r| bad_value("prior", value, &r))?;
+            parse_real(value, 0.0, 10_000.0).map_err(|r| bad_value("prior", value, &r))?;
     }
     Ok(mix)
 }
@@ -423,8 +423,11 @@ pub fn termination(spec: &BotSpec) -> Result<Termination, BotError> {
         termination.resign_margin = match value {
             "none" => None,
             _ => Some(
-                parse_fraction(value, 0.0, 1000.0).map_err(|r| bad_value("resign", value, &r))?
-                    as f64,
+                // Read as f32, as it always was, then widened.
+                f64::from(
+                    parse_real::<f32>(value, 0.0, 1000.0)
+                        .map_err(|r| bad_value("resign", value, &r))?,
+                ),
             ),
         };
     }
@@ -444,25 +447,21 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             "playouts" => {
                 config.playouts = match value.as_str() {
                     "none" => None,
-                    _ => Some(parse_number(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
+                    _ => Some(parse_whole(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
                 }
             }
             "time" => {
                 config.time = match value.as_str() {
                     "none" => None,
-                    _ => Some(parse_duration(value).map_err(|r| bad(&r))?),
+                    _ => Some(parse_think_time(value).map_err(|r| bad(&r))?),
                 }
             }
-            "threads" => {
-                config.threads = parse_number(value, 1, 256).map_err(|r| bad(&r))? as usize
-            }
+            "threads" => config.threads = parse_whole(value, 1, 256).map_err(|r| bad(&r))? as usize,
             "memory" => {
                 config.max_nodes =
-                    nodes_for_mib(parse_number(value, 1, 65_536).map_err(|r| bad(&r))?)
+                    nodes_for_mib(parse_whole(value, 1, 65_536).map_err(|r| bad(&r))?)
             }
-            "resign" => {
-                config.resign_below = parse_fraction(value, 0.0, 0.5).map_err(|r| bad(&r))?
-            }
+            "resign" => config.resign_below = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?,
             "reuse" => {
                 config.reuse = match value.as_str() {
                     "true" | "yes" | "1" | "on" => true,
@@ -472,19 +471,19 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             }
             "rave" => {
                 config.params.selection.rave_equivalence =
-                    parse_fraction(value, 1.0, 1e9).map_err(|r| bad(&r))?
+                    parse_real(value, 1.0, 1e9).map_err(|r| bad(&r))?
             }
             "explore" => {
                 config.params.selection.exploration =
-                    parse_fraction(value, 0.0, 100.0).map_err(|r| bad(&r))?
+                    parse_real(value, 0.0, 100.0).map_err(|r| bad(&r))?
             }
             "expand" => {
                 config.params.expand_visits =
-                    parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
+                    parse_whole(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
             "netvisits" => {
                 config.params.policy_visits =
-                    parse_number(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
+                    parse_whole(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
             // The network's options are read by `network_mix`.
             "model" | "value" | "prior" => {}
@@ -494,7 +493,8 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
     Ok(config)
 }
 
-fn parse_number(text: &str, min: u64, max: u64) -> Result<u64, String> {
+/// A whole number from `min` to `max`, or the reason it is not one.
+fn parse_whole(text: &str, min: u64, max: u64) -> Result<u64, String> {
     let number: u64 = text
         .parse()
         .map_err(|_| "expected a whole number".to_string())?;
@@ -504,36 +504,45 @@ fn parse_number(text: &str, min: u64, max: u64) -> Result<u64, String> {
     Ok(number)
 }
 
-fn parse_fraction(text: &str, min: f32, max: f32) -> Result<f32, String> {
-    let number: f32 = text.parse().map_err(|_| "expected a number".to_string())?;
-    if !number.is_finite() || number < min || number > max {
+/// A decimal number from `min` to `max` (both finite, both allowed), or the
+/// reason it is not one: `expected a number`, or `must be from min to max`.
+/// Not-a-number and infinities are refused by the bounds.
+///
+/// Bot options read their weights and margins with it, and the command line
+/// its fractions, so the same text means the same number everywhere.
+///
+/// ```
+/// use tengen_bots::registry::parse_real;
+///
+/// assert_eq!(parse_real("0.25", 0.0, 1.0), Ok(0.25));
+/// assert_eq!(parse_real("2", 0.0f32, 1.0), Err("must be from 0 to 1".to_string()));
+/// assert!(parse_real("NaN", 0.0, 1.0).is_err());
+/// assert!(parse_real("half", 0.0, 1.0).is_err());
+/// ```
+pub fn parse_real<T>(text: &str, min: T, max: T) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + fmt::Display + Copy,
+{
+    let number: T = text.parse().map_err(|_| "expected a number".to_string())?;
+    // Written so that NaN, which compares false with everything, fails.
+    if !(min <= number && number <= max) {
         return Err(format!("must be from {min} to {max}"));
     }
     Ok(number)
 }
 
-/// Parses `2s`, `500ms`, `1.5` (seconds) or `1m` into a duration of at most
-/// a day and more than zero.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let text = text.trim();
-    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => text.split_at(i),
-        None => (text, "s"),
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .map_err(|_| "expected a time such as 2s, 500ms or 1.5".to_string())?;
-    let seconds = match unit {
-        "ms" => value / 1000.0,
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        _ => return Err(format!("unknown time unit '{unit}' (use ms, s or m)")),
-    };
-    if !seconds.is_finite() || seconds <= 0.0 || seconds > 86_400.0 {
+/// The longest thinking time a bot setting may ask for per move.
+const MAX_THINK: Duration = Duration::from_secs(86_400);
+
+/// A bot's `time` setting: a duration as [`tengen_core::parse_duration`]
+/// reads it, more than zero (a bot given no time cannot choose a move) and
+/// at most a day (longer is a typing mistake, not a plan).
+pub fn parse_think_time(text: &str) -> Result<Duration, String> {
+    let time = parse_duration(text).map_err(|e| e.to_string())?;
+    if time.is_zero() || time > MAX_THINK {
         return Err("must be more than 0 and at most a day".to_string());
     }
-    Ok(Duration::from_secs_f64(seconds))
+    Ok(time)
 }
 
 #[cfg(test)]
@@ -620,15 +629,23 @@ mod tests {
         assert_eq!(config.threads, 2);
         assert_eq!(config.time, Some(Duration::from_millis(1500)));
         assert!(!config.reuse);
-        assert_eq!(parse_duration("250ms"), Ok(Duration::from_millis(250)));
-        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_think_time("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_think_time("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_think_time("1m"), Ok(Duration::from_secs(60)));
+        // Hours are a unit like the others: what is too long is more than a
+        // day, whatever the unit.
+        assert_eq!(parse_think_time("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(
+            mcts_config(&spec("mcts:time=1h")).unwrap().time,
+            Some(Duration::from_secs(3600))
+        );
         for bad in [
             "mcts:playouts=0",
             "mcts:playouts=lots",
             "mcts:threads=1000",
             "mcts:time=0s",
-            "mcts:time=5h",
+            "mcts:time=25h",
+            "mcts:time=1d",
             "mcts:time=-1",
             "mcts:memory=0",
             "mcts:resign=0.9",

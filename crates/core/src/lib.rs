@@ -52,4 +52,4 @@ pub use point::{
 pub use rng::Rng;
 pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, Variant, PRESETS};
 pub use scoring::{Outcome, Score};
-pub use time::{TimeLeft, TimeSettings};
+pub use time::{parse_duration, DurationError, TimeLeft, TimeSettings, MAX_DURATION_SECS};

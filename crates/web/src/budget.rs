@@ -3,10 +3,9 @@
 //! written in the bot spec of the URL) held to the server's limits, so that
 //! no request can occupy a bot slot for long.
 
-use std::time::Duration;
-
 use serde::Serialize;
 use tengen_bots::{BotInfo, BotSpec};
+use tengen_core::parse_duration;
 
 use crate::error::ApiError;
 use crate::request::Budget;
@@ -62,7 +61,9 @@ pub fn apply(
         }
     }
     if let Some(text) = spec.get("time") {
-        if let Some(time) = parse_duration(text) {
+        // Text that is not a duration is left to the bot, which refuses it
+        // with its own reason.
+        if let Ok(time) = parse_duration(text) {
             check_seconds(time.as_secs_f64(), limits)?;
         }
     }
@@ -107,12 +108,6 @@ fn check_seconds(seconds: f64, limits: &Limits) -> Result<(), ApiError> {
         )));
     }
     Ok(())
-}
-
-/// Reads a duration as the bots do (`1.5s`, `500ms`, `2m`, plain seconds);
-/// `None` when it is not one (the bot then refuses it with its own message).
-pub fn parse_duration(text: &str) -> Option<Duration> {
-    tengen_bots::registry::parse_duration(text).ok()
 }
 
 #[cfg(test)]
@@ -175,25 +170,17 @@ mod tests {
             let mut spec = BotSpec::named("searcher");
             assert!(apply(&mut spec, &SEARCHER, Some(&bad), &limits).is_err());
         }
-        let mut spec: BotSpec = "searcher:time=1h".parse().unwrap();
-        // Not a duration this parser knows: left to the bot.
+        let mut spec: BotSpec = "searcher:time=soon".parse().unwrap();
+        // Not a duration: left to the bot.
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_ok());
+        // Hours are a duration like any other, and an hour is over the limit.
+        let mut spec: BotSpec = "searcher:time=1h".parse().unwrap();
+        assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
         let mut spec: BotSpec = "searcher:time=60s".parse().unwrap();
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
         let mut spec: BotSpec = "searcher:playouts=100000000".parse().unwrap();
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
         let mut spec: BotSpec = "searcher:memory=65536".parse().unwrap();
         assert!(apply(&mut spec, &SEARCHER, None, &limits).is_err());
-    }
-
-    #[test]
-    fn durations() {
-        assert_eq!(parse_duration("1.5s"), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("250ms"), Some(Duration::from_millis(250)));
-        assert_eq!(parse_duration("2"), Some(Duration::from_secs(2)));
-        assert_eq!(parse_duration("1m"), Some(Duration::from_secs(60)));
-        assert_eq!(parse_duration("soon"), None);
-        assert_eq!(parse_duration("-1s"), None);
-        assert_eq!(parse_duration("1h"), None);
     }
 }

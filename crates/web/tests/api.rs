@@ -697,7 +697,7 @@ fn make_test_bot(spec: &BotSpec, _seed: u64) -> Result<Box<dyn Agent + Send>, Bo
             PROBES_BUILT.fetch_add(1, Ordering::SeqCst);
             let delay = spec
                 .get("time")
-                .and_then(tengen_web::budget::parse_duration)
+                .and_then(|text| tengen_core::parse_duration(text).ok())
                 .unwrap_or_default();
             Ok(Box::new(Probe { delay }))
         }
