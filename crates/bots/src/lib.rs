@@ -7,8 +7,10 @@
 #![deny(missing_docs)]
 
 pub mod registry;
+pub mod seed;
 
 pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
+pub use seed::fresh_seed;
 pub mod builtin;
 pub mod evaluator;
 pub mod mcts;

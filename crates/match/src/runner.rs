@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tengen_gtp::controller::{Controller, ControllerError};
-use tengen_sgf::GameInfo;
+use tengen_sgf::{date, GameInfo};
 
 use crate::config::MatchConfig;
 use crate::record::{GameEnd, GameRecord};
@@ -247,7 +246,7 @@ fn save_sgf(config: &MatchConfig, played: PlayedGame) -> Result<GameRecord, Matc
         black_name: Some(record.names[black].clone()),
         white_name: Some(record.names[1 - black].clone()),
         result: Some(record.result.clone()),
-        date: Some(today()),
+        date: Some(date::today()),
         event: Some(format!("tengen match, game {}", record.index)),
         comment: (!comment.is_empty()).then(|| comment.join("\n")),
     };
@@ -263,52 +262,4 @@ fn save_sgf(config: &MatchConfig, played: PlayedGame) -> Result<GameRecord, Matc
 /// The SGF file of game `index`: `game-0007.sgf`.
 pub fn sgf_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("game-{index:04}.sgf"))
-}
-
-/// Today's date (UTC) as `YYYY-MM-DD`, for SGF's `DT`.
-fn today() -> String {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (year, month, day) = civil_from_days((seconds / 86_400) as i64);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// The proleptic Gregorian date `days` days after 1970-01-01: count whole
-/// 400-year eras (146,097 days each), then the year within the era with the
-/// year starting in March so that the leap day falls at its end.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468; // days since 0000-03-01
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_from_days() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(31), (1970, 2, 1));
-        assert_eq!(civil_from_days(59), (1970, 3, 1));
-        // 2000-02-29 (a leap day of a century divisible by 400).
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-        assert_eq!(today().len(), 10);
-    }
 }

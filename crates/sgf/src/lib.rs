@@ -6,6 +6,7 @@
 //! ([`RecordInfo`]: players, ranks, date, event, rules, komi, handicap,
 //! time, result, ...), each main-line node's move, comment and time left
 //! typed ([`NodeInfo`]), and the whole parsed tree kept ([`Record::tree`]).
+//! [`date`] gives the `DT` (`YYYY-MM-DD`) of records written now.
 //!
 //! ```
 //! use tengen_core::{BoardSize, Game, Move, Rules};
@@ -29,6 +30,7 @@
 //! [`Game`]: tengen_core::Game
 #![deny(missing_docs)]
 
+pub mod date;
 mod decode;
 mod info;
 mod parse;

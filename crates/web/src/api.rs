@@ -3,7 +3,7 @@
 //! errors for everything else.
 
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -14,7 +14,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use tengen_bots::BotSpec;
 use tengen_core::{Action, Analysis, Game};
-use tengen_sgf::{write_game, GameInfo};
+use tengen_sgf::{date, write_game, GameInfo};
 
 use crate::assets;
 use crate::budget::{self, AppliedBudget};
@@ -191,19 +191,6 @@ fn analysis_view(game: &Game, analysis: Analysis) -> AnalysisView {
     }
 }
 
-/// A seed for requests that bring none: different on every call.
-fn fresh_seed() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    nanos
-        ^ COUNTER
-            .fetch_add(1, Ordering::Relaxed)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
 /// Runs `work` on a blocking thread holding one bot slot, within the time
 /// cap. The slot is held by the thread, so a bot that overruns the cap still
 /// counts against the limit until it finishes.
@@ -263,7 +250,7 @@ async fn select_move(
         };
         return Err(ApiError::GameOver(why));
     }
-    let seed = request.seed.unwrap_or_else(fresh_seed);
+    let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
     let make = state.bots.make;
     let spec_text = spec.to_string();
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
@@ -338,7 +325,7 @@ async fn sgf(State(state): Shared, body: Body) -> Result<Response, ApiError> {
             black_name: names.black,
             white_name: names.white,
             result,
-            date: Some(today()),
+            date: Some(date::today()),
             comment: None,
             event: None,
         };
@@ -358,30 +345,6 @@ async fn sgf(State(state): Shared, body: Body) -> Result<Response, ApiError> {
         .into_response())
 }
 
-/// Today's date (UTC) as `YYYY-MM-DD`, for the record's `DT`.
-fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (year, month, day) = civil_from_days(days);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
-/// days-to-civil algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 /// Moves as GTP text, for tests and tools that build requests.
 pub fn moves_text(game: &Game) -> Vec<String> {
     let size = game.size();
@@ -391,16 +354,4 @@ pub fn moves_text(game: &Game) -> Vec<String> {
             Action::Resign => "resign".to_string(),
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_454), (2026, 1, 1));
-    }
 }
