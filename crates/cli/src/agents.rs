@@ -2,7 +2,7 @@
 //! `mcts:playouts=20000`): a thin layer over [`tengen_bots::registry`].
 
 use tengen_bots::{BotError, BotSpec};
-use tengen_core::Agent;
+use tengen_core::{Agent, BoardSize, Rules};
 
 /// Builds the bot a spec string such as `random` or `mcts:time=2s` names, its
 /// random choices determined by `seed`.
@@ -15,6 +15,49 @@ use tengen_core::Agent;
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
     let spec: BotSpec = spec.parse()?;
     tengen_bots::make_bot(&spec, seed)
+}
+
+/// Why a bot cannot play the game it was chosen for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaysError {
+    /// The bot does not play the rules' variant.
+    #[error("the bot '{spec}' does not play {game} (yet); use --bot random")]
+    Variant {
+        /// The bot as given.
+        spec: String,
+        /// The game: `Go` or `NoGo`.
+        game: &'static str,
+    },
+    /// The bot does not play on the board (a network trained for another
+    /// size, say).
+    #[error("the bot '{spec}' cannot play this board: {reason}")]
+    Size {
+        /// The bot as given.
+        spec: String,
+        /// The bot's own reason.
+        reason: String,
+    },
+}
+
+/// Refuses a bot (named `spec`) that cannot play the game's variant or
+/// board, before any play: better than a game that fails at the bot's first
+/// move.
+pub fn check_plays(
+    bot: &dyn Agent,
+    spec: &str,
+    rules: &Rules,
+    size: BoardSize,
+) -> Result<(), PlaysError> {
+    if !bot.plays(rules.variant) {
+        return Err(PlaysError::Variant {
+            spec: spec.to_string(),
+            game: if rules.is_nogo() { "NoGo" } else { "Go" },
+        });
+    }
+    bot.plays_size(size).map_err(|reason| PlaysError::Size {
+        spec: spec.to_string(),
+        reason,
+    })
 }
 
 /// One line per known bot with its options, for `--list-bots`.
@@ -43,6 +86,54 @@ mod tests {
             assert!(bot_listing().contains(bot.name));
         }
         assert!(make_agent("RANDOM", 1).is_ok());
+    }
+
+    #[test]
+    fn bots_that_cannot_play_the_game_are_refused() {
+        let nine = BoardSize::square(9).unwrap();
+        let random = make_agent("random", 1).unwrap();
+        assert_eq!(
+            check_plays(random.as_ref(), "random", &Rules::default(), nine),
+            Ok(())
+        );
+        let nogo = Rules::preset("nogo").unwrap();
+        assert_eq!(check_plays(random.as_ref(), "random", &nogo, nine), Ok(()));
+        let err = check_plays(&GoOnly, "go-only", &nogo, nine).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the bot 'go-only' does not play NoGo (yet); use --bot random"
+        );
+        let err = check_plays(
+            &GoOnly,
+            "go-only",
+            &Rules::default(),
+            BoardSize::square(5).unwrap(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the bot 'go-only' cannot play this board: only 9x9"
+        );
+    }
+
+    /// A bot for Go on 9x9 only.
+    struct GoOnly;
+
+    impl Agent for GoOnly {
+        fn name(&self) -> &str {
+            "go-only"
+        }
+
+        fn plays_size(&self, size: BoardSize) -> Result<(), String> {
+            match size.width() {
+                9 => Ok(()),
+                _ => Err("only 9x9".to_string()),
+            }
+        }
+
+        fn select_move(&mut self, _game: &tengen_core::Game) -> tengen_core::Action {
+            tengen_core::Action::Resign
+        }
     }
 
     #[test]

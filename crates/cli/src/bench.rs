@@ -359,6 +359,103 @@ pub fn search_rate(
     }
 }
 
+/// What `tengen bench search` measures.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchBenchConfig {
+    /// Board size.
+    pub size: BoardSize,
+    /// Wall-clock time of each measurement.
+    pub duration: Duration,
+    /// Thread counts to measure, in order; the first is the baseline of the
+    /// speed-ups.
+    pub threads: Vec<usize>,
+    /// Measurements per thread count (at least one).
+    pub repeat: usize,
+    /// Seed of round `r`'s searches: `seed + r`.
+    pub seed: u64,
+}
+
+/// Where [`run_search`] is, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchProgress {
+    /// A measurement begins: `threads` threads, in round `run` (from 0).
+    Measuring {
+        /// Threads of this measurement.
+        threads: usize,
+        /// The round, from 0.
+        run: usize,
+    },
+    /// The measurement just begun is over and written.
+    Measured,
+    /// Every measurement is over; the medians follow.
+    Finished,
+}
+
+/// Measures the search at every thread count of `config`, in rounds that
+/// alternate between the counts (so that a machine slowing down over time
+/// does not favour one of them), writing a header, each measurement, and per
+/// thread count the median simulations per second with its speed-up over the
+/// first count. Returns the measurements per thread count.
+pub fn run_search(
+    config: &SearchBenchConfig,
+    out: &mut impl Write,
+    progress: &mut dyn FnMut(SearchProgress),
+) -> io::Result<Vec<Vec<SearchMeasurement>>> {
+    let repeat = config.repeat.max(1);
+    writeln!(
+        out,
+        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {}",
+        config.size,
+        config.duration.as_secs_f64(),
+        repeat,
+        config.seed
+    )?;
+    let mut results: Vec<Vec<SearchMeasurement>> = vec![Vec::new(); config.threads.len()];
+    for run in 0..repeat {
+        for (i, &threads) in config.threads.iter().enumerate() {
+            progress(SearchProgress::Measuring { threads, run });
+            let seed = config.seed.wrapping_add(run as u64);
+            let m = search_rate(config.size, config.duration, threads, seed);
+            writeln!(
+                out,
+                "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {}",
+                threads,
+                run + 1,
+                m.playouts,
+                m.wall.as_secs_f64(),
+                m.rate(),
+                match m.rate_per_cpu_second() {
+                    Some(rate) => format!("{rate:.0}/s per CPU second"),
+                    None => "time unknown".to_string(),
+                }
+            )?;
+            results[i].push(m);
+            progress(SearchProgress::Measured);
+        }
+    }
+    progress(SearchProgress::Finished);
+    let medians: Vec<f64> = results
+        .iter()
+        .map(|runs| {
+            let rates: Vec<f64> = runs.iter().map(SearchMeasurement::rate).collect();
+            median(&rates).unwrap_or(0.0)
+        })
+        .collect();
+    for ((&threads, &median_rate), runs) in config.threads.iter().zip(&medians).zip(&results) {
+        let cpu_rates: Vec<f64> = runs
+            .iter()
+            .map(|m| m.rate_per_cpu_second().unwrap_or(0.0))
+            .collect();
+        writeln!(
+            out,
+            "median  threads {threads:>3}: {median_rate:.0} simulations/s (wall), {:.2}x the first; {:.0} per CPU second",
+            median_rate / medians[0].max(1e-9),
+            median(&cpu_rates).unwrap_or(0.0)
+        )?;
+    }
+    Ok(results)
+}
+
 /// The median of `values` (the mean of the middle two for an even count);
 /// `None` when empty.
 pub fn median(values: &[f64]) -> Option<f64> {
@@ -475,6 +572,50 @@ mod tests {
         assert!(m.playouts > 50, "{m:?}");
         assert!(m.wall >= Duration::from_millis(200), "{m:?}");
         assert!(m.rate() > 0.0);
+    }
+
+    #[test]
+    fn the_search_benchmark_alternates_thread_counts_and_reports_medians() {
+        let config = SearchBenchConfig {
+            size: BoardSize::square(5).unwrap(),
+            duration: Duration::from_millis(30),
+            threads: vec![1, 2],
+            repeat: 2,
+            seed: u64::MAX,
+        };
+        let mut out = Vec::new();
+        let mut events = Vec::new();
+        let results = run_search(&config, &mut out, &mut |event| events.push(event)).unwrap();
+        assert_eq!(results.len(), 2);
+        assert!(results.iter().all(|runs| runs.len() == 2));
+        assert_eq!(results[1][0].threads, 2);
+        assert_eq!(
+            events[..4],
+            [
+                SearchProgress::Measuring { threads: 1, run: 0 },
+                SearchProgress::Measured,
+                SearchProgress::Measuring { threads: 2, run: 0 },
+                SearchProgress::Measured,
+            ]
+        );
+        assert_eq!(events.last(), Some(&SearchProgress::Finished));
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 4 + 2, "{text}");
+        assert!(
+            lines[0].starts_with("MCTS search on 5 from the empty board, 0.0 s per run, 2 run(s)")
+        );
+        assert!(
+            lines[1].starts_with("threads   1  run   1  simulations"),
+            "{text}"
+        );
+        assert!(
+            lines[4].starts_with("threads   2  run   2  simulations"),
+            "{text}"
+        );
+        assert!(lines[5].starts_with("median  threads   1: "), "{text}");
+        assert!(lines[5].contains("1.00x the first"), "{text}");
+        assert!(lines[6].starts_with("median  threads   2: "), "{text}");
     }
 
     #[test]

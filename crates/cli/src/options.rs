@@ -1,7 +1,15 @@
 //! Parsers for command-line values, written as clap `value_parser`s: each
-//! returns a one-line message a person can act on.
+//! returns a one-line message a person can act on. The texts themselves are
+//! read by the crates that own them (sizes, rules and durations by
+//! `tengen-core`, numbers in a range by `tengen-bots`); these add the
+//! option's wording. Also the settings several options make together
+//! ([`game_settings`], [`match_clock`]).
 
+use std::time::Duration;
+
+use tengen_bots::registry::parse_real;
 use tengen_core::{BoardSize, Color, Rules, Variant, MAX_SIDE, PRESETS};
+use tengen_match::Clock;
 
 /// Parses a board size: `19`, or `7x11` for 7 columns and 11 rows.
 pub fn parse_size(text: &str) -> Result<BoardSize, String> {
@@ -83,29 +91,68 @@ pub fn parse_komi(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses a duration: a number with a unit, `500ms`, `2s`, `1.5m`, `1h`; a bare
-/// number is seconds.
-pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let trimmed = text.trim();
-    let split = trimmed
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(trimmed.len());
-    let (number, unit) = trimmed.split_at(split);
-    let scale = match unit.trim() {
-        "ms" => 0.001,
-        "" | "s" => 1.0,
-        "m" | "min" => 60.0,
-        "h" => 3600.0,
-        _ => f64::NAN,
-    };
-    match number.parse::<f64>() {
-        Ok(value) if scale.is_finite() && value.is_finite() && value * scale <= 1e9 => {
-            Ok(std::time::Duration::from_secs_f64(value * scale))
-        }
+/// Parses a duration as [`tengen_core::parse_duration`] reads it: a number
+/// with a unit, `500ms`, `2s`, `1.5m`, `1h`; a bare number is seconds. Zero is
+/// accepted here: each option says whether it may be zero.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    tengen_core::parse_duration(text).map_err(|e| format!("bad duration '{text}': {e}"))
+}
+
+/// Parses a fraction from 0 to 1, both included (a share of games, say).
+pub fn parse_fraction(text: &str) -> Result<f64, String> {
+    parse_real(text.trim(), 0.0, 1.0)
+        .map_err(|_| format!("bad fraction '{text}': expected a number from 0 to 1"))
+}
+
+/// Parses a benchmark's seconds per measurement: a plain number of seconds,
+/// more than 0 and at most a day.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
         _ => Err(format!(
-            "bad duration '{text}': expected a number and a unit such as 500ms, 2s, 1.5m or 1h"
+            "bad duration '{text}': expected seconds such as 10 or 0.5"
         )),
     }
+}
+
+/// Parses a learning rate: more than 0, at most 10.
+pub fn parse_learning_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x <= 10.0 => Ok(x),
+        _ => Err(format!(
+            "bad learning rate '{text}': expected a number above 0, at most 10"
+        )),
+    }
+}
+
+/// The referee's clock from `tengen match`'s `--main-time`, `--byo-yomi`
+/// and `--byo-yomi-stones` (one stone per period unless given); `None`
+/// without `--main-time`. Zero main time is allowed before byo-yomi (every
+/// move then in overtime), but a game needs some time: zero byo-yomi, or
+/// zero main time without byo-yomi, is refused.
+pub fn match_clock(
+    main_time: Option<Duration>,
+    byo_yomi: Option<Duration>,
+    byo_yomi_stones: Option<u32>,
+) -> Result<Option<Clock>, String> {
+    let Some(main_time) = main_time else {
+        return Ok(None);
+    };
+    let clock = match byo_yomi {
+        Some(byo_yomi) => {
+            if byo_yomi.is_zero() {
+                return Err("--byo-yomi must be positive".to_string());
+            }
+            Clock::with_byo_yomi(main_time, byo_yomi, byo_yomi_stones.unwrap_or(1))
+        }
+        None => {
+            if main_time.is_zero() {
+                return Err("--main-time must be positive without --byo-yomi".to_string());
+            }
+            Clock::absolute(main_time)
+        }
+    };
+    Ok(Some(clock))
 }
 
 #[cfg(test)]
@@ -114,7 +161,6 @@ mod tests {
 
     #[test]
     fn durations() {
-        use std::time::Duration;
         assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
@@ -122,6 +168,56 @@ mod tests {
         for bad in ["", "s", "2x", "-1s", "1e99h", "nan"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("0s"), Ok(Duration::ZERO));
+        assert_eq!(
+            parse_duration("2x").unwrap_err(),
+            "bad duration '2x': unknown time unit 'x' (use ms, s, m or h)"
+        );
+    }
+
+    #[test]
+    fn fractions_seconds_and_learning_rates() {
+        assert_eq!(parse_fraction(" 0.1 "), Ok(0.1));
+        assert_eq!(parse_fraction("1"), Ok(1.0));
+        for bad in ["1.5", "-0.1", "NaN", "tenth"] {
+            let err = parse_fraction(bad).unwrap_err();
+            assert!(err.contains("expected a number from 0 to 1"), "{err}");
+        }
+        assert_eq!(parse_seconds("0.5"), Ok(0.5));
+        assert!(parse_seconds("0")
+            .unwrap_err()
+            .starts_with("bad duration '0'"));
+        assert!(parse_seconds("86401").is_err());
+        assert_eq!(parse_learning_rate("1e-3"), Ok(1e-3));
+        assert!(parse_learning_rate("0").is_err());
+        assert!(parse_learning_rate("11").is_err());
+    }
+
+    #[test]
+    fn match_clocks() {
+        let s = Duration::from_secs;
+        assert_eq!(match_clock(None, None, None), Ok(None));
+        assert_eq!(
+            match_clock(Some(s(60)), None, None),
+            Ok(Some(Clock::absolute(s(60))))
+        );
+        assert_eq!(
+            match_clock(Some(s(0)), Some(s(5)), None),
+            Ok(Some(Clock::with_byo_yomi(s(0), s(5), 1)))
+        );
+        assert_eq!(
+            match_clock(Some(s(60)), Some(s(30)), Some(5)),
+            Ok(Some(Clock::with_byo_yomi(s(60), s(30), 5)))
+        );
+        assert_eq!(
+            match_clock(Some(s(0)), None, None),
+            Err("--main-time must be positive without --byo-yomi".to_string())
+        );
+        assert_eq!(
+            match_clock(Some(s(60)), Some(s(0)), None),
+            Err("--byo-yomi must be positive".to_string())
+        );
     }
 
     #[test]

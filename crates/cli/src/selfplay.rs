@@ -227,8 +227,25 @@ pub struct BatchConfig {
     /// Folder for the records (`game-0001.sgf`, ...), created if missing;
     /// `None` plays without writing records.
     pub sgf_dir: Option<PathBuf>,
-    /// `DT` of the records, `YYYY-MM-DD` (see [`record_date`]).
+    /// `DT` of the records, `YYYY-MM-DD` (see [`tengen_sgf::date::record_date`]).
     pub date: String,
+}
+
+impl BatchConfig {
+    /// The line printed above a series' totals: board, bots, rules, komi
+    /// and the seed that replays it.
+    pub fn header(&self) -> String {
+        format!(
+            "Self-play on {}x{}: Black {}, White {}, rules {}, komi {}, seed {}",
+            self.size.width(),
+            self.size.height(),
+            self.black,
+            self.white,
+            self.rules,
+            self.rules.komi,
+            self.seed
+        )
+    }
 }
 
 /// How a series of self-play games went.
@@ -286,42 +303,6 @@ impl fmt::Display for BatchSummary {
         }
         writeln!(f)
     }
-}
-
-/// The date for records' `DT`, `YYYY-MM-DD` in UTC: today, or the day of
-/// `SOURCE_DATE_EPOCH` (seconds since 1970) when that is set, so that runs
-/// can be made byte-for-byte reproducible.
-pub fn record_date() -> String {
-    let seconds = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|text| text.trim().parse::<i64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64)
-        });
-    civil_date(seconds.div_euclid(86_400))
-}
-
-/// `YYYY-MM-DD` of a day counted from 1970-01-01 (the proleptic Gregorian
-/// calendar).
-fn civil_date(days: i64) -> String {
-    // Shift to a calendar starting on 0000-03-01, in 400-year eras.
-    let days = days + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// One finished game of a series.
@@ -521,15 +502,6 @@ mod tests {
     }
 
     #[test]
-    fn dates_are_civil() {
-        assert_eq!(civil_date(0), "1970-01-01");
-        assert_eq!(civil_date(-1), "1969-12-31");
-        assert_eq!(civil_date(11_016), "2000-02-29");
-        assert_eq!(civil_date(19_723), "2024-01-01");
-        assert_eq!(civil_date(20_513), "2026-03-01");
-    }
-
-    #[test]
     fn a_series_counts_every_game() {
         let config = BatchConfig {
             size: BoardSize::square(5).unwrap(),
@@ -549,6 +521,9 @@ mod tests {
         assert!(summary.mean_length() > 5.0);
         assert!(summary.files.is_empty());
         assert_eq!(calls.last(), Some(&(6, 6)));
+        let header = config.header();
+        assert!(header.starts_with("Self-play on 5x5: Black random, White random, rules "));
+        assert!(header.ends_with(", seed 9"), "{header}");
         // Game 0 of a series is the single game of the same seed.
         let single = run(&self::config(9), &mut Vec::new()).unwrap();
         let one = run_batch(&BatchConfig { games: 1, ..config }, &mut |_, _| {}).unwrap();

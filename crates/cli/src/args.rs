@@ -1,0 +1,376 @@
+//! The command line of `tengen`: every command, option, default and help
+//! text, as clap derive structs. The handlers that act on them are in
+//! `commands/`, one file per command.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use tengen::bench;
+use tengen::options::{
+    parse_color, parse_duration, parse_fraction, parse_komi, parse_learning_rate, parse_rules,
+    parse_seconds, parse_size, parse_variant,
+};
+use tengen_core::{BoardSize, Color, Rules, Variant};
+
+#[derive(Debug, Parser)]
+#[command(name = "tengen", version, about = "The tengen Go engine")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Bot against bot, printing every move and the result.
+    Selfplay(SelfplayArgs),
+    /// Play against a bot in the terminal (or through a pipe).
+    Play(PlayArgs),
+    /// Serve a bot over the Go Text Protocol on stdin and stdout.
+    Gtp(GtpArgs),
+    /// Referee games between two GTP engines and report the statistics.
+    Match(MatchArgs),
+    /// Measure the engine's speed.
+    Bench {
+        #[command(subcommand)]
+        bench: BenchCommand,
+    },
+    /// Show, check and convert SGF game records.
+    Sgf {
+        #[command(subcommand)]
+        sgf: SgfCommand,
+    },
+    /// Play the bots in a browser: serve the page and the JSON API.
+    Serve(ServeArgs),
+    /// Neural networks: training data.
+    Nn {
+        #[command(subcommand)]
+        nn: NnCommand,
+    },
+}
+
+/// Options every game shares.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// The game: go, or nogo (no captures, no suicide, no passes; who cannot
+    /// move loses; the nogo rules and a 7x7 board unless --size is given).
+    #[arg(long, default_value = "go", value_parser = parse_variant)]
+    pub game: Variant,
+    /// Board size: 19, or WIDTHxHEIGHT such as 7x11 [default: 9, 7 for nogo].
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<BoardSize>,
+    /// Rules: aga, chinese, japanese, tromp-taylor, new-zealand, optionally with
+    /// overrides such as japanese,komi=0 [default: aga; nogo for --game nogo].
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// Komi, overriding the rules' own.
+    #[arg(long, value_parser = parse_komi, allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+    /// Seed of the bots' random choices (default: from the clock; logged at info).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Args)]
+pub struct SelfplayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Bot playing Black.
+    #[arg(long, default_value = "random")]
+    pub black: String,
+    /// Bot playing White.
+    #[arg(long, default_value = "random")]
+    pub white: String,
+    /// Bot playing both colours (instead of --black and --white).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["black", "white"])]
+    pub bot: Option<String>,
+    /// Pause after each move, in milliseconds.
+    #[arg(long, default_value_t = 0, conflicts_with = "games")]
+    pub delay_ms: u64,
+    /// Play this many games without printing boards: a progress bar, then
+    /// wins by colour and the mean length. Game i's bots are seeded
+    /// seed + 2i and seed + 2i + 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Folder for one SGF record per game (with --games).
+    #[arg(long, value_name = "DIR", requires = "games")]
+    pub sgf_dir: Option<PathBuf>,
+    /// Games played at once, each on its own thread (with --games).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "games",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub concurrency: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Your colour: black or white.
+    #[arg(long, default_value = "black", value_parser = parse_color)]
+    pub color: Color,
+    /// The bot to play against, with optional settings (`tengen gtp
+    /// --list-bots` lists them).
+    #[arg(long, default_value = "random")]
+    pub bot: String,
+    /// Fixed handicap stones for Black (2 or more; White then moves first).
+    /// Without --komi, a handicap game has komi 0.5.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct GtpArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The bot that answers genmove: a name with optional settings, such as
+    /// `random` or `mcts:playouts=20000` (see --list-bots).
+    #[arg(long, default_value = "random")]
+    pub bot: String,
+    /// List the bots and their settings, then exit.
+    #[arg(long)]
+    pub list_bots: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// An engine's command line; give exactly two. The first plays Black in
+    /// even-numbered games.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Number of games.
+    #[arg(long, default_value_t = 10)]
+    pub games: usize,
+    /// The game the referee applies: go, or nogo (a pass, capture or suicide
+    /// forfeits, the side that cannot move loses; start the engines in their
+    /// NoGo mode, such as `tengen gtp --game nogo`).
+    #[arg(long, default_value = "go", value_parser = parse_variant)]
+    pub game: Variant,
+    /// Board size (square; GTP engines take one number) [default: 9, 7 for
+    /// nogo].
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<BoardSize>,
+    /// Rules the referee counts by; engines that list tengen-rules or kgs-rules are told them, start others with matching options
+    /// [default: chinese; nogo for --game nogo].
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// Komi, overriding the rules' own.
+    #[arg(long, value_parser = parse_komi, allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+    /// Directory for one SGF record per game.
+    #[arg(long)]
+    pub sgf_dir: Option<PathBuf>,
+    /// Results file, one JSON line per game; a rerun resumes from it
+    /// (default: results.jsonl inside --sgf-dir when that is given).
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Time per move given to the engines (e.g. 2s, 500ms).
+    #[arg(long, value_parser = parse_duration, conflicts_with = "main_time")]
+    pub time_per_move: Option<Duration>,
+    /// Game clock: main time per engine (e.g. 60s, 5m); the referee keeps the
+    /// time, tells the engines with time_left, and a flag falls on time.
+    #[arg(long, value_parser = parse_duration)]
+    pub main_time: Option<Duration>,
+    /// Byo-yomi period after the main time (Canadian: --byo-yomi-stones moves
+    /// per period; default 1 stone).
+    #[arg(long, value_parser = parse_duration, requires = "main_time")]
+    pub byo_yomi: Option<Duration>,
+    /// Moves to play in each byo-yomi period.
+    #[arg(long, requires = "byo_yomi", value_parser = clap::value_parser!(u32).range(1..))]
+    pub byo_yomi_stones: Option<u32>,
+    /// Turns after which a game is stopped and counted (default 3 x points).
+    #[arg(long)]
+    pub max_moves: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (0.0.0.0 to let other machines in).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Port to listen on; 0 picks a free one (the address is printed).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Bot computations at once; requests beyond it are answered 503.
+    #[arg(long, default_value_t = tengen_web::Limits::default().max_concurrent as u32,
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub max_concurrent: u32,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchCommand {
+    /// Playouts from the empty board on one thread (light or heavy).
+    Playouts(PlayoutsArgs),
+    /// The MCTS bot's whole search from the empty board, on one or more
+    /// thread counts, with the speed-up over the first.
+    Search(SearchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PlayoutsArgs {
+    /// Board size: 19, or WIDTHxHEIGHT such as 7x11.
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: BoardSize,
+    /// Wall-clock seconds per measurement.
+    #[arg(long, default_value_t = 10.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// Number of measurements; the median is reported.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    /// Seed of the first measurement's random numbers (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Playouts to play: light (uniformly random) or heavy (the MCTS bot's).
+    #[arg(long, default_value = "light")]
+    pub policy: bench::Policy,
+}
+
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// Board size: 19, or WIDTHxHEIGHT such as 7x11.
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: BoardSize,
+    /// Wall-clock seconds per measurement.
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// Thread counts to measure, comma-separated (e.g. 1,2).
+    #[arg(long, default_value = "1", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Vec<u32>,
+    /// Measurements per thread count, alternating between the counts; the
+    /// median is reported.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    /// Seed (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SgfCommand {
+    /// Print a record's game information and the board at a move.
+    Show {
+        /// The record (.sgf or .mgt); its first game tree is shown.
+        file: PathBuf,
+        /// Show the board after this move of the main line (default: the end).
+        #[arg(long = "move", value_name = "N")]
+        move_number: Option<usize>,
+    },
+    /// Replay every game of records and folders of records (.sgf, .mgt,
+    /// recursively) and report those that do not replay.
+    Check {
+        /// Files and folders.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+    },
+    /// Re-write a record's main line canonically.
+    Convert {
+        /// The record; its first game tree is converted.
+        file: PathBuf,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NnCommand {
+    /// Turn SGF records (.sgf, .mgt, folders recursively) into training
+    /// shards: games of one board size that replay legally, split by game
+    /// into training and validation sets.
+    Prepare(NnPrepareArgs),
+    /// Train a network on a prepared data folder: loss and top-1/top-5
+    /// accuracy on both splits every epoch, a checkpoint after each.
+    Train(NnTrainArgs),
+    /// Measure a model's inference speed (positions per second) at the
+    /// given batch sizes, on one thread.
+    Bench(NnBenchArgs),
+    /// Describe a model file: network, encoder, board, provenance.
+    Info {
+        /// The model file.
+        model: PathBuf,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct NnPrepareArgs {
+    /// Record files and folders.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// The data folder to write (train-NNN.tgs, validation-NNN.tgs,
+    /// summary.txt); earlier shards in it are replaced.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The board size kept: 19, or WIDTHxHEIGHT.
+    #[arg(long, value_parser = parse_size)]
+    pub size: BoardSize,
+    /// The share of games for validation, 0 to 1.
+    #[arg(long, default_value_t = 0.1, value_parser = parse_fraction)]
+    pub validation: f64,
+    /// Games per shard file.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games_per_shard: u32,
+    /// Games with fewer moves are skipped.
+    #[arg(long, default_value_t = 10)]
+    pub min_moves: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct NnTrainArgs {
+    /// A folder written by `tengen nn prepare`.
+    #[arg(long, value_name = "DIR")]
+    pub data: PathBuf,
+    /// The encoder: oneplane, sevenplane, simple or zero.
+    #[arg(long, default_value = "sevenplane")]
+    pub encoder: String,
+    /// The network: small, medium, large or residual[:BLOCKSxCHANNELS].
+    #[arg(long, default_value = "small")]
+    pub net: String,
+    /// Epochs in all (a resumed run counts the checkpoint's).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub epochs: u32,
+    /// Positions per batch.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub batch: u32,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1e-3, value_parser = parse_learning_rate)]
+    pub lr: f64,
+    /// Seed of the initial weights, the order of positions and the symmetries.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Train on the positions as they are, without random symmetries.
+    #[arg(long)]
+    pub no_augment: bool,
+    /// Train on at most this many randomly chosen positions per epoch.
+    #[arg(long, value_name = "N")]
+    pub positions_per_epoch: Option<usize>,
+    /// Measure validation on at most this many positions.
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub validation_limit: usize,
+    /// Folder for checkpoints (epoch-NNN.tgm and epoch-NNN.optim).
+    #[arg(long, value_name = "DIR", default_value = "checkpoints")]
+    pub checkpoints: PathBuf,
+    /// Continue from this checkpoint (a .tgm written by an earlier run).
+    #[arg(long, value_name = "MODEL")]
+    pub resume: Option<PathBuf>,
+    /// Also write the final model to this file.
+    #[arg(long, short = 'o', value_name = "MODEL")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct NnBenchArgs {
+    /// The model file ('builtin' for the shipped model).
+    #[arg(long, default_value = "builtin")]
+    pub model: String,
+    /// Batch sizes, comma-separated.
+    #[arg(long, default_value = "1,64", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub batch: Vec<u32>,
+    /// Seconds per batch size.
+    #[arg(long, default_value_t = 3.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+}

@@ -1,0 +1,125 @@
+//! `tengen nn prepare`, `train`, `bench` and `info` (the work is in
+//! [`tengen::nn_prepare`] and [`tengen::nn_train`]).
+
+use std::io;
+use std::path::PathBuf;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tengen::nn_prepare;
+use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
+use tengen_nn::data::PrepareOptions;
+
+use crate::args::{NnBenchArgs, NnCommand, NnPrepareArgs, NnTrainArgs};
+
+/// Runs `tengen nn prepare`, `train`, `bench` or `info`.
+pub fn run(command: NnCommand) -> Result<()> {
+    match command {
+        NnCommand::Prepare(args) => prepare(args),
+        NnCommand::Train(args) => train(args),
+        NnCommand::Bench(args) => bench(args),
+        NnCommand::Info { model } => info(model),
+    }
+}
+
+fn prepare(args: NnPrepareArgs) -> Result<()> {
+    let options = PrepareOptions {
+        size: args.size,
+        validation_fraction: args.validation,
+        games_per_shard: args.games_per_shard as usize,
+        min_moves: args.min_moves,
+    };
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        None,
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} files [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
+    let result = nn_prepare::run(
+        &args.paths,
+        &args.out,
+        &options,
+        &mut out,
+        &mut |done, total| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        },
+    );
+    bar.finish_and_clear();
+    result?;
+    Ok(())
+}
+
+fn train(args: NnTrainArgs) -> Result<()> {
+    let architecture: tengen_nn::net::Architecture = args.net.parse()?;
+    let job = tengen::nn_train::TrainJob {
+        data: args.data,
+        config: tengen_nn::train::TrainConfig {
+            encoder: args.encoder,
+            architecture,
+            epochs: args.epochs as usize,
+            batch: args.batch as usize,
+            learning_rate: args.lr,
+            seed: args.seed,
+            augment: !args.no_augment,
+            value_weight: 1.0,
+            positions_per_epoch: args.positions_per_epoch,
+            validation_limit: Some(args.validation_limit),
+        },
+        checkpoints: args.checkpoints,
+        resume: args.resume,
+        output: args.output,
+    };
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "epoch {prefix} [{bar:30}] {pos}/{len} batches, loss {msg} ({eta})",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
+    let result = tengen::nn_train::train(&job, &mut out, &mut |epoch, done, total, loss| {
+        if done == 1 {
+            bar.reset();
+            bar.set_length(total as u64);
+            bar.set_prefix(epoch.to_string());
+        }
+        bar.set_position(done as u64);
+        bar.set_message(format!("{loss:.3}"));
+    });
+    bar.finish_and_clear();
+    result.map(|_| ())
+}
+
+fn bench(args: NnBenchArgs) -> Result<()> {
+    let model = tengen_bots::registry::load_model(&args.model)?;
+    let batches: Vec<usize> = args.batch.iter().map(|&b| b as usize).collect();
+    println!(
+        "model {} ({} on {}x{}, encoder {}), one thread",
+        args.model,
+        model.metadata().architecture,
+        model.metadata().width,
+        model.metadata().height,
+        model.metadata().encoder
+    );
+    for speed in tengen::nn_train::bench_inference(&model, &batches, args.seconds) {
+        println!(
+            "batch {:4}: {:9.1} positions/s ({:.3} ms per batch, {} positions)",
+            speed.batch,
+            speed.per_second,
+            1000.0 * speed.batch as f64 / speed.per_second,
+            speed.positions
+        );
+    }
+    Ok(())
+}
+
+fn info(path: PathBuf) -> Result<()> {
+    let model = tengen_bots::registry::load_model(&path.display().to_string())?;
+    println!("{}", tengen::nn_train::describe(&path, &model));
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! `tengen selfplay`: one game printed move by move, or a series of games
+//! with a progress bar and the totals.
+
+use std::io;
+use std::time::Duration;
+
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use tengen::check_plays;
+use tengen::progress::hidden_unless_terminal;
+use tengen::selfplay::{self, BatchConfig, SelfPlayConfig};
+
+use super::{board_and_rules, seed_or_clock};
+use crate::args::SelfplayArgs;
+
+/// Runs `tengen selfplay`.
+pub fn run(args: SelfplayArgs) -> Result<()> {
+    let (size, rules) = board_and_rules(&args.game)?;
+    let (black, white) = match &args.bot {
+        Some(bot) => (bot.clone(), bot.clone()),
+        None => (args.black.clone(), args.white.clone()),
+    };
+    for spec in [&black, &white] {
+        check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules, size)?;
+    }
+    if let Some(games) = args.games {
+        let config = BatchConfig {
+            size,
+            rules,
+            black,
+            white,
+            seed: seed_or_clock(args.game.seed),
+            games: games as usize,
+            concurrency: args.concurrency as usize,
+            sgf_dir: args.sgf_dir,
+            date: tengen_sgf::date::record_date(),
+        };
+        return series(&config);
+    }
+    let config = SelfPlayConfig {
+        size,
+        rules,
+        black,
+        white,
+        seed: seed_or_clock(args.game.seed),
+        delay: Duration::from_millis(args.delay_ms),
+    };
+    let summary = selfplay::run(&config, &mut io::stdout().lock())?;
+    tracing::info!(
+        turns = summary.turns,
+        capped = summary.capped,
+        "self-play finished"
+    );
+    Ok(())
+}
+
+/// A series of self-play games: a progress bar, then the totals.
+fn series(config: &BatchConfig) -> Result<()> {
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        Some(config.games as u64),
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise}, {eta} left]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let summary = selfplay::run_batch(config, &mut |done, _| bar.set_position(done as u64))?;
+    bar.finish_and_clear();
+    println!("{}", config.header());
+    print!("{summary}");
+    if let Some(dir) = &config.sgf_dir {
+        println!("Records: {} in {}", summary.files.len(), dir.display());
+    }
+    Ok(())
+}
