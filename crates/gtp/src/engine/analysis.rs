@@ -8,11 +8,14 @@
 //! with `play <vertex>` and the empty line.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 use std::time::Duration;
 
-use tengen_core::{Analysis, BoardSize, Color};
+use tengen_core::{Action, Analysis, BoardSize, Color, Move};
 
-use super::CommandError;
+use super::args::parse_color;
+use super::protocol::format_response;
+use super::{CommandError, Engine};
 
 /// Which dialect a request asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +56,7 @@ pub fn parse_request(args: &[&str]) -> Result<Request, CommandError> {
     };
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first() {
-        if let Ok(color) = super::parse_color(first) {
+        if let Ok(color) = parse_color(first) {
             request.color = Some(color);
             rest = tail;
         }
@@ -152,10 +155,117 @@ pub fn format_report(
     line
 }
 
+/// Whether `name` is a command whose response is streamed.
+pub(super) fn is_streamed(name: Option<&str>) -> bool {
+    matches!(
+        name,
+        Some("lz-analyze" | "lz-genmove_analyze" | "kata-analyze")
+    )
+}
+
+impl Engine {
+    /// Answers a streamed analysis command, writing the response to `out` as
+    /// it goes; `stop` says when the next command has arrived.
+    pub(super) fn stream(
+        &mut self,
+        id: Option<&str>,
+        name: &str,
+        args: &[&str],
+        out: &mut dyn Write,
+        stop: &dyn Fn() -> bool,
+    ) -> io::Result<()> {
+        let dialect = if name == "kata-analyze" {
+            Dialect::KataGo
+        } else {
+            Dialect::LeelaZero
+        };
+        let request = match parse_request(args) {
+            Ok(request) => request,
+            Err(error) => {
+                out.write_all(format_response(false, id, &error.to_string()).as_bytes())?;
+                return out.flush();
+            }
+        };
+        let color = request.color.unwrap_or(self.game.to_move());
+        let game = self.playable_game().into_owned();
+        let view = game.with_mover(color);
+        let size = game.size();
+        let header = format!("={}\n", id.unwrap_or(""));
+        let mut started = false;
+        let mut failed: Option<io::Error> = None;
+        let mut sink = |analysis: &Analysis| {
+            if failed.is_some() {
+                return;
+            }
+            let mut text = String::new();
+            if !started {
+                text.push_str(&header);
+                started = true;
+            }
+            text.push_str(&format_report(analysis, size, dialect, &request));
+            if let Err(error) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+                failed = Some(error);
+            }
+        };
+        if name == "lz-genmove_analyze" {
+            let nogo = self.nogo();
+            let action = if self.ended() {
+                if nogo {
+                    Action::Resign
+                } else {
+                    Action::Move(Move::Pass)
+                }
+            } else if nogo && view.is_over() {
+                // No legal move: resign, recording nothing (see genmove).
+                Action::Resign
+            } else {
+                let action = self
+                    .agent
+                    .select_move_reporting(&view, request.interval, &mut sink);
+                self.checked(&game, color, action)
+            };
+            if let Some(error) = failed {
+                return Err(error);
+            }
+            // Nothing is recorded after the end, nor for a NoGo side that
+            // cannot move (the position already decides the game).
+            let stuck = nogo && view.is_over();
+            if !(self.ended() || stuck) {
+                self.record(color, action);
+            }
+            let vertex = match action {
+                Action::Move(mv) => size.gtp(mv),
+                Action::Resign => "resign".to_string(),
+            };
+            let head = if started {
+                String::new()
+            } else {
+                header.clone()
+            };
+            out.write_all(format!("{head}play {vertex}\n\n").as_bytes())?;
+            return out.flush();
+        }
+        let supported = self.agent.analyze(&view, request.interval, &mut sink, stop);
+        if let Some(error) = failed {
+            return Err(error);
+        }
+        if !supported {
+            let text = CommandError::AnalysisUnsupported.to_string();
+            out.write_all(format_response(false, id, &text).as_bytes())?;
+            return out.flush();
+        }
+        if !started {
+            out.write_all(header.as_bytes())?;
+        }
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_core::{Candidate, Move};
+    use tengen_core::Candidate;
 
     #[test]
     fn requests_parse_in_every_form() {

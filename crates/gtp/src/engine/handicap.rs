@@ -1,7 +1,100 @@
-//! Where the engine puts Black's stones when `place_free_handicap` lets it
-//! choose.
+//! The handicap commands (`fixed_handicap`, `place_free_handicap`,
+//! `set_free_handicap`), and where the engine puts Black's stones when
+//! `place_free_handicap` lets it choose.
 
-use tengen_core::{fixed_handicap_points, max_fixed_handicap, Board, BoardSize, Color, Point};
+use tengen_core::{
+    fixed_handicap_points, max_fixed_handicap, Board, BoardSize, Color, Game, Move, Point,
+};
+
+use super::args::parse_integer;
+use super::error::CommandResult;
+use super::{CommandError, Engine};
+
+impl Engine {
+    /// `fixed_handicap n`: the specification's placement.
+    pub(super) fn fixed_handicap(&mut self, args: &[&str]) -> CommandResult {
+        let stones = self.handicap_count(args)?;
+        let size = self.game.size();
+        let points =
+            fixed_handicap_points(size, stones).ok_or(CommandError::InvalidNumberOfStones)?;
+        self.install_handicap(&points)
+    }
+
+    /// `place_free_handicap n`: the engine's own placement
+    /// ([`free_handicap_points`]).
+    pub(super) fn place_free_handicap(&mut self, args: &[&str]) -> CommandResult {
+        let stones = self.handicap_count(args)?;
+        let size = self.game.size();
+        if stones >= size.points_count() {
+            return Err(CommandError::InvalidNumberOfStones);
+        }
+        let points = free_handicap_points(size, stones);
+        if points.len() < 2 {
+            return Err(CommandError::InvalidNumberOfStones);
+        }
+        self.install_handicap(&points)
+    }
+
+    /// `set_free_handicap vertex...`: the controller's placement.
+    pub(super) fn set_free_handicap(&mut self, args: &[&str]) -> CommandResult {
+        if args.is_empty() {
+            return Err(CommandError::Syntax);
+        }
+        if !self.board_is_empty() {
+            return Err(CommandError::BoardNotEmpty);
+        }
+        let size = self.game.size();
+        let mut points: Vec<Point> = Vec::with_capacity(args.len());
+        for vertex in args {
+            match size.parse_gtp(vertex) {
+                Ok(Move::Play(point)) if !points.contains(&point) => points.push(point),
+                _ => return Err(CommandError::BadVertexList),
+            }
+        }
+        if points.len() < 2 {
+            return Err(CommandError::BadVertexList);
+        }
+        let game = Game::with_free_handicap(size, *self.game.rules(), &points)
+            .map_err(|_| CommandError::BadVertexList)?;
+        self.new_game(game);
+        Ok(String::new())
+    }
+
+    /// The stone count of a handicap command, after checking the board is
+    /// empty (the specification's order: a non-empty board is refused first).
+    fn handicap_count(&self, args: &[&str]) -> Result<usize, CommandError> {
+        let [count] = args else {
+            return Err(CommandError::Syntax);
+        };
+        let count = parse_integer(count).ok_or(CommandError::Syntax)?;
+        if !self.board_is_empty() {
+            return Err(CommandError::BoardNotEmpty);
+        }
+        usize::try_from(count)
+            .ok()
+            .filter(|&n| n >= 2)
+            .ok_or(CommandError::InvalidNumberOfStones)
+    }
+
+    /// Whether the game has neither stones nor moves, nor a finished game
+    /// behind it that `undo` could return to.
+    fn board_is_empty(&self) -> bool {
+        self.game.board().empty_count() == self.game.size().points_count()
+            && self.game.turn_count() == 0
+            && self.resumed_from.is_empty()
+    }
+
+    /// Starts a game with Black's stones at `points`, answering their vertices
+    /// in placement order.
+    fn install_handicap(&mut self, points: &[Point]) -> CommandResult {
+        let size = self.game.size();
+        let game = Game::with_free_handicap(size, *self.game.rules(), points)
+            .map_err(|_| CommandError::InvalidNumberOfStones)?;
+        let vertices: Vec<String> = points.iter().map(|&p| size.gtp(Move::Play(p))).collect();
+        self.new_game(game);
+        Ok(vertices.join(" "))
+    }
+}
 
 /// Up to `stones` points for a free handicap on an empty board of `size`.
 ///
@@ -88,7 +181,6 @@ pub fn free_handicap_points(size: BoardSize, stones: usize) -> Vec<Point> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_core::Move;
 
     fn names(side: usize, stones: usize) -> String {
         let size = BoardSize::square(side).unwrap();
