@@ -18,7 +18,7 @@ use tengen::selfplay::{self, BatchConfig, SelfPlayConfig};
 use tengen::sgf_command;
 use tengen::terminal::Session;
 use tengen_core::{Agent, BoardSize, Color, Game, Rules, Variant};
-use tengen_nn::data::PrepareOptions;
+use tengen_train::data::PrepareOptions;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Parser)]
@@ -849,7 +849,7 @@ fn nn_train(args: NnTrainArgs) -> Result<()> {
     let architecture: tengen_nn::net::Architecture = args.net.parse()?;
     let job = tengen::nn_train::TrainJob {
         data: args.data,
-        config: tengen_nn::train::TrainConfig {
+        config: tengen_train::train::TrainConfig {
             encoder: args.encoder,
             architecture,
             epochs: args.epochs as usize,
