@@ -1,10 +1,10 @@
 //! `tengen nn prepare`: SGF records to training shards (see
-//! [`tengen_nn::data::prepare`]), with the report printed.
+//! [`tengen_train::data::prepare`]), with the report printed.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use tengen_nn::data::{prepare, DataError, PrepareOptions, PrepareReport};
+use tengen_train::data::{prepare, DataError, PrepareOptions, PrepareReport};
 
 /// Why `tengen nn prepare` failed.
 #[derive(Debug, thiserror::Error)]

@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use tengen_core::{BoardSize, Game, Move, Rng, Rules};
-use tengen_nn::data::Dataset;
 use tengen_nn::model::Model;
-use tengen_nn::train::{EpochReport, SplitMetrics, TrainConfig, Trainer};
+use tengen_train::data::Dataset;
+use tengen_train::train::{EpochReport, SplitMetrics, TrainConfig, Trainer};
 
 /// What `tengen nn train` was asked to do.
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use tengen_nn::data::Dataset;
+use tengen_train::data::Dataset;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("tengen-nn-prepare-{name}-{}", std::process::id()));

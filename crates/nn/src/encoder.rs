@@ -12,14 +12,78 @@
 //! at `row * width + col`. Moves use the same point index, with the pass, where
 //! there is one, just after the points.
 
+use std::fmt;
+
+use tengen_core::{Board, BoardSize, Color, Game, Move, Point};
+
+/// Defines an encoder: a struct that holds only its board size, its
+/// registered `NAME`, `new`, and the [`Encoder`] impl that every encoder
+/// shares. What sets one encoder apart is its constants and its
+/// `set_planes(board, to_move, out)`, an inherent function of the struct
+/// that sets the non-zero values of `out` (exactly
+/// [`input_len`](Encoder::input_len) values, zeroed, on a board of the
+/// encoder's size); the shared `encode` has already checked the arguments.
+///
+/// A macro rather than a blanket impl over a helper trait: each encoder stays
+/// a public type of its own whose `NAME` and `new` callers can name without
+/// importing anything else.
+macro_rules! define_encoder {
+    (
+        $(#[$doc:meta])*
+        $encoder:ident {
+            name: $name:literal,
+            planes: $planes:expr,
+            has_pass: $has_pass:expr $(,)?
+        }
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct $encoder {
+            size: tengen_core::BoardSize,
+        }
+
+        impl $encoder {
+            /// The registered name.
+            pub const NAME: &'static str = $name;
+
+            /// The encoder for boards of `size`.
+            pub fn new(size: tengen_core::BoardSize) -> $encoder {
+                $encoder { size }
+            }
+        }
+
+        impl $crate::encoder::Encoder for $encoder {
+            fn name(&self) -> &'static str {
+                Self::NAME
+            }
+
+            fn size(&self) -> tengen_core::BoardSize {
+                self.size
+            }
+
+            fn planes(&self) -> usize {
+                $planes
+            }
+
+            fn has_pass(&self) -> bool {
+                $has_pass
+            }
+
+            fn encode(&self, game: &tengen_core::Game, out: &mut [f32]) {
+                $crate::encoder::check_encode_args(self, game, out);
+                let len = $crate::encoder::Encoder::input_len(self);
+                let out = &mut out[..len];
+                out.fill(0.0);
+                Self::set_planes(game.board(), game.to_move(), out);
+            }
+        }
+    };
+}
+
 mod oneplane;
 mod sevenplane;
 mod simple;
 mod zero;
-
-use std::fmt;
-
-use tengen_core::{Board, BoardSize, Color, Game, Move, Point};
 
 pub use oneplane::OnePlaneEncoder;
 pub use sevenplane::SevenPlaneEncoder;

@@ -1,12 +1,15 @@
-//! tengen's neural networks: board [`encoder`]s (the book's oneplane,
-//! sevenplane and simple, and an AlphaGo-Zero-style encoder with a pass
-//! output), the eight board [`symmetry`] maps for augmentation, compact
-//! training shards made from game records ([`data`]), and the networks, their
-//! training and their model files.
+//! tengen's neural networks for play: board [`encoder`]s (the book's
+//! oneplane, sevenplane and simple, and an AlphaGo-Zero-style encoder with a
+//! pass output), the eight board [`symmetry`] maps, the networks ([`net`])
+//! and their model files with batched inference ([`model`]).
+//!
+//! Training (game records, shards, the trainer) is the `tengen-train`
+//! crate's: this one builds burn without autodiff or optimizers, so a bot
+//! that only loads and runs a model does not compile them.
 
-pub mod data;
+#![deny(missing_docs)]
+
 pub mod encoder;
 pub mod model;
 pub mod net;
 pub mod symmetry;
-pub mod train;

@@ -8,7 +8,7 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tengen::nn_prepare;
 use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
-use tengen_nn::data::PrepareOptions;
+use tengen_train::data::PrepareOptions;
 
 use crate::args::{NnBenchArgs, NnCommand, NnPrepareArgs, NnTrainArgs};
 
@@ -57,7 +57,7 @@ fn train(args: NnTrainArgs) -> Result<()> {
     let architecture: tengen_nn::net::Architecture = args.net.parse()?;
     let job = tengen::nn_train::TrainJob {
         data: args.data,
-        config: tengen_nn::train::TrainConfig {
+        config: tengen_train::train::TrainConfig {
             encoder: args.encoder,
             architecture,
             epochs: args.epochs as usize,

@@ -1,60 +1,32 @@
 //! The book's AlphaGo-Zero-style encoder (chapter 14): relative colours,
 //! stones by liberties, who receives komi, the ko point, and a pass output.
 
-use tengen_core::{BoardSize, Color, Game};
+use tengen_core::{Board, Color};
 
-use super::{check_encode_args, set_ko_plane, set_liberty_planes, Encoder};
+use super::{set_ko_plane, set_liberty_planes};
 
-/// Eleven planes, relative to the side to move: planes 0–3 hold its stones
-/// whose chain has 1, 2, 3 and 4 or more liberties, planes 4–7 the
-/// opponent's likewise, plane 8 is all ones when the side to move is White
-/// (the side that receives komi), plane 9 all ones when the opponent is
-/// White, and plane 10 holds the point the side to move may not play because
-/// it would retake a ko at once. The move space has `width * height + 1`
-/// indices, the last one the pass, because self-play needs to be able to
-/// pass.
-///
-/// The komi planes say only who receives komi, not how much, as in the book:
-/// they are the one place where the relative encoding tells the colours apart.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ZeroEncoder {
-    size: BoardSize,
+define_encoder! {
+    /// Eleven planes, relative to the side to move: planes 0–3 hold its stones
+    /// whose chain has 1, 2, 3 and 4 or more liberties, planes 4–7 the
+    /// opponent's likewise, plane 8 is all ones when the side to move is White
+    /// (the side that receives komi), plane 9 all ones when the opponent is
+    /// White, and plane 10 holds the point the side to move may not play because
+    /// it would retake a ko at once. The move space has `width * height + 1`
+    /// indices, the last one the pass, because self-play needs to be able to
+    /// pass.
+    ///
+    /// The komi planes say only who receives komi, not how much, as in the book:
+    /// they are the one place where the relative encoding tells the colours apart.
+    ZeroEncoder {
+        name: "zero",
+        planes: 11,
+        has_pass: true,
+    }
 }
 
 impl ZeroEncoder {
-    /// The registered name.
-    pub const NAME: &'static str = "zero";
-
-    /// The encoder for boards of `size`.
-    pub fn new(size: BoardSize) -> ZeroEncoder {
-        ZeroEncoder { size }
-    }
-}
-
-impl Encoder for ZeroEncoder {
-    fn name(&self) -> &'static str {
-        Self::NAME
-    }
-
-    fn size(&self) -> BoardSize {
-        self.size
-    }
-
-    fn planes(&self) -> usize {
-        11
-    }
-
-    fn has_pass(&self) -> bool {
-        true
-    }
-
-    fn encode(&self, game: &Game, out: &mut [f32]) {
-        check_encode_args(self, game, out);
-        let board = game.board();
-        let to_move = game.to_move();
-        let points = self.size.points_count();
-        let out = &mut out[..self.input_len()];
-        out.fill(0.0);
+    fn set_planes(board: &Board, to_move: Color, out: &mut [f32]) {
+        let points = board.size().points_count();
         set_liberty_planes(board, to_move, 4, out);
         let komi_plane = match to_move {
             Color::White => 8,

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use tengen_core::{Action, Agent, BoardSize, Color, Game, Move, RandomBot, Rules};
-use tengen_nn::data::{
+use tengen_sgf::{read_game, write_game, GameInfo};
+use tengen_train::data::{
     is_validation, prepare, read_shard, winner_of_result, write_shard, DataError, Dataset,
     GameRecord, PrepareOptions, ShardFault,
 };
-use tengen_sgf::{read_game, write_game, GameInfo};
 
 /// A fresh, empty folder for one test.
 fn temp_dir(name: &str) -> PathBuf {

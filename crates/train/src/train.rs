@@ -16,13 +16,13 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::prelude::*;
 use tengen_core::{BoardSize, Color, Game, Move, Rng};
+use tengen_nn::encoder::{encoder_by_name, Encoder};
+use tengen_nn::model::{Model, ModelError, ModelMetadata, Provenance};
+use tengen_nn::net::{Architecture, NetShape, Network};
+use tengen_nn::symmetry::Symmetry;
 use thiserror::Error;
 
 use crate::data::{Dataset, GameRecord};
-use crate::encoder::{encoder_by_name, Encoder};
-use crate::model::{Model, ModelError, ModelMetadata, Provenance};
-use crate::net::{Architecture, NetShape, Network};
-use crate::symmetry::Symmetry;
 
 /// How to train.
 #[derive(Clone, Debug, PartialEq)]

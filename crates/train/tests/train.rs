@@ -3,9 +3,9 @@
 //! checkpoint ends exactly where the uninterrupted run does.
 
 use tengen_core::{BoardSize, Color, Game};
-use tengen_nn::data::{Dataset, GameRecord};
 use tengen_nn::net::Architecture;
-use tengen_nn::train::{TrainConfig, Trainer};
+use tengen_train::data::{Dataset, GameRecord};
+use tengen_train::train::{TrainConfig, Trainer};
 
 /// Games on 5×5 whose moves always answer the same way: Black C3, White
 /// the point below it, Black the point left of it. A network that learns
