@@ -47,7 +47,7 @@ impl Board {
                         )))
                     }
                 };
-                board.play(point, color);
+                board.play_unchecked(point, color);
             }
         }
         // Stones were placed in diagram order, which may have captured: check the

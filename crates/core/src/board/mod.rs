@@ -113,7 +113,8 @@ impl CellSet {
 }
 
 /// A Go board of any size from 1×1 to 25×25, with every piece of derived state
-/// (chains, liberties, hash, empty-point list) kept up to date by [`Board::play`].
+/// (chains, liberties, hash, empty-point list) kept up to date by
+/// [`Board::play_unchecked`].
 ///
 /// The board knows nothing of whose turn it is or of the game's history; that is
 /// [`crate::Game`]'s job. It does know the simple-ko point, which the last move
@@ -604,17 +605,23 @@ impl Board {
     }
 
     /// How many stones `color` playing at `point` would remove from the board:
-    /// `(enemy stones captured, own stones lost to suicide)`.
-    pub fn removals_after(&self, point: Point, color: Color) -> (usize, usize) {
+    /// the enemy stones it captures, or the own stones it loses to suicide.
+    pub fn removals_after(&self, point: Point, color: Color) -> Removals {
         let (heads, count, suicide) = self.chains_removed_by(point, color);
         let stones: usize = heads[..count]
             .iter()
             .map(|&head| self.chain_len[head as usize] as usize)
             .sum();
         if suicide {
-            (0, stones + 1)
+            Removals {
+                captured: 0,
+                lost: stones + 1,
+            }
         } else {
-            (stones, 0)
+            Removals {
+                captured: stones,
+                lost: 0,
+            }
         }
     }
 
@@ -637,10 +644,11 @@ impl Board {
     /// rules may allow). Sets the simple-ko point. Returns the number of enemy
     /// stones captured.
     ///
-    /// This is the unchecked fast path: legality (ko, suicide under the rules)
-    /// is the caller's business. `point` must be on the board and empty; in debug
-    /// builds that is asserted.
-    pub fn play(&mut self, point: Point, color: Color) -> u32 {
+    /// This is the unchecked fast path, hence the name: legality (ko, suicide
+    /// under the rules) is the caller's business, and [`crate::Game::play`] is
+    /// the checked way to move. `point` must be on the board and empty; in
+    /// debug builds that is asserted.
+    pub fn play_unchecked(&mut self, point: Point, color: Color) -> u32 {
         let p = point.index();
         debug_assert!(self.size.contains(point), "play off the board");
         debug_assert_eq!(self.cells[p], EMPTY, "play on an occupied point");
@@ -790,11 +798,11 @@ impl Board {
         if !self.is_empty_at(point) {
             return Err(SetupError::Occupied(point));
         }
-        if self.removals_after(point, color) != (0, 0) {
+        if self.removals_after(point, color) != Removals::NONE {
             return Err(SetupError::NoLiberties(point));
         }
         let (ko, ko_barred) = (self.ko, self.ko_barred);
-        self.play(point, color);
+        self.play_unchecked(point, color);
         self.ko = ko;
         self.ko_barred = ko_barred;
         Ok(())
@@ -907,6 +915,25 @@ impl Board {
     }
 }
 
+/// The stones one move would take off the board ([`Board::removals_after`]).
+/// At most one of the two counts is nonzero: a move that captures is never
+/// suicide.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Removals {
+    /// Enemy stones captured.
+    pub captured: usize,
+    /// Own stones lost to suicide, the new stone included.
+    pub lost: usize,
+}
+
+impl Removals {
+    /// A move that removes nothing.
+    pub const NONE: Removals = Removals {
+        captured: 0,
+        lost: 0,
+    };
+}
+
 /// Why a setup position was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
@@ -994,7 +1021,7 @@ mod tests {
                     );
                 }
                 if let Some(p) = board.random_playout_move(color, &mut rng) {
-                    board.play(p, color);
+                    board.play_unchecked(p, color);
                 }
                 color = !color;
             }
@@ -1012,7 +1039,7 @@ mod tests {
                 Color::White
             };
             if let Some(p) = big.random_playout_move(color, &mut rng) {
-                big.play(p, color);
+                big.play_unchecked(p, color);
             }
         }
         let small = Board::from_ascii("x.o\n.xo\n...").unwrap();
@@ -1021,7 +1048,7 @@ mod tests {
         assert_eq!(big.hash(), small.hash());
         big.check_consistency().unwrap();
         let p = small.size().point(0, 0).unwrap();
-        big.play(p, Color::White);
+        big.play_unchecked(p, Color::White);
         big.check_consistency().unwrap();
     }
 }

@@ -92,7 +92,7 @@ mod tests {
                 .random_playout_move_where(color, &mut rng, edge)
                 .unwrap();
             assert!(edge(&board, p));
-            board.play(p, color);
+            board.play_unchecked(p, color);
         }
         assert_eq!(
             board.random_playout_move_where(Color::Black, &mut rng, edge),
@@ -122,7 +122,7 @@ mod tests {
                         Some(p) => {
                             assert!(board.is_legal_simple(p, color));
                             assert!(!board.is_point_an_eye(p, color));
-                            board.play(p, color);
+                            board.play_unchecked(p, color);
                             passes = 0;
                         }
                         None => {
