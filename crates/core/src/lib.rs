@@ -30,6 +30,7 @@ mod board;
 mod color;
 mod game;
 mod handicap;
+mod notation;
 pub mod playout;
 mod playout_board;
 mod point;
@@ -44,11 +45,9 @@ pub use board::{Board, ConsistencyError, Removals, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};
 pub use handicap::{fixed_handicap_points, max_fixed_handicap};
+pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
-pub use point::{
-    BoardSize, BoardSizeError, Move, Point, VertexError, VertexErrorKind, GTP_COLUMNS, MAX_CELLS,
-    MAX_POINTS, MAX_SIDE,
-};
+pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
 pub use rng::Rng;
 pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, Variant, PRESETS};
 pub use scoring::{Outcome, Score};

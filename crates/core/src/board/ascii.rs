@@ -96,7 +96,7 @@ impl Board {
         }
         out.push_str("    ");
         for col in 0..size.width() {
-            out.push_str(&format!(" {} ", crate::point::GTP_COLUMNS[col] as char));
+            out.push_str(&format!(" {} ", crate::notation::GTP_COLUMNS[col] as char));
         }
         out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
