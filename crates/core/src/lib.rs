@@ -2,8 +2,8 @@
 //!
 //! The rules of Go, exactly and fast: board geometry and vertex text, the board
 //! with incremental chains, liberties and Zobrist hash, rules as a value, the
-//! game with history, superko and undo, scoring, the eye test, the [`Agent`]
-//! trait and the random bot, and light playouts.
+//! game with history, superko and undo, scoring and the dead-stone estimate,
+//! the eye test, the [`Agent`] trait and the random bot, and light playouts.
 //!
 //! No I/O and no dependencies.
 //!
