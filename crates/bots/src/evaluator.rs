@@ -145,7 +145,7 @@ pub fn nogo_playout(
             });
         match chosen {
             Some(point) => {
-                board.play(point, color);
+                board.play_unchecked(point, color);
                 on_move(point, color);
                 to_move = !color;
             }

@@ -82,7 +82,7 @@ pub fn nodes_for_mib(mib: u64) -> usize {
 struct Kept {
     tree: Tree,
     /// The game's setup (size, komi, initial stones) when it was grown.
-    setup: (usize, usize, u64, u64),
+    setup: SetupKey,
     /// The moves from the setup to the tree's root.
     history: Vec<(Color, Move)>,
 }
@@ -390,14 +390,28 @@ fn move_history(game: &Game) -> Vec<(Color, Move)> {
         .collect()
 }
 
-/// What identifies a game's start: size, komi, and the initial stones.
-fn setup_key(game: &Game) -> (usize, usize, u64, u64) {
-    (
-        game.size().width(),
-        game.size().height(),
-        game.rules().komi.to_bits(),
-        game.initial_board().hash(),
-    )
+/// What identifies a game's start: a kept tree is reused only for a game
+/// that starts the same way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SetupKey {
+    /// Board width.
+    width: usize,
+    /// Board height.
+    height: usize,
+    /// The komi's bits, so that keys compare exactly.
+    komi_bits: u64,
+    /// The hash of the initial stones (handicap, setup).
+    initial_hash: u64,
+}
+
+/// The [`SetupKey`] of `game`.
+fn setup_key(game: &Game) -> SetupKey {
+    SetupKey {
+        width: game.size().width(),
+        height: game.size().height(),
+        komi_bits: game.rules().komi.to_bits(),
+        initial_hash: game.initial_board().hash(),
+    }
 }
 
 /// Whether to stop now: time, or (when `early`) a best move that can no

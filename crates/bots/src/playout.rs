@@ -226,7 +226,7 @@ impl PlayoutPolicy {
         for _ in 0..max_moves {
             match self.choose(board, to_move, last, rng, scratch) {
                 Some(point) => {
-                    board.play(point, to_move);
+                    board.play_unchecked(point, to_move);
                     scratch.note_move(board, point);
                     on_move(point, to_move);
                     stats.moves += 1;
@@ -304,7 +304,7 @@ mod tests {
                         Some(p) => {
                             assert!(board.is_legal_simple(p, color), "{board:?} {p:?}");
                             assert!(!board.is_point_an_eye(p, color));
-                            board.play(p, color);
+                            board.play_unchecked(p, color);
                             scratch.note_move(&board, p);
                             last = Some(p);
                             passes = 0;

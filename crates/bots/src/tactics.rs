@@ -174,7 +174,7 @@ pub fn escape_moves(board: &Board, stone: Point, color: Color, out: &mut Vec<Poi
 /// Stones `color` would capture by playing at empty `point`.
 #[inline]
 pub fn capture_size(board: &Board, point: Point, color: Color) -> usize {
-    board.removals_after(point, color).0
+    board.removals_after(point, color).captured
 }
 
 /// Whether `color` playing at empty `point` takes a liberty from an enemy

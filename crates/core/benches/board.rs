@@ -17,7 +17,7 @@ fn recorded_game(size: BoardSize, seed: u64) -> Vec<(Point, Color)> {
     while passes < 2 && moves.len() < 3 * size.points_count() {
         match board.random_playout_move(color, &mut rng) {
             Some(p) => {
-                board.play(p, color);
+                board.play_unchecked(p, color);
                 moves.push((p, color));
                 passes = 0;
             }
@@ -40,7 +40,7 @@ fn play(c: &mut Criterion) {
             b.iter(|| {
                 board.clone_from(&empty);
                 for &(p, color) in &moves {
-                    board.play(p, color);
+                    board.play_unchecked(p, color);
                 }
                 black_box(board.hash())
             })
@@ -68,7 +68,7 @@ fn legality(c: &mut Criterion) {
         // A middle-game position: half of a playout.
         let mut board = Board::new(size);
         for &(p, color) in &moves[..moves.len() / 2] {
-            board.play(p, color);
+            board.play_unchecked(p, color);
         }
         let points: Vec<Point> = size.points().collect();
         group.throughput(Throughput::Elements(points.len() as u64));

@@ -341,7 +341,7 @@ impl Game {
             return Err(IllegalMove::Occupied);
         }
         if board.is_suicide(point, color) {
-            let (_, lost) = board.removals_after(point, color);
+            let lost = board.removals_after(point, color).lost;
             match self.rules.suicide {
                 SuicideRule::Forbidden => return Err(IllegalMove::Suicide),
                 SuicideRule::MultiStoneAllowed if lost < 2 => return Err(IllegalMove::Suicide),
@@ -402,7 +402,7 @@ impl Game {
         });
         match mv {
             Move::Play(point) => {
-                self.board.play(point, color);
+                self.board.play_unchecked(point, color);
                 self.consecutive_passes = 0;
             }
             Move::Pass => {

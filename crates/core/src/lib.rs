@@ -2,8 +2,8 @@
 //!
 //! The rules of Go, exactly and fast: board geometry and vertex text, the board
 //! with incremental chains, liberties and Zobrist hash, rules as a value, the
-//! game with history, superko and undo, scoring, the eye test, the [`Agent`]
-//! trait and the random bot, and light playouts.
+//! game with history, superko and undo, scoring and the dead-stone estimate,
+//! the eye test, the [`Agent`] trait and the random bot, and light playouts.
 //!
 //! No I/O and no dependencies.
 //!
@@ -30,6 +30,7 @@ mod board;
 mod color;
 mod game;
 mod handicap;
+mod notation;
 pub mod playout;
 mod playout_board;
 mod point;
@@ -40,15 +41,13 @@ mod time;
 pub mod zobrist;
 
 pub use agent::{Agent, Analysis, Candidate, RandomBot};
-pub use board::{Board, SetupError};
+pub use board::{Board, ConsistencyError, Removals, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};
 pub use handicap::{fixed_handicap_points, max_fixed_handicap};
+pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
-pub use point::{
-    BoardSize, BoardSizeError, Move, Point, VertexError, VertexErrorKind, GTP_COLUMNS, MAX_CELLS,
-    MAX_POINTS, MAX_SIDE,
-};
+pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
 pub use rng::Rng;
 pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, Variant, PRESETS};
 pub use scoring::{Outcome, Score};

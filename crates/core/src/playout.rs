@@ -36,7 +36,7 @@ impl PlayoutPosition for Board {
 
     #[inline]
     fn play_move(&mut self, point: Point, color: Color) {
-        self.play(point, color);
+        self.play_unchecked(point, color);
     }
 
     #[inline]

@@ -17,15 +17,16 @@
 //! legal.
 //!
 //! [`PlayoutBoard::check_consistency`] rebuilds every incremental piece from
-//! the stones and compares; the tests also play it move by move beside
-//! [`Board`] and compare stones, ko point, legality, eyes and atari.
+//! the stones, with the recount [`Board::check_consistency`] uses, and
+//! compares; the tests also play it move by move beside [`Board`] and
+//! compare stones, ko point, legality, eyes and atari.
 
 use std::fmt;
 use std::hint::select_unpredictable;
 
 use crate::board::{
-    own_neighbors, stone_cell, Board, BLACK, CAPACITY, EMPTY, EMPTY_NEIGHBORS_MASK, NEIGHBOR_UNIT,
-    WALL, WHITE,
+    own_neighbors, stone_cell, Board, ConsistencyError, Recount, BLACK, CAPACITY, EMPTY,
+    EMPTY_NEIGHBORS_MASK, NEIGHBOR_UNIT, WALL, WHITE,
 };
 use crate::color::Color;
 use crate::playout::{playout_loop, PlayoutPosition, PlayoutStats};
@@ -785,151 +786,83 @@ impl PlayoutBoard {
     }
 
     /// Rebuilds every incremental piece (chains by flood fill, pseudo-liberty
-    /// counts and sums, lengths, chain lists, neighbour counts, the empty
-    /// list, the ko point) from the stones alone and compares it with what
-    /// the board holds. `Err` names the first difference found.
-    pub fn check_consistency(&self) -> Result<(), String> {
+    /// counts, lengths, chain lists, neighbour counts, the empty list, the
+    /// stone balance, the ko point) from the stones alone and compares it
+    /// with what the board holds; the recount is the one
+    /// [`Board::check_consistency`] uses. `Err` names the first difference
+    /// found.
+    pub fn check_consistency(&self) -> Result<(), ConsistencyError> {
         let size = self.size;
-        for i in 0..size.cells() {
-            let on_board = size.contains(Point(i as u16));
-            let cell = self.cells[i];
-            if on_board == (cell == WALL) || cell > WALL {
-                return Err(format!("cell {i} holds {cell}, on board: {on_board}"));
-            }
-            if (cell == EMPTY || cell == WALL) && self.chain_id[i] != 0 {
-                return Err(format!(
-                    "non-stone cell {i} has chain id {}",
-                    self.chain_id[i]
-                ));
-            }
-        }
+        let recount = Recount::new(size, |i| self.cells[i])?;
+        recount.check_stray_links(|i| self.chain_id[i])?;
         // Slot 0, a wall corner, is the scratch slot.
         for i in 1..size.cells() {
             let head = matches!(self.cells[i], BLACK | WHITE) && self.chain_id[i] as usize == i;
-            if !head && self.chains[i] != ChainInfo(0) {
-                return Err(format!(
-                    "cell {i} is no chain head but holds the record {:?}",
-                    self.chains[i]
-                ));
+            let record = self.chains[i];
+            if !head && record != ChainInfo(0) {
+                return Err(ConsistencyError::StrayChainRecord {
+                    cell: Point(i as u16),
+                    stones: record.len() as usize,
+                    pseudo_liberties: record.pseudo_liberties() as usize,
+                });
             }
         }
-        let mut seen = vec![false; size.cells()];
-        for start in size.points() {
-            let s = start.index();
-            if self.cells[s] == EMPTY || seen[s] {
-                continue;
+        for chain in recount.chains() {
+            let stones = recount.stones(chain);
+            let first = Point(stones[0] as u16);
+            let id = self.chain_id[first.index()] as usize;
+            if id == 0 || self.cells[id] != chain.color || self.chain_id[id] as usize != id {
+                return Err(ConsistencyError::ChainHead {
+                    stone: first,
+                    head: Point(id as u16),
+                });
             }
-            let mut stack = vec![s];
-            let mut stones = Vec::new();
-            seen[s] = true;
-            while let Some(c) = stack.pop() {
-                stones.push(c);
-                for n in self.neighbor_cells::<ANY_STRIDE>(c) {
-                    if self.cells[n] == self.cells[s] && !seen[n] {
-                        seen[n] = true;
-                        stack.push(n);
-                    }
-                }
+            if let Some(&other) = stones.iter().find(|&&c| self.chain_id[c] as usize != id) {
+                return Err(ConsistencyError::SplitChain {
+                    stone: first,
+                    other: Point(other as u16),
+                });
             }
-            let id = self.chain_id[s] as usize;
-            if id == 0 || self.cells[id] != self.cells[s] || self.chain_id[id] as usize != id {
-                return Err(format!("stone {s} has chain id {id}"));
+            let record = self.chains[id];
+            if record.len() as usize != stones.len() {
+                return Err(ConsistencyError::ChainLength {
+                    chain: first,
+                    stored: record.len() as usize,
+                    counted: stones.len(),
+                });
             }
-            let mut expected = ChainInfo(stones.len() as u32 * ONE_STONE);
-            let mut liberties = std::collections::BTreeSet::new();
-            for &c in &stones {
-                if self.chain_id[c] as usize != id {
-                    return Err(format!(
-                        "stones {s} and {c} are one chain with different ids"
-                    ));
-                }
-                for n in self.neighbor_cells::<ANY_STRIDE>(c) {
-                    if self.cells[n] == EMPTY {
-                        expected.0 += ONE_LIBERTY;
-                        liberties.insert(n);
-                    }
-                }
+            if record.pseudo_liberties() as usize != chain.pseudo_liberties {
+                return Err(ConsistencyError::PseudoLiberties {
+                    chain: first,
+                    stored: record.pseudo_liberties() as usize,
+                    counted: chain.pseudo_liberties,
+                });
             }
-            if liberties.is_empty() {
-                return Err(format!("chain at {s} has no liberties"));
+            let in_atari = self.in_atari(first);
+            if in_atari != (chain.liberties == 1) {
+                return Err(ConsistencyError::Atari {
+                    chain: first,
+                    in_atari,
+                    liberties: chain.liberties,
+                });
             }
-            if self.chains[id] != expected {
-                return Err(format!(
-                    "chain at {s}: {:?} stored, {expected:?} counted",
-                    self.chains[id]
-                ));
-            }
-            let atari = self.in_atari(Point(s as u16));
-            if atari != (liberties.len() == 1) {
-                return Err(format!(
-                    "chain at {s}: atari test says {atari}, {} liberties counted",
-                    liberties.len()
-                ));
-            }
-            let mut cycle = vec![id];
-            let mut stone = self.chain_next[id] as usize;
-            while stone != id && cycle.len() <= stones.len() {
-                cycle.push(stone);
-                stone = self.chain_next[stone] as usize;
-            }
-            cycle.sort_unstable();
-            stones.sort_unstable();
-            if cycle != stones {
-                return Err(format!("chain list at {s} does not match the flood fill"));
-            }
+            recount.check_chain_list(chain, id, |s| self.chain_next[s] as usize)?;
         }
-        let empties: Vec<usize> = size
-            .points()
-            .map(|p| p.index())
-            .filter(|&i| self.cells[i] == EMPTY)
-            .collect();
-        if empties.len() != self.empty_len as usize {
-            return Err(format!(
-                "{} empty points, list holds {}",
-                empties.len(),
-                self.empty_len
-            ));
+        recount.check_empty_list(
+            self.empty_len as usize,
+            |i| self.empty[i],
+            |p| self.empty_index[p],
+        )?;
+        recount.check_neighbor_counts(|p| self.neighbor_counts[p])?;
+        let stones = recount.stone_counts();
+        let balance = stones.black as i32 - stones.white as i32;
+        if balance != i32::from(self.stone_balance) {
+            return Err(ConsistencyError::StoneBalance {
+                stored: i32::from(self.stone_balance),
+                counted: balance,
+            });
         }
-        for &e in &empties {
-            let index = self.empty_index[e] as usize;
-            if index >= empties.len() || self.empty[index] as usize != e {
-                return Err(format!("empty point {e} missing from the empty list"));
-            }
-        }
-        for point in size.points() {
-            let p = point.index();
-            if self.neighbor_counts[p] != self.count_neighbors(p) {
-                return Err(format!(
-                    "cell {p}: neighbour counts {:03x} stored, {:03x} counted",
-                    self.neighbor_counts[p],
-                    self.count_neighbors(p)
-                ));
-            }
-        }
-        let balance: i16 = size
-            .points()
-            .map(|p| match self.cells[p.index()] {
-                BLACK => 1,
-                WHITE => -1,
-                _ => 0,
-            })
-            .sum();
-        if balance != self.stone_balance {
-            return Err(format!(
-                "stone balance {} kept, {balance} counted",
-                self.stone_balance
-            ));
-        }
-        if (self.ko == 0) != (self.ko_barred == 0) {
-            return Err(format!(
-                "ko point {} barred for {}",
-                self.ko, self.ko_barred
-            ));
-        }
-        if self.ko != 0 && self.cells[self.ko as usize] != EMPTY {
-            return Err(format!("ko point {} is not empty", self.ko));
-        }
-        Ok(())
+        recount.check_ko(self.ko, self.ko_barred)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Counting oracle: every legal position of a small board is reachable from
 //! the empty board by placements (a stone of either colour on an empty point
 //! where it is not suicide, captures resolved, ko ignored), and nothing else is.
-//! A breadth-first search over placements with [`Board::play`] must therefore
+//! A breadth-first search over placements with [`Board::play_unchecked`] must therefore
 //! find exactly John Tromp's counts of legal positions, listed in
 //! `tests/data/legal_positions.txt`.
 //!
@@ -103,7 +103,7 @@ fn explore(size: BoardSize) -> Found {
                     continue;
                 }
                 let mut next = board.clone();
-                let captured = next.play(p, color);
+                let captured = next.play_unchecked(p, color);
                 found.placements += 1;
                 found.captures += captured as usize;
                 if let Err(e) = next.check_consistency() {
@@ -189,7 +189,7 @@ fn is_suicide_agrees_with_playing_the_move() {
         for p in empties {
             for color in Color::ALL {
                 let mut after = board.clone();
-                let captured = after.play(p, color);
+                let captured = after.play_unchecked(p, color);
                 let survived = after.stone(p) == Some(color);
                 assert_eq!(
                     board.is_suicide(p, color),

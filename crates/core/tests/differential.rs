@@ -21,7 +21,7 @@ use std::collections::HashSet;
 
 use tengen_core::zobrist::STONE_KEYS;
 use tengen_core::{
-    Action, Board, BoardSize, Color, Game, KoRule, Move, Point, Rng, Rules, SuicideRule,
+    Action, Board, BoardSize, Color, Game, KoRule, Move, Point, Removals, Rng, Rules, SuicideRule,
 };
 
 const NONE: usize = usize::MAX;
@@ -552,7 +552,10 @@ fn play_and_check(
                 );
                 assert_eq!(
                     game.board().removals_after(point, color),
-                    (effect.captured_stones as usize, effect.lost as usize),
+                    Removals {
+                        captured: effect.captured_stones as usize,
+                        lost: effect.lost as usize
+                    },
                     "{context}: removals_after"
                 );
                 assert_eq!(game.board().is_suicide(point, color), effect.suicide);

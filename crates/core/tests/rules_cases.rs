@@ -7,7 +7,7 @@ use tengen_core::scoring::ownership;
 use tengen_core::zobrist::STONE_KEYS;
 use tengen_core::{
     fixed_handicap_points, Action, Board, BoardSize, Color, Game, IllegalMove, KoRule, Move, Point,
-    Rules, Scoring, SetupError, SuicideRule, VertexErrorKind,
+    Removals, Rules, Scoring, SetupError, SuicideRule, VertexErrorKind,
 };
 
 fn board(diagram: &str) -> Board {
@@ -94,7 +94,7 @@ fn single_stone_capture_in_the_middle() {
     );
     let s = b.size();
     assert_eq!(b.liberties(at(s, "C3")), 1);
-    assert_eq!(b.play(at(s, "C2"), Color::Black), 1);
+    assert_eq!(b.play_unchecked(at(s, "C2"), Color::Black), 1);
     assert_board(
         &b,
         ". . . . .
@@ -123,7 +123,7 @@ fn multi_stone_capture_counts_every_stone() {
     let s = b.size();
     assert_eq!(b.liberties(at(s, "B4")), 1);
     assert_eq!(b.chain_len(at(s, "C4")), 2);
-    assert_eq!(b.play(at(s, "C3"), Color::Black), 2);
+    assert_eq!(b.play_unchecked(at(s, "C3"), Color::Black), 2);
     assert_board(
         &b,
         ". x x . .
@@ -152,11 +152,19 @@ fn captures_on_the_edge_and_in_the_corner() {
     let s2 = b2.size();
     assert_eq!(b2.liberties(at(s2, "A3")), 1);
     assert_eq!(b2.liberties(at(s2, "A1")), 1);
-    assert_eq!(b2.play(at(s2, "B3"), Color::Black), 1, "edge capture");
+    assert_eq!(
+        b2.play_unchecked(at(s2, "B3"), Color::Black),
+        1,
+        "edge capture"
+    );
     assert!(b2.is_empty_at(at(s2, "A3")));
     assert_eq!(b2.liberties(at(s2, "B3")), 4);
     assert_eq!(b2.liberties(at(s2, "A4")), 3);
-    assert_eq!(b2.play(at(s2, "B1"), Color::Black), 1, "corner capture");
+    assert_eq!(
+        b2.play_unchecked(at(s2, "B1"), Color::Black),
+        1,
+        "corner capture"
+    );
     assert!(b2.is_empty_at(at(s2, "A1")));
     assert_eq!(b2.liberties(at(s2, "B1")), 3);
     assert_eq!(b2.liberties(at(s2, "A2")), 3);
@@ -183,13 +191,25 @@ fn one_move_captures_four_chains() {
     let s = b.size();
     let c3 = at(s, "C3");
     assert!(!b.is_suicide(c3, Color::Black));
-    assert_eq!(b.removals_after(c3, Color::Black), (4, 0));
+    assert_eq!(
+        b.removals_after(c3, Color::Black),
+        Removals {
+            captured: 4,
+            lost: 0
+        }
+    );
     // For White the same point joins four chains in atari: five stones lost.
     assert!(b.is_suicide(c3, Color::White));
-    assert_eq!(b.removals_after(c3, Color::White), (0, 5));
+    assert_eq!(
+        b.removals_after(c3, Color::White),
+        Removals {
+            captured: 0,
+            lost: 5
+        }
+    );
     assert_eq!(b.hash_after(c3, Color::White), b.hash() ^ white_hash(&b));
     let predicted = b.hash_after(c3, Color::Black);
-    assert_eq!(b.play(c3, Color::Black), 4);
+    assert_eq!(b.play_unchecked(c3, Color::Black), 4);
     assert_eq!(b.hash(), predicted);
     assert_board(
         &b,
@@ -219,7 +239,7 @@ fn capture_by_a_stone_that_joins_three_chains() {
     let s = b.size();
     let c2 = at(s, "C2");
     assert_eq!(b.liberties(at(s, "D3")), 1, "D2-D3 white chain in atari");
-    assert_eq!(b.play(c2, Color::Black), 2);
+    assert_eq!(b.play_unchecked(c2, Color::Black), 2);
     assert_board(
         &b,
         ". . . . .
@@ -345,7 +365,10 @@ fn suicide_rules() {
     let game = run(with_suicide(KoRule::Simple, SuicideRule::Forbidden));
     assert_eq!(
         game.board().removals_after(at(s, "B5"), Color::Black),
-        (0, 2)
+        Removals {
+            captured: 0,
+            lost: 2
+        }
     );
     assert_eq!(game.legal(mv(s, "B5")), Err(IllegalMove::Suicide));
     // Multi-stone suicide allowed: the two stones come off, for White.
@@ -450,7 +473,13 @@ fn positional_and_situational_superko_differ_on_a_one_by_two_board() {
         game.play(Move::Pass).unwrap();
         // B1 fills the board: a two-stone suicide that recreates the empty
         // board, now with White to move.
-        assert_eq!(game.board().removals_after(b1, Color::Black), (0, 2));
+        assert_eq!(
+            game.board().removals_after(b1, Color::Black),
+            Removals {
+                captured: 0,
+                lost: 2
+            }
+        );
         game
     };
     let mut situational = run(KoRule::SituationalSuperko);
@@ -734,7 +763,7 @@ fn eyes_on_the_smallest_boards() {
     // 1×3 with black at B1: A1 and C1 have no diagonals on the board.
     let line = board("o . .").size();
     let mut b = Board::new(line);
-    b.play(at(line, "B1"), Color::Black);
+    b.play_unchecked(at(line, "B1"), Color::Black);
     assert!(b.is_point_an_eye(at(line, "A1"), Color::Black));
     assert!(b.is_point_an_eye(at(line, "C1"), Color::Black));
     assert!(!b.is_point_an_eye(at(line, "A1"), Color::White));
@@ -1020,7 +1049,7 @@ fn dame_and_seki_count_for_nobody() {
     // It is a seki: filling the shared liberty puts the filler in atari.
     for color in Color::ALL {
         let mut b = game.board().clone();
-        b.play(at(s, "C3"), color);
+        b.play_unchecked(at(s, "C3"), color);
         assert_eq!(b.liberties(at(s, "C3")), 1, "{color}");
         assert_eq!(b.captures(), game.board().captures());
     }

@@ -222,7 +222,7 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                                 forced = replace_stone(&forced, point, None)
                                     .ok_or_else(|| bad(id, value, index))?;
                             }
-                            forced.play(point, color);
+                            forced.play_unchecked(point, color);
                         }
                         *current = Game::from_position(forced, !color, rules);
                         restart = index;

@@ -1,13 +1,12 @@
 //! The count of a position: dead stones (agreed by the players, or estimated
 //! by the same Monte Carlo status estimate the GTP engine's
-//! `final_status_list` uses), the score under the game's rules, and who owns
-//! each point, for the page to draw territory.
+//! `final_status_list` uses, [`tengen_core::scoring::estimate_status`]), the
+//! score under the game's rules, and who owns each point, for the page to
+//! draw territory.
 
 use serde::Serialize;
-use tengen_core::scoring::ownership;
+use tengen_core::scoring::{estimate_status, ownership, DEFAULT_STATUS_PLAYOUTS};
 use tengen_core::{ByColor, Color, Game, Move, Outcome, Point, Scoring};
-use tengen_gtp::engine::status;
-use tengen_gtp::engine::DEFAULT_STATUS_PLAYOUTS;
 
 /// The seed of the dead-stone estimate. Fixed, so that every server behind
 /// a load balancer counts a position the same way.
@@ -67,7 +66,7 @@ impl From<ByColor<u32>> for ColorCounts {
 /// The dead stones of `game`'s final position as the status estimate sees
 /// them (chains that random play to the end loses more often than not).
 pub fn estimate_dead(game: &Game) -> Vec<Point> {
-    status::estimate(
+    estimate_status(
         game.board(),
         game.to_move(),
         DEFAULT_STATUS_PLAYOUTS,
@@ -106,7 +105,7 @@ pub fn score(game: &Game, dead: Option<Vec<Point>>) -> ScoreReport {
     let rules = game.rules();
     ScoreReport {
         result: outcome.to_string(),
-        winner: outcome.winner().map(color_name),
+        winner: outcome.winner().map(Color::name),
         game_over: game.is_over(),
         black: counted.black,
         white: counted.white,
@@ -124,12 +123,10 @@ pub fn score(game: &Game, dead: Option<Vec<Point>>) -> ScoreReport {
     }
 }
 
-/// `black` or `white`.
+/// `black` or `white`, as [`Color::name`] writes them; kept so that the
+/// path `score::color_name` stays valid.
 pub fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
+    color.name()
 }
 
 #[cfg(test)]

@@ -331,7 +331,7 @@ impl<E: Evaluator> Worker<E> {
                 last = None;
             } else {
                 let point = Point::from_index(mv as usize).expect("a stored point index");
-                self.board.play(point, to_move);
+                self.board.play_unchecked(point, to_move);
                 passes = 0;
                 last = Some(point);
             }

@@ -1,4 +1,8 @@
-//! Counting a finished position under area or territory scoring.
+//! Counting a finished position under area or territory scoring, and
+//! (`dead_stones.rs`) the Monte Carlo estimate of which stones are dead that
+//! a count needs when the players have not agreed on them.
+
+mod dead_stones;
 
 use std::fmt;
 
@@ -6,6 +10,8 @@ use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::point::Point;
 use crate::rules::{Rules, Scoring};
+
+pub use dead_stones::{all_alive, estimate_status, ChainStatus, DEFAULT_STATUS_PLAYOUTS};
 
 /// The points of each side, komi included in White's.
 #[derive(Clone, Copy, Debug, PartialEq)]
