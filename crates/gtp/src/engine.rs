@@ -37,7 +37,7 @@
 //!   superko record kept and no pass recorded, so a bot that passes after
 //!   its opponent's pass is not misled.
 //! - Dead stones for `final_score` and `final_status_list` come from Monte
-//!   Carlo playouts (see [`status`]).
+//!   Carlo playouts (see [`tengen_core::scoring::estimate_status`]).
 //!
 //! Under NoGo rules ([`tengen_core::Variant::NoGo`], `tengen gtp --game
 //! nogo`) the engine speaks as the CMPUT 455 NoGo engines do:
@@ -68,7 +68,6 @@ mod run;
 mod score;
 mod setup;
 mod sgf;
-pub mod status;
 mod time;
 
 use tengen_core::{Agent, BoardSize, ByColor, Color, Game, Rules};
@@ -83,8 +82,9 @@ pub use tengen_core::{TimeLeft, TimeSettings};
 /// The name the engine gives for GTP `name`.
 pub const ENGINE_NAME: &str = "tengen";
 
-/// Playouts used to decide which stones are dead when scoring.
-pub const DEFAULT_STATUS_PLAYOUTS: usize = 256;
+/// Playouts used to decide which stones are dead when scoring: the core's
+/// default, so that GTP and the web count a position alike.
+pub use tengen_core::scoring::DEFAULT_STATUS_PLAYOUTS;
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[

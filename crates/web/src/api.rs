@@ -281,12 +281,7 @@ async fn select_move(
         let analysis = bot
             .analysis()
             .map(|analysis| analysis_view(&game, analysis));
-        Ok((
-            bot_move,
-            think_ms,
-            analysis,
-            score::color_name(game.to_move()),
-        ))
+        Ok((bot_move, think_ms, analysis, game.to_move().name()))
     })
     .await?;
     Ok(Json(SelectMoveResponse {

@@ -123,12 +123,6 @@ pub fn score(game: &Game, dead: Option<Vec<Point>>) -> ScoreReport {
     }
 }
 
-/// `black` or `white`, as [`Color::name`] writes them; kept so that the
-/// path `score::color_name` stays valid.
-pub fn color_name(color: Color) -> &'static str {
-    color.name()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,13 +1,13 @@
 //! The end of the game: `final_score`, `final_status_list` (dead stones from
-//! the Monte Carlo estimate in [`super::status`]; every chain alive under
+//! the Monte Carlo estimate in [`tengen_core::scoring::estimate_status`]; every chain alive under
 //! NoGo) and `kgs-game_over`.
 
 use tengen_core::{Move, Outcome};
 
 use super::args::no_args;
 use super::error::CommandResult;
-use super::status::{self, ChainStatus};
 use super::{CommandError, Engine};
+use tengen_core::scoring::{all_alive, estimate_status, ChainStatus};
 
 impl Engine {
     /// `final_score`: under NoGo the result once there is one; under Go the
@@ -58,9 +58,9 @@ impl Engine {
 
     fn chain_status(&self) -> ChainStatus {
         if self.nogo() {
-            return status::all_alive(self.game.board());
+            return all_alive(self.game.board());
         }
-        status::estimate(
+        estimate_status(
             self.game.board(),
             self.game.to_move(),
             self.status_playouts,
