@@ -1,10 +1,11 @@
 //! Criterion benchmarks of the rules core: playing moves, testing legality,
 //! undoing, and whole light playouts, on the full board and on the playout
-//! board side by side.
+//! board side by side; and the dead-stone estimate.
 //!
 //! `cargo bench -p tengen-core` (add `-- --quick` for a short run).
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use tengen_core::scoring::{estimate_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{playout, Board, BoardSize, Color, Game, Move, PlayoutBoard, Point, Rng, Rules};
 
 /// A recorded light playout: the moves of one random game on `size`.
@@ -159,5 +160,35 @@ fn playouts(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, play, legality, undo, playouts);
+/// The dead-stone estimate behind `final_score` and the web count, on the
+/// position two thirds of the way through a random game (chains still
+/// unsettled, so the playouts have work to do).
+fn dead_stone_estimate(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dead-stone estimate");
+    group.sample_size(20);
+    for side in [9, 19] {
+        let size = BoardSize::square(side).unwrap();
+        let moves = recorded_game(size, 11);
+        let mut board = Board::new(size);
+        for &(point, color) in &moves[..moves.len() * 2 / 3] {
+            board.play_unchecked(point, color);
+        }
+        group.bench_function(
+            format!("{side}x{side}, {DEFAULT_STATUS_PLAYOUTS} playouts"),
+            |b| {
+                b.iter(|| {
+                    black_box(estimate_status(
+                        &board,
+                        Color::Black,
+                        DEFAULT_STATUS_PLAYOUTS,
+                        DEFAULT_STATUS_SEED,
+                    ))
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, play, legality, undo, playouts, dead_stone_estimate);
 criterion_main!(benches);

@@ -84,7 +84,7 @@ pub const ENGINE_NAME: &str = "tengen";
 
 /// Playouts used to decide which stones are dead when scoring: the core's
 /// default, so that GTP and the web count a position alike.
-pub use tengen_core::scoring::DEFAULT_STATUS_PLAYOUTS;
+pub use tengen_core::scoring::{DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 
 /// Every command the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -155,7 +155,7 @@ impl Engine {
             resumed_from: Vec::new(),
             time_settings: TimeSettings::default(),
             time_left: ByColor::default(),
-            status_seed: 0,
+            status_seed: DEFAULT_STATUS_SEED,
             status_playouts: DEFAULT_STATUS_PLAYOUTS,
             quit: false,
         }

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{Color, Game, Move, Outcome, Point, Rules, Score};
 use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
 
@@ -355,9 +356,11 @@ fn dead_stones(engine: &mut Controller) -> Option<Vec<Point>> {
     }
 }
 
-/// Counts a finished game: dead stones only when both engines list the same
-/// ones, then the referee's count under the match rules, and each engine's own
-/// `final_score` compared with it. Returns the referee's score.
+/// Counts a finished game: the dead stones both engines list when they list
+/// the same ones, else those of tengen's own estimate (the count the GTP
+/// engine and the web page make, [`game_status`]); then the referee's count
+/// under the match rules, and each engine's own `final_score` compared with
+/// it. Returns the referee's score.
 fn count(game: &Game, engines: [&mut Controller; 2], record: &mut GameRecord) -> Score {
     let [first, second] = engines;
     let lists = [dead_stones(first), dead_stones(second)];
@@ -368,7 +371,7 @@ fn count(game: &Game, engines: [&mut Controller; 2], record: &mut GameRecord) ->
         }
         _ => {
             record.dead_agreed = Some(false);
-            Vec::new()
+            game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED).dead_points()
         }
     };
     // Only stones actually on the board count as removed.

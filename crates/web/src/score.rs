@@ -1,16 +1,12 @@
 //! The count of a position: dead stones (agreed by the players, or estimated
 //! by the same Monte Carlo status estimate the GTP engine's
-//! `final_status_list` uses, [`tengen_core::scoring::estimate_status`]), the
+//! `final_status_list` uses, [`tengen_core::scoring::game_status`]), the
 //! score under the game's rules, and who owns each point, for the page to
 //! draw territory.
 
 use serde::Serialize;
-use tengen_core::scoring::{estimate_status, ownership, DEFAULT_STATUS_PLAYOUTS};
+use tengen_core::scoring::{game_status, ownership, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{ByColor, Color, Game, Move, Outcome, Point, Scoring};
-
-/// The seed of the dead-stone estimate. Fixed, so that every server behind
-/// a load balancer counts a position the same way.
-const STATUS_SEED: u64 = 0x7363_6f72_6520_3031;
 
 /// The answer of `POST /api/score`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,16 +59,11 @@ impl From<ByColor<u32>> for ColorCounts {
     }
 }
 
-/// The dead stones of `game`'s final position as the status estimate sees
-/// them (chains that random play to the end loses more often than not).
+/// The dead stones of `game`'s final position as the core's estimate sees
+/// them, with the same playouts and seed as the GTP engine and the match
+/// referee ([`game_status`]).
 pub fn estimate_dead(game: &Game) -> Vec<Point> {
-    estimate_status(
-        game.board(),
-        game.to_move(),
-        DEFAULT_STATUS_PLAYOUTS,
-        STATUS_SEED,
-    )
-    .dead_points()
+    game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED).dead_points()
 }
 
 /// Counts `game` with the stones at `dead` removed (estimated when `None`).

@@ -2,31 +2,59 @@
 //! dead-stone estimate behind GTP's `final_score` and `final_status_list`
 //! and the web count, next to the counting it feeds.
 //!
-//! The estimate is Monte Carlo: light playouts (uniformly random legal moves
-//! that do not fill one's own eyes) run from the position to the end, and each
-//! point's final owner is noted. A chain is **dead** when, over all its stones
-//! and all playouts, its points end up owned by the opponent more often than
-//! not. Random play captures chains that cannot make two eyes and leaves
-//! chains with two eyes standing, which is what a finished position needs.
+//! Three steps, from certain to likely:
 //!
-//! **Seki** is decided by a plain rule on the board rather than by playouts
-//! (random play breaks a seki at once, as it happily plays self-atari): a
-//! chain that is not dead is in seki when it has at most two liberties and one
-//! of them is also a liberty of a living enemy chain with at most two
-//! liberties. Shared liberties of this kind are what keeps both sides from
-//! approaching; dame between healthy groups do not qualify because such groups
-//! have more liberties. It is simple and misses exotic cases.
+//! 1. **Benson's algorithm** ([`PassAlive`]): chains that can never be
+//!    captured are alive, and enemy stones inside the regions they make safe
+//!    are dead, whatever the playouts say.
+//! 2. **Monte Carlo ownership** for the rest: playouts run from the position
+//!    to the end and each point's final owner is noted; a chain is **dead**
+//!    when, over all its stones and all playouts, its points end up owned by
+//!    the opponent more often than not. The playouts never fill a *real*
+//!    eye of their own: an empty point whose on-board neighbours are all
+//!    the player's stones and whose diagonals hold at most one enemy stone
+//!    in the middle of the board and none on the edge or in a corner (an
+//!    empty diagonal does not spoil an eye, as it does in the book's eye
+//!    test that light playouts use). A group with two such eyes therefore
+//!    survives every playout, and a group whose "eye" is false is filled
+//!    and captured, which is what a finished position needs.
+//! 3. **Seki** is decided by a plain rule on the board rather than by
+//!    playouts (random play breaks a seki at once, as it happily plays
+//!    self-atari): a chain that is not dead is in seki when it has at most
+//!    two liberties and one of them is also a liberty of a living enemy
+//!    chain with at most two liberties. Shared liberties of this kind are
+//!    what keeps both sides from approaching; dame between healthy groups do
+//!    not qualify because such groups have more liberties.
 
+use super::benson::PassAlive;
 use crate::board::Board;
 use crate::color::Color;
-use crate::playout::light_playout;
-use crate::playout_board::PlayoutBoard;
+use crate::game::Game;
+use crate::playout::final_owner;
 use crate::point::Point;
 use crate::rng::Rng;
 
 /// Playouts used to decide which stones are dead when scoring, unless told
-/// otherwise (the GTP engine's `final_score` and the web count both use it).
+/// otherwise (the GTP engine's `final_score`, the web count and the match
+/// referee all use it).
 pub const DEFAULT_STATUS_PLAYOUTS: usize = 256;
+
+/// The seed of the estimate unless told otherwise, so that every program
+/// counting the same position (two web servers, the GTP engine, the
+/// referee) finds the same dead stones.
+pub const DEFAULT_STATUS_SEED: u64 = 0;
+
+/// The status of every chain at the end of `game`: every chain alive under
+/// NoGo, where nothing is ever captured, else [`estimate_status`] with the
+/// side to move starting. This is the one count behind GTP's `final_score`
+/// and `final_status_list`, the web API's count and SGF result, and the
+/// match referee's count when the engines do not agree on the dead stones.
+pub fn game_status(game: &Game, playouts: usize, seed: u64) -> ChainStatus {
+    if game.rules().is_nogo() {
+        return all_alive(game.board());
+    }
+    estimate_status(game.board(), game.to_move(), playouts, seed)
+}
 
 /// The status of every chain on the board; each chain is a list of its
 /// stones in board order (bottom-left first).
@@ -74,55 +102,183 @@ pub fn all_alive(board: &Board) -> ChainStatus {
     }
 }
 
-/// Estimates the status of every chain on `board` with `playouts` light
-/// playouts, alternating which side starts (`to_move` first): dead when
-/// random play to the end loses its points more often than not, in seki by
-/// the shared-liberty rule, else alive. The same inputs always give the
-/// same answer. [`DEFAULT_STATUS_PLAYOUTS`] is the usual `playouts`.
+/// Estimates the status of every chain on `board` with `playouts`
+/// playouts, alternating which side starts (`to_move` first): alive when
+/// Benson's algorithm says so, dead inside territory that Benson's algorithm
+/// makes safe or when playouts to the end lose its points more often than
+/// not, in seki by the shared-liberty rule, else alive (see the module's
+/// documentation). The same inputs always give the same answer.
+/// [`DEFAULT_STATUS_PLAYOUTS`] is the usual `playouts`.
 pub fn estimate_status(board: &Board, to_move: Color, playouts: usize, seed: u64) -> ChainStatus {
     let all_chains = chains(board);
     if all_chains.is_empty() {
         return ChainStatus::default();
     }
-    let size = board.size();
-    let mut lost = vec![0u32; size.cells()];
-    let mut rng = Rng::new(seed ^ board.hash());
-    let start = PlayoutBoard::from_board(board);
-    let mut scratch = start.clone();
-    // Enough turns for any sensible playout to end; the cap only guards
-    // against superko-free cycles of captures.
-    let max_moves = (size.points_count() * 3 + 100) as u32;
-    for i in 0..playouts {
-        scratch.clone_from(&start);
-        let first = if i % 2 == 0 { to_move } else { !to_move };
-        light_playout(&mut scratch, first, &mut rng, max_moves);
-        for chain in &all_chains {
-            for &stone in chain {
-                let color = board.stone(stone);
-                if color.is_some() && scratch.final_owner(stone) == color.map(|c| !c) {
-                    lost[stone.index()] += 1;
-                }
-            }
-        }
-    }
+    let certain = PassAlive::of(board);
+    let lost = lost_in_playouts(board, to_move, playouts, seed);
     let mut status = ChainStatus::default();
     let mut living = Vec::new();
     for chain in all_chains {
-        let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
-        if playouts > 0 && 2 * lost_total > (chain.len() * playouts) as u64 {
+        let first = chain[0];
+        let dead = if certain.is_alive(first) {
+            false
+        } else if certain.is_dead(board, first) {
+            true
+        } else {
+            let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
+            playouts > 0 && 2 * lost_total > (chain.len() * playouts) as u64
+        };
+        if dead {
             status.dead.push(chain);
         } else {
             living.push(chain);
         }
     }
     for chain in living {
-        if in_seki(board, &chain, &status.dead) {
+        if !certain.is_alive(chain[0]) && in_seki(board, &chain, &status.dead) {
             status.seki.push(chain);
         } else {
             status.alive.push(chain);
         }
     }
     status
+}
+
+/// For every cell, in how many of `playouts` playouts from `board` the stone
+/// there ended up owned by the opponent.
+fn lost_in_playouts(board: &Board, to_move: Color, playouts: usize, seed: u64) -> Vec<u32> {
+    let size = board.size();
+    let mut lost = vec![0u32; size.cells()];
+    let stones: Vec<(Point, Color)> = size
+        .points()
+        .filter_map(|p| board.stone(p).map(|c| (p, c)))
+        .collect();
+    let mut rng = Rng::new(seed ^ board.hash());
+    let mut scratch = board.clone();
+    // Enough turns for any sensible playout to end; the cap only guards
+    // against cycles of captures, which simple ko does not prevent.
+    let max_moves = size.points_count() * 3 + 100;
+    for i in 0..playouts {
+        scratch.clone_from(board);
+        let first = if i % 2 == 0 { to_move } else { !to_move };
+        play_out(&mut scratch, first, &mut rng, max_moves);
+        for &(stone, color) in &stones {
+            if final_owner(&scratch, stone) == Some(!color) {
+                lost[stone.index()] += 1;
+            }
+        }
+    }
+    lost
+}
+
+/// Plays uniformly random legal moves that fill no real eye of the mover
+/// ([`is_real_eye`]) and put no chain of four or more stones in atari
+/// ([`is_large_self_atari`]) until both sides pass in a row or `max_moves`
+/// turns.
+fn play_out(board: &mut Board, mut color: Color, rng: &mut Rng, max_moves: usize) {
+    let mut passes = 0;
+    for _ in 0..max_moves {
+        let mover = color;
+        let acceptable =
+            |b: &Board, p: Point| !is_real_eye(b, p, mover) && !is_large_self_atari(b, p, mover);
+        match board.random_playout_move_where(color, rng, acceptable) {
+            Some(point) => {
+                board.play_unchecked(point, color);
+                passes = 0;
+            }
+            None => {
+                board.pass();
+                passes += 1;
+                if passes == 2 {
+                    return;
+                }
+            }
+        }
+        color = !color;
+    }
+}
+
+/// The smallest chain whose self-atari [`is_large_self_atari`] refuses.
+const LARGE_SELF_ATARI: usize = 4;
+
+/// Whether `color` playing at empty `point` would leave a chain of four or
+/// more stones with a single liberty without capturing anything. Random play
+/// makes such moves freely; in a seki they are the only moves left to the
+/// side with less room, and playing them hands the other side the seki's
+/// stones. Smaller sacrifices stay allowed: throw-ins and nakade (a stone or
+/// two played into an eye space to be captured) are how false eyes and
+/// small eye spaces are destroyed, and the chains they make have at most
+/// three stones.
+pub fn is_large_self_atari(board: &Board, point: Point, color: Color) -> bool {
+    if board.is_capture(point, color) {
+        return false;
+    }
+    let mut liberties: [Option<Point>; 2] = [None; 2];
+    let mut add = |liberty: Point| -> bool {
+        match liberties {
+            [None, _] => liberties[0] = Some(liberty),
+            [Some(first), None] if first != liberty => liberties[1] = Some(liberty),
+            _ => {}
+        }
+        liberties[1].is_some()
+    };
+    let mut joined_stones = 0;
+    let mut joined: [Option<Point>; 4] = [None; 4];
+    for (i, n) in board.on_board_neighbors(point).enumerate() {
+        match board.stone(n) {
+            None => {
+                if add(n) {
+                    return false;
+                }
+            }
+            Some(c) if c == color => {
+                let head = board.chain_head(n);
+                if joined.contains(&head) {
+                    continue;
+                }
+                joined[i] = head;
+                joined_stones += board.chain_len(n);
+                for stone in board.chain(n) {
+                    for m in board.on_board_neighbors(stone) {
+                        if m != point && board.is_empty_at(m) && add(m) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    joined_stones >= LARGE_SELF_ATARI - 1
+}
+
+/// Whether empty `point` is a real eye of `color`: every on-board neighbour
+/// is a stone of `color`, and of the on-board diagonals at most one holds an
+/// enemy stone in the middle of the board, none on the edge or in a corner.
+pub fn is_real_eye(board: &Board, point: Point, color: Color) -> bool {
+    if board.stone(point).is_some() {
+        return false;
+    }
+    if board
+        .on_board_neighbors(point)
+        .any(|n| board.stone(n) != Some(color))
+    {
+        return false;
+    }
+    let mut enemies = 0;
+    let mut off_board = 0;
+    for d in board.diagonals(point) {
+        if !board.is_on_board(d) {
+            off_board += 1;
+        } else if board.stone(d) == Some(!color) {
+            enemies += 1;
+        }
+    }
+    if off_board > 0 {
+        enemies == 0
+    } else {
+        enemies <= 1
+    }
 }
 
 /// The seki rule described at the top of this module.

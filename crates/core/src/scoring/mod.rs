@@ -2,6 +2,7 @@
 //! (`dead_stones.rs`) the Monte Carlo estimate of which stones are dead that
 //! a count needs when the players have not agreed on them.
 
+mod benson;
 mod dead_stones;
 
 use std::fmt;
@@ -11,7 +12,11 @@ use crate::color::{ByColor, Color};
 use crate::point::Point;
 use crate::rules::{Rules, Scoring};
 
-pub use dead_stones::{all_alive, estimate_status, ChainStatus, DEFAULT_STATUS_PLAYOUTS};
+pub use benson::PassAlive;
+pub use dead_stones::{
+    all_alive, estimate_status, game_status, is_large_self_atari, is_real_eye, ChainStatus,
+    DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
+};
 
 /// The points of each side, komi included in White's.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -1,5 +1,5 @@
 //! The end of the game: `final_score`, `final_status_list` (dead stones from
-//! the Monte Carlo estimate in [`tengen_core::scoring::estimate_status`]; every chain alive under
+//! the estimate in [`tengen_core::scoring::game_status`]; every chain alive under
 //! NoGo) and `kgs-game_over`.
 
 use tengen_core::{Move, Outcome};
@@ -7,7 +7,7 @@ use tengen_core::{Move, Outcome};
 use super::args::no_args;
 use super::error::CommandResult;
 use super::{CommandError, Engine};
-use tengen_core::scoring::{all_alive, estimate_status, ChainStatus};
+use tengen_core::scoring::{game_status, ChainStatus};
 
 impl Engine {
     /// `final_score`: under NoGo the result once there is one; under Go the
@@ -57,15 +57,7 @@ impl Engine {
     }
 
     fn chain_status(&self) -> ChainStatus {
-        if self.nogo() {
-            return all_alive(self.game.board());
-        }
-        estimate_status(
-            self.game.board(),
-            self.game.to_move(),
-            self.status_playouts,
-            self.status_seed,
-        )
+        game_status(&self.game, self.status_playouts, self.status_seed)
     }
 
     /// The result: a resignation, or the count with the estimated dead

@@ -1,0 +1,281 @@
+//! Benson's algorithm: the chains that can never be captured, even if their
+//! owner passes at every turn ("pass-alive"), and the regions they make
+//! safe.
+//!
+//! For one colour, a *region* is a maximal 4-connected set of points that are
+//! not stones of that colour (empty points and enemy stones). A region is
+//! *vital* to a chain of the colour when every empty point of the region is a
+//! liberty of the chain: the enemy can never fill such a region's last empty
+//! point without committing suicide while the chain still has another
+//! liberty elsewhere. Starting from every chain and every region, the
+//! algorithm repeatedly drops chains with fewer than two vital regions among
+//! those left, and regions that touch a dropped chain, until nothing
+//! changes. What is left is unconditionally alive (D. B. Benson, "Life in
+//! the game of Go", Information Sciences 10, 1976).
+//!
+//! A region left over that is vital to one of the living chains is safe
+//! territory: every empty point of it touches a chain that cannot be
+//! captured, so the enemy can never make an eye there, and the enemy stones
+//! inside it are dead whatever either side does.
+
+use crate::board::Board;
+use crate::color::Color;
+use crate::point::Point;
+
+/// The result of Benson's algorithm for both colours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassAlive {
+    /// Per padded-board cell: the colour of a pass-alive stone there.
+    alive: Vec<Option<Color>>,
+    /// Per padded-board cell: the colour whose safe territory the point is
+    /// in (empty points and dead enemy stones).
+    territory: Vec<Option<Color>>,
+}
+
+impl PassAlive {
+    /// Runs Benson's algorithm on `board` for both colours.
+    pub fn of(board: &Board) -> PassAlive {
+        let cells = board.size().cells();
+        let mut result = PassAlive {
+            alive: vec![None; cells],
+            territory: vec![None; cells],
+        };
+        for color in [Color::Black, Color::White] {
+            result.mark(board, color);
+        }
+        result
+    }
+
+    /// Whether the stone at `point` belongs to a pass-alive chain.
+    pub fn is_alive(&self, point: Point) -> bool {
+        self.alive[point.index()].is_some()
+    }
+
+    /// The colour whose safe territory `point` lies in, if any.
+    pub fn territory(&self, point: Point) -> Option<Color> {
+        self.territory[point.index()]
+    }
+
+    /// Whether the stone at `point` is dead for certain: an enemy stone inside
+    /// safe territory.
+    pub fn is_dead(&self, board: &Board, point: Point) -> bool {
+        match (board.stone(point), self.territory(point)) {
+            (Some(stone), Some(owner)) => stone != owner,
+            _ => false,
+        }
+    }
+
+    fn mark(&mut self, board: &Board, color: Color) {
+        let size = board.size();
+        let cells = size.cells();
+        // Chains of `color`, numbered in the order their first stone is met.
+        let mut chain_of = vec![usize::MAX; cells];
+        let mut id_of_head = vec![usize::MAX; cells];
+        let mut chain_count = 0;
+        for point in size.points() {
+            if board.stone(point) != Some(color) {
+                continue;
+            }
+            let Some(head) = board.chain_head(point) else {
+                continue;
+            };
+            if id_of_head[head.index()] == usize::MAX {
+                id_of_head[head.index()] = chain_count;
+                chain_count += 1;
+            }
+            chain_of[point.index()] = id_of_head[head.index()];
+        }
+        if chain_count == 0 {
+            return;
+        }
+        // Regions: flood fill over points that are not `color` stones.
+        let mut region_of = vec![usize::MAX; cells];
+        let mut regions: Vec<Region> = Vec::new();
+        let mut stack = Vec::new();
+        for start in size.points() {
+            if board.stone(start) == Some(color) || region_of[start.index()] != usize::MAX {
+                continue;
+            }
+            let id = regions.len();
+            let mut region = Region::default();
+            region_of[start.index()] = id;
+            stack.push(start);
+            while let Some(point) = stack.pop() {
+                region.points.push(point);
+                let empty = board.is_empty_at(point);
+                if empty {
+                    region.empty += 1;
+                }
+                let mut touching: [usize; 4] = [usize::MAX; 4];
+                let mut count = 0;
+                for n in board.on_board_neighbors(point) {
+                    if board.stone(n) == Some(color) {
+                        let chain = chain_of[n.index()];
+                        if !touching[..count].contains(&chain) {
+                            touching[count] = chain;
+                            count += 1;
+                        }
+                    } else if region_of[n.index()] == usize::MAX {
+                        region_of[n.index()] = id;
+                        stack.push(n);
+                    }
+                }
+                for &chain in &touching[..count] {
+                    if !region.borders.contains(&chain) {
+                        region.borders.push(chain);
+                    }
+                    if empty {
+                        region.liberty_count.push(chain);
+                    }
+                }
+            }
+            // Vital to a chain: every empty point of the region is its liberty.
+            for &chain in &region.borders {
+                let liberties = region.liberty_count.iter().filter(|&&c| c == chain).count();
+                if liberties == region.empty {
+                    region.vital_to.push(chain);
+                }
+            }
+            regions.push(region);
+        }
+
+        let mut chain_left = vec![true; chain_count];
+        let mut region_left = vec![true; regions.len()];
+        loop {
+            let mut changed = false;
+            // Chains with fewer than two vital regions among those left go.
+            for (chain, left) in chain_left.iter_mut().enumerate() {
+                if !*left {
+                    continue;
+                }
+                let vital = regions
+                    .iter()
+                    .zip(&region_left)
+                    .filter(|(region, &region_is_left)| {
+                        region_is_left && region.vital_to.contains(&chain)
+                    })
+                    .count();
+                if vital < 2 {
+                    *left = false;
+                    changed = true;
+                }
+            }
+            // Regions touching a chain that went go too.
+            for (region, left) in regions.iter().zip(region_left.iter_mut()) {
+                if *left && region.borders.iter().any(|&chain| !chain_left[chain]) {
+                    *left = false;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+
+        for point in size.points() {
+            let chain = chain_of[point.index()];
+            if chain != usize::MAX && chain_left[chain] {
+                self.alive[point.index()] = Some(color);
+            }
+        }
+        for (region, &left) in regions.iter().zip(&region_left) {
+            let safe = left && region.vital_to.iter().any(|&chain| chain_left[chain]);
+            if safe {
+                for &point in &region.points {
+                    self.territory[point.index()] = Some(color);
+                }
+            }
+        }
+    }
+}
+
+/// One region while the algorithm runs.
+#[derive(Default)]
+struct Region {
+    points: Vec<Point>,
+    /// Empty points in the region.
+    empty: usize,
+    /// The chains of the colour next to the region.
+    borders: Vec<usize>,
+    /// One entry per (empty point, neighbouring chain) pair, counted once per point.
+    liberty_count: Vec<usize>,
+    /// The chains the region is vital to.
+    vital_to: Vec<usize>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::point::Move;
+
+    fn at(board: &Board, vertex: &str) -> Point {
+        match board.size().parse_gtp(vertex).unwrap() {
+            Move::Play(point) => point,
+            Move::Pass => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn two_single_point_eyes_make_a_chain_pass_alive() {
+        let board = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            o o o o o
+            . o . o .
+            ",
+        )
+        .unwrap();
+        let alive = PassAlive::of(&board);
+        assert!(alive.is_alive(at(&board, "B1")));
+        assert_eq!(alive.territory(at(&board, "A1")), Some(Color::White));
+        assert_eq!(alive.territory(at(&board, "C1")), Some(Color::White));
+        // The open area above is not vital: not every point touches the chain.
+        assert_eq!(alive.territory(at(&board, "A3")), None);
+    }
+
+    #[test]
+    fn one_eye_is_not_enough() {
+        let board = Board::from_ascii(
+            "
+            . . . . .
+            . . . . .
+            o o o o o
+            . o o o o
+            ",
+        )
+        .unwrap();
+        let alive = PassAlive::of(&board);
+        assert!(!alive.is_alive(at(&board, "B1")));
+        assert_eq!(alive.territory(at(&board, "A1")), None);
+    }
+
+    /// An enemy stone inside a region vital to a pass-alive chain is dead.
+    #[test]
+    fn enemy_stones_in_safe_territory_are_dead() {
+        let board = Board::from_ascii(
+            "
+            . . . . .
+            x x x x x
+            o . x . x
+            ",
+        )
+        .unwrap();
+        let alive = PassAlive::of(&board);
+        assert!(alive.is_alive(at(&board, "A2")));
+        assert!(alive.is_alive(at(&board, "C1")));
+        assert!(alive.is_dead(&board, at(&board, "A1")));
+        assert_eq!(alive.territory(at(&board, "B1")), Some(Color::Black));
+        assert!(!alive.is_dead(&board, at(&board, "A2")));
+    }
+
+    #[test]
+    fn an_empty_board_has_nothing_alive() {
+        let board = Board::from_ascii(". . .\n. . .\n. . .").unwrap();
+        let alive = PassAlive::of(&board);
+        assert!(board
+            .size()
+            .points()
+            .all(|p| !alive.is_alive(p) && alive.territory(p).is_none()));
+    }
+}
