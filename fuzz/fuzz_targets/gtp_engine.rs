@@ -16,7 +16,8 @@ fuzz_target!(|data: &[u8]| {
     )
     .with_status_playouts(8);
     let mut output = Vec::new();
-    engine.run(Cursor::new(data), &mut output).unwrap();
+    // The engine reads its input on a thread of its own, so it owns the bytes.
+    engine.run(Cursor::new(data.to_vec()), &mut output).unwrap();
     engine.game().board().check_consistency().unwrap();
     let output = String::from_utf8(output).unwrap();
     // Every response ends with exactly one empty line, so the output splits
