@@ -25,8 +25,8 @@ use crate::point::Point;
 /// The result of Benson's algorithm for both colours.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PassAlive {
-    /// Per padded-board cell: the colour of a pass-alive stone there.
-    alive: Vec<Option<Color>>,
+    /// Per padded-board cell: whether a pass-alive stone is there.
+    alive: Vec<bool>,
     /// Per padded-board cell: the colour whose safe territory the point is
     /// in (empty points and dead enemy stones).
     territory: Vec<Option<Color>>,
@@ -37,7 +37,7 @@ impl PassAlive {
     pub fn of(board: &Board) -> PassAlive {
         let cells = board.size().cells();
         let mut result = PassAlive {
-            alive: vec![None; cells],
+            alive: vec![false; cells],
             territory: vec![None; cells],
         };
         for color in [Color::Black, Color::White] {
@@ -48,7 +48,7 @@ impl PassAlive {
 
     /// Whether the stone at `point` belongs to a pass-alive chain.
     pub fn is_alive(&self, point: Point) -> bool {
-        self.alive[point.index()].is_some()
+        self.alive[point.index()]
     }
 
     /// The colour whose safe territory `point` lies in, if any.
@@ -125,13 +125,17 @@ impl PassAlive {
                         region.borders.push(chain);
                     }
                     if empty {
-                        region.liberty_count.push(chain);
+                        region.chains_beside_empty.push(chain);
                     }
                 }
             }
             // Vital to a chain: every empty point of the region is its liberty.
             for &chain in &region.borders {
-                let liberties = region.liberty_count.iter().filter(|&&c| c == chain).count();
+                let liberties = region
+                    .chains_beside_empty
+                    .iter()
+                    .filter(|&&c| c == chain)
+                    .count();
                 if liberties == region.empty {
                     region.vital_to.push(chain);
                 }
@@ -175,7 +179,7 @@ impl PassAlive {
         for point in size.points() {
             let chain = chain_of[point.index()];
             if chain != usize::MAX && chain_left[chain] {
-                self.alive[point.index()] = Some(color);
+                self.alive[point.index()] = true;
             }
         }
         for (region, &left) in regions.iter().zip(&region_left) {
@@ -197,8 +201,10 @@ struct Region {
     empty: usize,
     /// The chains of the colour next to the region.
     borders: Vec<usize>,
-    /// One entry per (empty point, neighbouring chain) pair, counted once per point.
-    liberty_count: Vec<usize>,
+    /// For each empty point of the region, each chain beside it, once: a
+    /// chain listed as often as the region has empty points has them all as
+    /// liberties.
+    chains_beside_empty: Vec<usize>,
     /// The chains the region is vital to.
     vital_to: Vec<usize>,
 }

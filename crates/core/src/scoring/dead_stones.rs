@@ -213,14 +213,14 @@ pub fn is_large_self_atari(board: &Board, point: Point, color: Color) -> bool {
     if board.is_capture(point, color) {
         return false;
     }
-    let mut liberties: [Option<Point>; 2] = [None; 2];
-    let mut add = |liberty: Point| -> bool {
-        match liberties {
-            [None, _] => liberties[0] = Some(liberty),
-            [Some(first), None] if first != liberty => liberties[1] = Some(liberty),
-            _ => {}
+    // Whether a liberty just found is a second one, other than the first.
+    let mut first_liberty = None;
+    let mut add = |liberty: Point| match first_liberty {
+        None => {
+            first_liberty = Some(liberty);
+            false
         }
-        liberties[1].is_some()
+        Some(first) => first != liberty,
     };
     let mut joined_stones = 0;
     let mut joined: [Option<Point>; 4] = [None; 4];
