@@ -36,8 +36,9 @@
 //!   game with that colour to move ([`Game::with_mover`]), history and
 //!   superko record kept and no pass recorded, so a bot that passes after
 //!   its opponent's pass is not misled.
-//! - Dead stones for `final_score` and `final_status_list` come from Monte
-//!   Carlo playouts (see [`tengen_core::scoring::estimate_status`]).
+//! - Dead stones for `final_score` and `final_status_list` come from the
+//!   core's count of finished games ([`tengen_core::scoring::game_status`]),
+//!   the same one the web page and the match referee use.
 //!
 //! Under NoGo rules ([`tengen_core::Variant::NoGo`], `tengen gtp --game
 //! nogo`) the engine speaks as the CMPUT 455 NoGo engines do:
