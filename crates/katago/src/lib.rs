@@ -1,0 +1,8 @@
+//! # tengen-katago
+//!
+//! KataGo's networks inside tengen, in pure Rust: reading KataGo's model
+//! files (`.bin.gz`), computing the network's inputs exactly as KataGo does
+//! (input version 7), and the forward pass on the CPU.
+#![deny(missing_docs)]
+
+pub mod inputs;
