@@ -5,4 +5,7 @@
 //! (input version 7), and the forward pass on the CPU.
 #![deny(missing_docs)]
 
+pub mod forward;
 pub mod inputs;
+pub mod model;
+pub mod output;

@@ -1,0 +1,387 @@
+//! The arithmetic of the forward pass: matrix products over `gemm`, and the
+//! element-wise layers. Activations are stored point-major: one row of
+//! channels per board point, positions of a batch one after another, so a
+//! 1×1 convolution or a per-point matrix is a single matrix product.
+
+use gemm::Parallelism;
+
+use crate::model::{Activation, Conv, MatMul, Norm};
+
+/// How a matrix lies in a slice: its first element and its row and column
+/// strides.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    pub offset: usize,
+    pub row_stride: usize,
+    pub col_stride: usize,
+}
+
+impl Layout {
+    /// A dense row-major matrix `cols` wide, starting at `offset`.
+    pub(crate) fn rows(offset: usize, cols: usize) -> Layout {
+        Layout {
+            offset,
+            row_stride: cols,
+            col_stride: 1,
+        }
+    }
+
+    /// The index one past the last element of a `rows` × `cols` matrix.
+    fn end(&self, rows: usize, cols: usize) -> usize {
+        if rows == 0 || cols == 0 {
+            return self.offset;
+        }
+        self.offset + (rows - 1) * self.row_stride + (cols - 1) * self.col_stride + 1
+    }
+}
+
+/// `dst (+)= scale * lhs · rhs` for an `m` × `k` lhs and a `k` × `n` rhs,
+/// each laid out as described; `accumulate` keeps what `dst` held.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn gemm_strided(
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: &mut [f32],
+    dst_layout: Layout,
+    lhs: &[f32],
+    lhs_layout: Layout,
+    rhs: &[f32],
+    rhs_layout: Layout,
+    scale: f32,
+    accumulate: bool,
+    threads: usize,
+) {
+    assert!(
+        dst_layout.end(m, n) <= dst.len(),
+        "gemm: destination out of bounds"
+    );
+    assert!(
+        lhs_layout.end(m, k) <= lhs.len(),
+        "gemm: left operand out of bounds"
+    );
+    assert!(
+        rhs_layout.end(k, n) <= rhs.len(),
+        "gemm: right operand out of bounds"
+    );
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        if !accumulate {
+            for i in 0..m {
+                for j in 0..n {
+                    dst[dst_layout.offset
+                        + i * dst_layout.row_stride
+                        + j * dst_layout.col_stride] = 0.0;
+                }
+            }
+        }
+        return;
+    }
+    // Threads pay only for products big enough to split.
+    let parallelism = if threads > 1 && m * n * k >= 1 << 18 {
+        Parallelism::Rayon(threads)
+    } else {
+        Parallelism::None
+    };
+    // SAFETY: the asserts above keep every element the product touches
+    // inside the slices; `dst` is borrowed mutably, so it overlaps neither
+    // operand.
+    unsafe {
+        gemm::gemm(
+            m,
+            n,
+            k,
+            dst.as_mut_ptr().add(dst_layout.offset),
+            dst_layout.col_stride as isize,
+            dst_layout.row_stride as isize,
+            accumulate,
+            lhs.as_ptr().add(lhs_layout.offset),
+            lhs_layout.col_stride as isize,
+            lhs_layout.row_stride as isize,
+            rhs.as_ptr().add(rhs_layout.offset),
+            rhs_layout.col_stride as isize,
+            rhs_layout.row_stride as isize,
+            1.0,
+            scale,
+            false,
+            false,
+            false,
+            parallelism,
+        );
+    }
+}
+
+/// `out[rows][n] (+)= a[rows][k] · w[k][n]`, all dense row-major.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn matmul(
+    rows: usize,
+    k: usize,
+    n: usize,
+    a: &[f32],
+    w: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    gemm_strided(
+        rows,
+        n,
+        k,
+        out,
+        Layout::rows(0, n),
+        a,
+        Layout::rows(0, k),
+        w,
+        Layout::rows(0, n),
+        1.0,
+        accumulate,
+        threads,
+    );
+}
+
+/// A matrix layer applied to every row of `input`.
+pub(crate) fn apply_matmul(
+    layer: &MatMul,
+    rows: usize,
+    input: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    matmul(
+        rows,
+        layer.in_channels,
+        layer.out_channels,
+        input,
+        &layer.weights,
+        out,
+        accumulate,
+        threads,
+    );
+}
+
+/// Board geometry of a batch: `batch` positions on a `width` × `height` grid.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Grid {
+    pub batch: usize,
+    pub width: usize,
+    pub height: usize,
+}
+
+impl Grid {
+    /// Points per position.
+    pub(crate) fn points(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// Points in the whole batch.
+    pub(crate) fn rows(&self) -> usize {
+        self.batch * self.points()
+    }
+}
+
+/// A "same" convolution (zero padding), `out (+)= conv(input)`.
+/// `scratch` holds the unrolled patches of kernels wider than one point.
+pub(crate) fn apply_conv(
+    conv: &Conv,
+    grid: Grid,
+    input: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    scratch: &mut Vec<f32>,
+    threads: usize,
+) {
+    let cin = conv.in_channels;
+    let taps = conv.kernel_y * conv.kernel_x;
+    if taps == 1 {
+        matmul(
+            grid.rows(),
+            cin,
+            conv.out_channels,
+            input,
+            &conv.weights,
+            out,
+            accumulate,
+            threads,
+        );
+        return;
+    }
+    // Unroll each point's neighbourhood into one row of taps × channels, in
+    // the weights' [y][x][in] order, zeros off the grid.
+    let row = taps * cin;
+    scratch.clear();
+    scratch.resize(grid.rows() * row, 0.0);
+    let (half_y, half_x) = (conv.kernel_y as isize / 2, conv.kernel_x as isize / 2);
+    let points = grid.points();
+    for b in 0..grid.batch {
+        for y in 0..grid.height {
+            for x in 0..grid.width {
+                let dst_row = (b * points + y * grid.width + x) * row;
+                for ky in 0..conv.kernel_y {
+                    let sy = y as isize + ky as isize - half_y;
+                    if sy < 0 || sy >= grid.height as isize {
+                        continue;
+                    }
+                    for kx in 0..conv.kernel_x {
+                        let sx = x as isize + kx as isize - half_x;
+                        if sx < 0 || sx >= grid.width as isize {
+                            continue;
+                        }
+                        let src = (b * points + sy as usize * grid.width + sx as usize) * cin;
+                        let dst = dst_row + (ky * conv.kernel_x + kx) * cin;
+                        scratch[dst..dst + cin].copy_from_slice(&input[src..src + cin]);
+                    }
+                }
+            }
+        }
+    }
+    matmul(
+        grid.rows(),
+        row,
+        conv.out_channels,
+        scratch,
+        &conv.weights,
+        out,
+        accumulate,
+        threads,
+    );
+}
+
+/// The activation of one value.
+#[inline]
+pub(crate) fn activate(act: Activation, x: f32) -> f32 {
+    match act {
+        Activation::Identity => x,
+        Activation::Relu => x.max(0.0),
+        Activation::Mish => {
+            // softplus, kept finite for large inputs as KataGo does.
+            let softplus = (x.min(20.0)).exp().ln_1p() + (x.max(20.0) - 20.0);
+            x * softplus.tanh()
+        }
+        Activation::Silu => x / (1.0 + (-x).exp()),
+    }
+}
+
+/// `out = act(input * scale + bias)` per channel, for rows of `channels`.
+pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
+    let channels = norm.scale.len();
+    out.clear();
+    out.extend(input.chunks_exact(channels).flat_map(|row| {
+        row.iter()
+            .zip(norm.scale.iter().zip(&norm.bias))
+            .map(|(&x, (&s, &b))| activate(act, x * s + b))
+    }));
+}
+
+/// Activation in place.
+pub(crate) fn act_in_place(act: Activation, values: &mut [f32]) {
+    if act != Activation::Identity {
+        for value in values {
+            *value = activate(act, *value);
+        }
+    }
+}
+
+/// Adds `bias[b][c]` to every point of position `b`.
+pub(crate) fn add_per_position(grid: Grid, channels: usize, bias: &[f32], values: &mut [f32]) {
+    let points = grid.points();
+    for b in 0..grid.batch {
+        let add = &bias[b * channels..(b + 1) * channels];
+        for row in
+            values[b * points * channels..(b + 1) * points * channels].chunks_exact_mut(channels)
+        {
+            for (v, a) in row.iter_mut().zip(add) {
+                *v += a;
+            }
+        }
+    }
+}
+
+/// Global pooling of a trunk or policy feature map: per position and
+/// channel the mean, the mean scaled by board size, and the maximum,
+/// written as `[means, scaled means, maxima]`.
+pub(crate) fn pool_mean_max(grid: Grid, channels: usize, values: &[f32], out: &mut Vec<f32>) {
+    let points = grid.points();
+    let count = points as f32;
+    let size_term = (count.sqrt() - 14.0) * 0.1;
+    out.clear();
+    out.resize(grid.batch * 3 * channels, 0.0);
+    for b in 0..grid.batch {
+        let pooled = &mut out[b * 3 * channels..(b + 1) * 3 * channels];
+        let mut sums = vec![0.0f32; channels];
+        let mut maxima = vec![-1.0f32; channels];
+        for row in values[b * points * channels..(b + 1) * points * channels].chunks_exact(channels)
+        {
+            for c in 0..channels {
+                sums[c] += row[c];
+                maxima[c] = maxima[c].max(row[c]);
+            }
+        }
+        for c in 0..channels {
+            let mean = sums[c] / count;
+            pooled[c] = mean;
+            pooled[channels + c] = mean * size_term;
+            pooled[2 * channels + c] = maxima[c];
+        }
+    }
+}
+
+/// The value head's pooling: the mean and two board-size terms.
+pub(crate) fn pool_value(grid: Grid, channels: usize, values: &[f32], out: &mut Vec<f32>) {
+    let points = grid.points();
+    let count = points as f32;
+    let s = count.sqrt() - 14.0;
+    out.clear();
+    out.resize(grid.batch * 3 * channels, 0.0);
+    for b in 0..grid.batch {
+        let pooled = &mut out[b * 3 * channels..(b + 1) * 3 * channels];
+        let mut sums = vec![0.0f32; channels];
+        for row in values[b * points * channels..(b + 1) * points * channels].chunks_exact(channels)
+        {
+            for c in 0..channels {
+                sums[c] += row[c];
+            }
+        }
+        for c in 0..channels {
+            let mean = sums[c] / count;
+            pooled[c] = mean;
+            pooled[channels + c] = mean * s * 0.1;
+            pooled[2 * channels + c] = mean * (s * s * 0.01 - 0.1);
+        }
+    }
+}
+
+/// Root-mean-square normalisation of each row, times `weight` per channel.
+pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &mut Vec<f32>) {
+    let channels = weight.len();
+    out.clear();
+    out.resize(input.len(), 0.0);
+    for (row, dst) in input
+        .chunks_exact(channels)
+        .zip(out.chunks_exact_mut(channels))
+    {
+        let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
+        let r = 1.0 / (mean_square + epsilon).sqrt();
+        for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
+            *d = x * r * w;
+        }
+    }
+}
+
+/// Softmax of each row in place.
+pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
+    for row in values.chunks_exact_mut(width) {
+        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let mut sum = 0.0;
+        for v in row.iter_mut() {
+            *v = (*v - max).exp();
+            sum += *v;
+        }
+        let inv = 1.0 / sum;
+        for v in row.iter_mut() {
+            *v *= inv;
+        }
+    }
+}

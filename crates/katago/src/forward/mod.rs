@@ -1,0 +1,559 @@
+//! The forward pass of a KataGo network on the CPU, for a batch of
+//! positions on one grid size, as KataGo's own CPU backend computes it.
+//!
+//! The grid is the board itself (as in KataGo's GTP engine, which sizes the
+//! network to the board), so every point is on the board and no layer needs
+//! a mask.
+
+mod kernels;
+
+use kernels::{
+    act_in_place, add_per_position, apply_conv, apply_matmul, gemm_strided, norm_act,
+    pool_mean_max, pool_value, rms_norm_rows, softmax_rows, Grid, Layout,
+};
+
+use crate::model::{
+    AttentionBlock, Block, FfnBlock, ModelDesc, Rope, TipNorm, GLOBAL_INPUTS, SPATIAL_INPUTS,
+};
+
+/// What the network computed for one position, before any
+/// post-processing, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawOutput {
+    /// Move logits, row-major from the top-left point, then pass, with the
+    /// optimistic policy mixed in.
+    pub policy: Vec<f32>,
+    /// Win, loss and no-result logits.
+    pub value: [f32; 3],
+    /// Score mean, score stdev, lead, variance of time left, short-term
+    /// win/loss error and short-term score error, raw (zeros for outputs a
+    /// model version lacks).
+    pub score: [f32; 6],
+    /// Ownership per point, raw (before tanh).
+    pub ownership: Vec<f32>,
+}
+
+/// Scratch buffers reused across layers.
+#[derive(Default)]
+struct Scratch {
+    a: Vec<f32>,
+    b: Vec<f32>,
+    c: Vec<f32>,
+    d: Vec<f32>,
+    unrolled: Vec<f32>,
+    pooled: Vec<f32>,
+    small: Vec<f32>,
+}
+
+/// Runs the network on `batch` positions of `width` × `height` points.
+///
+/// `spatial` holds, per position, [`SPATIAL_INPUTS`] planes of
+/// `height * width` values (row-major, top row first); `global` holds
+/// [`GLOBAL_INPUTS`] values per position. `optimism` mixes the optimistic
+/// policy into the policy (KataGo's `policyOptimism`).
+#[allow(clippy::too_many_arguments)]
+pub fn forward(
+    model: &ModelDesc,
+    batch: usize,
+    width: usize,
+    height: usize,
+    spatial: &[f32],
+    global: &[f32],
+    optimism: f32,
+    threads: usize,
+) -> Vec<RawOutput> {
+    let grid = Grid {
+        batch,
+        width,
+        height,
+    };
+    let points = grid.points();
+    assert_eq!(
+        spatial.len(),
+        batch * SPATIAL_INPUTS * points,
+        "spatial input size"
+    );
+    assert_eq!(global.len(), batch * GLOBAL_INPUTS, "global input size");
+    let rows = grid.rows();
+    let trunk = &model.trunk;
+    let channels = trunk.channels;
+    let mut s = Scratch::default();
+
+    // Inputs from planes to one row of features per point.
+    let mut input = vec![0.0f32; rows * SPATIAL_INPUTS];
+    for b in 0..batch {
+        for f in 0..SPATIAL_INPUTS {
+            let plane = &spatial[(b * SPATIAL_INPUTS + f) * points..][..points];
+            for (p, &v) in plane.iter().enumerate() {
+                input[(b * points + p) * SPATIAL_INPUTS + f] = v;
+            }
+        }
+    }
+    let mut t = vec![0.0f32; rows * channels];
+    apply_conv(
+        &trunk.initial_conv,
+        grid,
+        &input,
+        &mut t,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+    let mut global_bias = vec![0.0f32; batch * channels];
+    apply_matmul(
+        &trunk.initial_matmul,
+        batch,
+        global,
+        &mut global_bias,
+        false,
+        1,
+    );
+    add_per_position(grid, channels, &global_bias, &mut t);
+
+    for block in &trunk.blocks {
+        run_block(block, grid, channels, &mut t, &mut s, threads);
+    }
+
+    // Trunk tip.
+    let mut trunk_out = Vec::with_capacity(t.len());
+    match &trunk.tip_norm {
+        TipNorm::Batch(norm) => norm_act(norm, trunk.tip_act, &t, &mut trunk_out),
+        TipNorm::Rms {
+            epsilon,
+            spatial,
+            gamma,
+            beta,
+        } => {
+            trunk_out.resize(t.len(), 0.0);
+            for b in 0..batch {
+                let part = &t[b * points * channels..(b + 1) * points * channels];
+                let dst = &mut trunk_out[b * points * channels..(b + 1) * points * channels];
+                if *spatial {
+                    let mean_square =
+                        part.iter().map(|x| x * x).sum::<f32>() / (points * channels) as f32;
+                    let r = 1.0 / (mean_square + epsilon).sqrt();
+                    for (row, out) in part
+                        .chunks_exact(channels)
+                        .zip(dst.chunks_exact_mut(channels))
+                    {
+                        for c in 0..channels {
+                            out[c] =
+                                kernels::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
+                        }
+                    }
+                } else {
+                    for (row, out) in part
+                        .chunks_exact(channels)
+                        .zip(dst.chunks_exact_mut(channels))
+                    {
+                        let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
+                        let r = 1.0 / (mean_square + epsilon).sqrt();
+                        for c in 0..channels {
+                            out[c] =
+                                kernels::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    drop(t);
+
+    // Policy head.
+    let policy = &model.policy;
+    let p_channels = policy.p1_conv.out_channels;
+    let g_channels = policy.g1_conv.out_channels;
+    let mut p = vec![0.0f32; rows * p_channels];
+    apply_conv(
+        &policy.p1_conv,
+        grid,
+        &trunk_out,
+        &mut p,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+    s.a.clear();
+    s.a.resize(rows * g_channels, 0.0);
+    apply_conv(
+        &policy.g1_conv,
+        grid,
+        &trunk_out,
+        &mut s.a,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+    norm_act(&policy.g1_norm, policy.g1_act, &s.a, &mut s.b);
+    pool_mean_max(grid, g_channels, &s.b, &mut s.pooled);
+    let mut policy_bias = vec![0.0f32; batch * p_channels];
+    apply_matmul(
+        &policy.gpool_to_bias,
+        batch,
+        &s.pooled,
+        &mut policy_bias,
+        false,
+        1,
+    );
+    add_per_position(grid, p_channels, &policy_bias, &mut p);
+    norm_act(&policy.p1_norm, policy.p1_act, &p, &mut s.c);
+    let out_channels = policy.out_channels;
+    let mut logits = vec![0.0f32; rows * out_channels];
+    apply_conv(
+        &policy.p2_conv,
+        grid,
+        &s.c,
+        &mut logits,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+    let mut pass = vec![0.0f32; batch * out_channels];
+    match &policy.pass_hidden {
+        Some((bias, act, mul)) => {
+            let hidden = bias.bias.len();
+            let mut h = vec![0.0f32; batch * hidden];
+            apply_matmul(&policy.gpool_to_pass, batch, &s.pooled, &mut h, false, 1);
+            for row in h.chunks_exact_mut(hidden) {
+                for (v, b) in row.iter_mut().zip(&bias.bias) {
+                    *v += b;
+                }
+            }
+            act_in_place(*act, &mut h);
+            apply_matmul(mul, batch, &h, &mut pass, false, 1);
+        }
+        None => apply_matmul(&policy.gpool_to_pass, batch, &s.pooled, &mut pass, false, 1),
+    }
+
+    // Value head.
+    let value = &model.value;
+    let v1 = value.v1_conv.out_channels;
+    s.a.clear();
+    s.a.resize(rows * v1, 0.0);
+    apply_conv(
+        &value.v1_conv,
+        grid,
+        &trunk_out,
+        &mut s.a,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+    norm_act(&value.v1_norm, value.v1_act, &s.a, &mut s.b);
+    pool_value(grid, v1, &s.b, &mut s.pooled);
+    let v2 = value.v2_mul.out_channels;
+    let mut hidden = vec![0.0f32; batch * v2];
+    apply_matmul(&value.v2_mul, batch, &s.pooled, &mut hidden, false, 1);
+    for row in hidden.chunks_exact_mut(v2) {
+        for (v, b) in row.iter_mut().zip(&value.v2_bias.bias) {
+            *v += b;
+        }
+    }
+    act_in_place(value.v2_act, &mut hidden);
+    let mut values = vec![0.0f32; batch * 3];
+    apply_matmul(&value.v3_mul, batch, &hidden, &mut values, false, 1);
+    let score_count = value.sv3_mul.out_channels;
+    let mut scores = vec![0.0f32; batch * score_count];
+    apply_matmul(&value.sv3_mul, batch, &hidden, &mut scores, false, 1);
+    let mut ownership = vec![0.0f32; rows];
+    apply_conv(
+        &value.ownership_conv,
+        grid,
+        &s.b,
+        &mut ownership,
+        false,
+        &mut s.unrolled,
+        threads,
+    );
+
+    (0..batch)
+        .map(|b| {
+            let mix = |normal: f32, optimistic: f32| normal + (optimistic - normal) * optimism;
+            let mut policy_out = Vec::with_capacity(points + 1);
+            for pt in 0..points {
+                let row = &logits[(b * points + pt) * out_channels..][..out_channels];
+                policy_out.push(if out_channels >= 2 {
+                    mix(row[0], row[1])
+                } else {
+                    row[0]
+                });
+            }
+            let pass_row = &pass[b * out_channels..][..out_channels];
+            policy_out.push(if out_channels >= 2 {
+                mix(pass_row[0], pass_row[1])
+            } else {
+                pass_row[0]
+            });
+            let mut score = [0.0f32; 6];
+            for (i, v) in scores[b * score_count..(b + 1) * score_count]
+                .iter()
+                .enumerate()
+            {
+                score[i] = *v;
+            }
+            let mut value_logits = [0.0f32; 3];
+            for (i, v) in value_logits.iter_mut().enumerate() {
+                *v = values[b * 3 + i] + model.value.v3_bias.bias[i];
+            }
+            for (i, v) in score.iter_mut().take(score_count).enumerate() {
+                *v += model.value.sv3_bias.bias[i];
+            }
+            RawOutput {
+                policy: policy_out,
+                value: value_logits,
+                score,
+                ownership: ownership[b * points..(b + 1) * points].to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// Applies one residual block to `t` (rows of `channels`).
+fn run_block(
+    block: &Block,
+    grid: Grid,
+    channels: usize,
+    t: &mut [f32],
+    s: &mut Scratch,
+    threads: usize,
+) {
+    let rows = grid.rows();
+    match block {
+        Block::Ordinary(b) => {
+            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            let mid = b.regular_conv.out_channels;
+            s.b.clear();
+            s.b.resize(rows * mid, 0.0);
+            apply_conv(
+                &b.regular_conv,
+                grid,
+                &s.a,
+                &mut s.b,
+                false,
+                &mut s.unrolled,
+                threads,
+            );
+            norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, threads);
+        }
+        Block::GlobalPool(b) => {
+            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            let regular = b.regular_conv.out_channels;
+            let pooled_channels = b.gpool_conv.out_channels;
+            s.b.clear();
+            s.b.resize(rows * regular, 0.0);
+            apply_conv(
+                &b.regular_conv,
+                grid,
+                &s.a,
+                &mut s.b,
+                false,
+                &mut s.unrolled,
+                threads,
+            );
+            s.c.clear();
+            s.c.resize(rows * pooled_channels, 0.0);
+            apply_conv(
+                &b.gpool_conv,
+                grid,
+                &s.a,
+                &mut s.c,
+                false,
+                &mut s.unrolled,
+                threads,
+            );
+            norm_act(&b.gpool_norm, b.gpool_act, &s.c, &mut s.d);
+            pool_mean_max(grid, pooled_channels, &s.d, &mut s.pooled);
+            s.small.clear();
+            s.small.resize(grid.batch * regular, 0.0);
+            apply_matmul(
+                &b.gpool_to_bias,
+                grid.batch,
+                &s.pooled,
+                &mut s.small,
+                false,
+                1,
+            );
+            add_per_position(grid, regular, &s.small, &mut s.b);
+            norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, threads);
+        }
+        Block::Nested(b) => {
+            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            let inner = b.pre_conv.out_channels;
+            let mut m = vec![0.0f32; rows * inner];
+            apply_conv(
+                &b.pre_conv,
+                grid,
+                &s.a,
+                &mut m,
+                false,
+                &mut s.unrolled,
+                threads,
+            );
+            for child in &b.blocks {
+                run_block(child, grid, inner, &mut m, s, threads);
+            }
+            norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
+            apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, threads);
+        }
+        Block::Attention(b) => attention(b, grid, channels, t, s, threads),
+        Block::Ffn(b) => ffn(b, grid, t, s, threads),
+    }
+}
+
+/// Self-attention over the points of each position, added to `t`.
+fn attention(
+    b: &AttentionBlock,
+    grid: Grid,
+    _channels: usize,
+    t: &mut [f32],
+    s: &mut Scratch,
+    threads: usize,
+) {
+    let rows = grid.rows();
+    let points = grid.points();
+    let (h_count, kv_count, d, dv) = (b.heads, b.kv_heads, b.q_head_dim, b.v_head_dim);
+    rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
+    let mut q = vec![0.0f32; rows * h_count * d];
+    let mut k = vec![0.0f32; rows * kv_count * d];
+    let mut v = vec![0.0f32; rows * kv_count * dv];
+    apply_matmul(&b.q_proj, rows, &s.a, &mut q, false, threads);
+    apply_matmul(&b.k_proj, rows, &s.a, &mut k, false, threads);
+    apply_matmul(&b.v_proj, rows, &s.a, &mut v, false, threads);
+    if let Some(rope) = &b.rope {
+        apply_rope(rope, grid, h_count, kv_count, d, &mut q, &mut k);
+    }
+    let mut o = vec![0.0f32; rows * h_count * dv];
+    let scale = 1.0 / (d as f32).sqrt();
+    let group = h_count / kv_count;
+    s.b.clear();
+    s.b.resize(points * points, 0.0);
+    for pos in 0..grid.batch {
+        for h in 0..h_count {
+            let kvh = h / group;
+            // scores = q_h · k_hᵀ / sqrt(d)
+            gemm_strided(
+                points,
+                points,
+                d,
+                &mut s.b,
+                Layout::rows(0, points),
+                &q,
+                Layout {
+                    offset: pos * points * h_count * d + h * d,
+                    row_stride: h_count * d,
+                    col_stride: 1,
+                },
+                &k,
+                Layout {
+                    offset: pos * points * kv_count * d + kvh * d,
+                    row_stride: 1,
+                    col_stride: kv_count * d,
+                },
+                scale,
+                false,
+                threads,
+            );
+            softmax_rows(&mut s.b, points);
+            gemm_strided(
+                points,
+                dv,
+                points,
+                &mut o,
+                Layout {
+                    offset: pos * points * h_count * dv + h * dv,
+                    row_stride: h_count * dv,
+                    col_stride: 1,
+                },
+                &s.b,
+                Layout::rows(0, points),
+                &v,
+                Layout {
+                    offset: pos * points * kv_count * dv + kvh * dv,
+                    row_stride: kv_count * dv,
+                    col_stride: 1,
+                },
+                1.0,
+                false,
+                threads,
+            );
+        }
+    }
+    apply_matmul(&b.out_proj, rows, &o, t, true, threads);
+}
+
+/// Rotates query and key pairs by angles that depend on each point's column
+/// and row.
+fn apply_rope(
+    rope: &Rope,
+    grid: Grid,
+    heads: usize,
+    kv_heads: usize,
+    d: usize,
+    q: &mut [f32],
+    k: &mut [f32],
+) {
+    let pairs = d / 2;
+    let points = grid.points();
+    // Angle table [point][kv head][pair] as (cos, sin).
+    let mut table = vec![(0.0f32, 0.0f32); points * kv_heads * pairs];
+    for y in 0..grid.height {
+        for x in 0..grid.width {
+            for kvh in 0..kv_heads {
+                for pair in 0..pairs {
+                    let theta = match rope {
+                        Rope::Learned(freqs) => {
+                            let f = &freqs[(kvh * pairs + pair) * 2..];
+                            x as f32 * f[0] + y as f32 * f[1]
+                        }
+                        Rope::Fixed(base) => {
+                            let half = pairs / 2;
+                            if pair < half {
+                                y as f32 * base.powf(-2.0 * pair as f32 / pairs as f32)
+                            } else {
+                                x as f32 * base.powf(-2.0 * (pair - half) as f32 / pairs as f32)
+                            }
+                        }
+                    };
+                    table[((y * grid.width + x) * kv_heads + kvh) * pairs + pair] =
+                        (theta.cos(), theta.sin());
+                }
+            }
+        }
+    }
+    let rotate = |values: &mut [f32], head_count: usize, kv_of: &dyn Fn(usize) -> usize| {
+        for (row_index, row) in values.chunks_exact_mut(head_count * d).enumerate() {
+            let point = row_index % points;
+            for h in 0..head_count {
+                let kvh = kv_of(h);
+                let angles = &table[(point * kv_heads + kvh) * pairs..][..pairs];
+                let head = &mut row[h * d..(h + 1) * d];
+                for (pair, &(cos, sin)) in angles.iter().enumerate() {
+                    let (a, b) = (head[2 * pair], head[2 * pair + 1]);
+                    head[2 * pair] = a * cos - b * sin;
+                    head[2 * pair + 1] = a * sin + b * cos;
+                }
+            }
+        }
+    };
+    rotate(q, heads, &|h| h * kv_heads / heads);
+    rotate(k, kv_heads, &|h| h);
+}
+
+/// The gated feed-forward block, added to `t`.
+fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize) {
+    let rows = grid.rows();
+    let width = b.linear1.out_channels;
+    rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
+    s.b.clear();
+    s.b.resize(rows * width, 0.0);
+    s.c.clear();
+    s.c.resize(rows * width, 0.0);
+    apply_matmul(&b.linear1, rows, &s.a, &mut s.b, false, threads);
+    apply_matmul(&b.gate, rows, &s.a, &mut s.c, false, threads);
+    for (x, g) in s.b.iter_mut().zip(&s.c) {
+        *x = kernels::activate(crate::model::Activation::Silu, *x) * g;
+    }
+    apply_matmul(&b.linear2, rows, &s.b, t, true, threads);
+}
