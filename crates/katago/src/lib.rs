@@ -9,3 +9,4 @@ pub mod forward;
 pub mod inputs;
 pub mod model;
 pub mod output;
+pub mod symmetry;

@@ -1,0 +1,297 @@
+//! A loaded KataGo network ready to evaluate positions of tengen games:
+//! inputs, symmetry, forward pass and post-processing in one call.
+
+use std::path::Path;
+
+use tengen_core::{Color, Game, Move, Point};
+
+use crate::forward::{forward, RawOutput};
+use crate::inputs::{self, InputOptions, KataRules};
+use crate::model::{ModelDesc, ModelError, GLOBAL_INPUTS, SPATIAL_INPUTS};
+use crate::output::{evaluate, Evaluation};
+use crate::symmetry::{permute_planes, point_map, SYMMETRIES};
+
+/// The largest board side evaluated. KataGo's networks are fully
+/// convolutional (with attention over the points), trained up to 19×19;
+/// KataGo itself can be built for boards up to 29×29, and tengen's boards
+/// stop at 25×25.
+pub const MAX_BOARD_SIDE: usize = 25;
+
+/// Why a position could not be evaluated.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The inputs could not be computed (rules KataGo cannot express, …).
+    #[error("{0}")]
+    Inputs(#[from] inputs::InputError),
+    /// The board is larger than the network is run on.
+    #[error("a {width}x{height} board is larger than the {MAX_BOARD_SIDE}x{MAX_BOARD_SIDE} that KataGo networks are run on")]
+    BoardTooLarge {
+        /// Columns.
+        width: usize,
+        /// Rows.
+        height: usize,
+    },
+    /// A symmetry outside 0..8.
+    #[error("symmetry {0} does not exist (0 to 7)")]
+    Symmetry(u8),
+}
+
+/// Which symmetries to evaluate a position under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Symmetries {
+    /// One symmetry, 0 (identity) to 7.
+    One(u8),
+    /// All eight, averaged as KataGo averages them.
+    All,
+}
+
+/// Settings of an evaluation that are not part of the position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvalOptions {
+    /// How much of the optimistic policy to mix in (KataGo's
+    /// `rootPolicyOptimism` is 0.2, which `kata-raw-nn` uses).
+    pub policy_optimism: f32,
+    /// Input options (conservative pass, playout doubling advantage).
+    pub inputs: InputOptions,
+}
+
+impl Default for EvalOptions {
+    fn default() -> EvalOptions {
+        EvalOptions {
+            policy_optimism: 0.2,
+            inputs: InputOptions::default(),
+        }
+    }
+}
+
+/// A KataGo network and the threads it runs on.
+pub struct Network {
+    model: ModelDesc,
+    threads: usize,
+    pool: rayon::ThreadPool,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("name", &self.model.name)
+            .field("version", &self.model.version)
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
+impl Network {
+    /// Loads a model file to run on `threads` threads (at least one).
+    pub fn load(path: &Path, threads: usize) -> Result<Network, ModelError> {
+        Ok(Network::new(ModelDesc::load(path)?, threads))
+    }
+
+    /// Wraps a model read already.
+    pub fn new(model: ModelDesc, threads: usize) -> Network {
+        let threads = threads.max(1);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("katago-{i}"))
+            .build()
+            .expect("a thread pool for the network");
+        Network {
+            model,
+            threads,
+            pool,
+        }
+    }
+
+    /// The model as read from its file.
+    pub fn model(&self) -> &ModelDesc {
+        &self.model
+    }
+
+    /// Threads used by the forward pass.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Evaluates the side to move of each game. Games may have different
+    /// board sizes; each size is run as one batch.
+    pub fn evaluate(
+        &self,
+        games: &[&Game],
+        symmetries: Symmetries,
+        options: &EvalOptions,
+    ) -> Result<Vec<Evaluation>, EvalError> {
+        let list: Vec<u8> = match symmetries {
+            Symmetries::One(s) if s < SYMMETRIES => vec![s],
+            Symmetries::One(s) => return Err(EvalError::Symmetry(s)),
+            Symmetries::All => (0..SYMMETRIES).collect(),
+        };
+        let mut prepared = Vec::with_capacity(games.len());
+        for game in games {
+            prepared.push(Prepared::new(game, &self.model, options)?);
+        }
+        let mut results: Vec<Option<Evaluation>> = vec![None; games.len()];
+        let mut sizes: Vec<(usize, usize)> = prepared.iter().map(|p| (p.width, p.height)).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        for (width, height) in sizes {
+            let members: Vec<usize> = (0..games.len())
+                .filter(|&i| (prepared[i].width, prepared[i].height) == (width, height))
+                .collect();
+            let points = width * height;
+            // One batch: every member under every symmetry asked for.
+            let mut spatial = Vec::with_capacity(members.len() * list.len() * SPATIAL_INPUTS * points);
+            let mut global = Vec::with_capacity(members.len() * list.len() * GLOBAL_INPUTS);
+            let mut plane = vec![0.0f32; SPATIAL_INPUTS * points];
+            for &i in &members {
+                for &symmetry in &list {
+                    let map = point_map(symmetry, width, height, false);
+                    permute_planes(&map, SPATIAL_INPUTS, &prepared[i].spatial, &mut plane);
+                    spatial.extend_from_slice(&plane);
+                    global.extend_from_slice(&prepared[i].global);
+                }
+            }
+            let batch = members.len() * list.len();
+            let raw = self.pool.install(|| {
+                forward(
+                    &self.model,
+                    batch,
+                    width,
+                    height,
+                    &spatial,
+                    &global,
+                    options.policy_optimism,
+                    self.threads,
+                )
+            });
+            for (m, &i) in members.iter().enumerate() {
+                let mut evaluations = Vec::with_capacity(list.len());
+                for (k, &symmetry) in list.iter().enumerate() {
+                    let back = point_map(symmetry, width, height, true);
+                    let raw = unpermute(&raw[m * list.len() + k], &back);
+                    let p = &prepared[i];
+                    evaluations.push(evaluate(
+                        &self.model,
+                        &raw,
+                        &p.legal,
+                        p.white_to_move,
+                        p.no_result_impossible,
+                    ));
+                }
+                results[i] = Some(average(evaluations));
+            }
+        }
+        Ok(results.into_iter().map(|e| e.expect("every game evaluated")).collect())
+    }
+}
+
+/// A game's inputs and legal moves, before symmetry.
+struct Prepared {
+    width: usize,
+    height: usize,
+    spatial: Vec<f32>,
+    global: Vec<f32>,
+    legal: Vec<bool>,
+    white_to_move: bool,
+    no_result_impossible: bool,
+}
+
+impl Prepared {
+    fn new(game: &Game, model: &ModelDesc, options: &EvalOptions) -> Result<Prepared, EvalError> {
+        let size = game.size();
+        let (width, height) = (size.width(), size.height());
+        if width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE {
+            return Err(EvalError::BoardTooLarge { width, height });
+        }
+        let rules = KataRules::from_game(game)?;
+        let mut input_options = options.inputs;
+        input_options.prefer_pass_alive_under_suicide |= model.prefer_pass_alive_under_suicide;
+        let points = width * height;
+        let mut spatial = vec![0.0f32; SPATIAL_INPUTS * points];
+        let mut global = vec![0.0f32; GLOBAL_INPUTS];
+        inputs::fill(game, &rules, &input_options, width, height, &mut spatial, &mut global)?;
+        let mut legal = Vec::with_capacity(points + 1);
+        for y in 0..height {
+            for x in 0..width {
+                let point = grid_point(size, x, y);
+                legal.push(game.legal(Move::Play(point)).is_ok());
+            }
+        }
+        legal.push(game.legal(Move::Pass).is_ok());
+        Ok(Prepared {
+            width,
+            height,
+            spatial,
+            global,
+            legal,
+            white_to_move: game.to_move() == Color::White,
+            no_result_impossible: rules.no_result_impossible(),
+        })
+    }
+}
+
+/// The point at column `x`, row `y` counted from the top.
+pub fn grid_point(size: tengen_core::BoardSize, x: usize, y: usize) -> Point {
+    size.point(x, size.height() - 1 - y)
+        .expect("grid coordinates inside the board")
+}
+
+/// Raw outputs moved from the symmetric frame back to the board.
+fn unpermute(raw: &RawOutput, back: &[usize]) -> RawOutput {
+    let points = back.len();
+    let mut policy = vec![0.0f32; points + 1];
+    let mut ownership = vec![0.0f32; points];
+    for p in 0..points {
+        policy[back[p]] = raw.policy[p];
+        ownership[back[p]] = raw.ownership[p];
+    }
+    policy[points] = raw.policy[points];
+    RawOutput {
+        policy,
+        value: raw.value,
+        score: raw.score,
+        ownership,
+    }
+}
+
+/// The mean of evaluations under several symmetries.
+fn average(mut evaluations: Vec<Evaluation>) -> Evaluation {
+    if evaluations.len() == 1 {
+        return evaluations.pop().expect("one evaluation");
+    }
+    let n = evaluations.len() as f64;
+    let mut sum = evaluations[0].clone();
+    for e in &evaluations[1..] {
+        for (a, b) in sum.policy.iter_mut().zip(&e.policy) {
+            *a += b;
+        }
+        for (a, b) in sum.white_ownership.iter_mut().zip(&e.white_ownership) {
+            *a += b;
+        }
+        sum.white_win += e.white_win;
+        sum.white_loss += e.white_loss;
+        sum.no_result += e.no_result;
+        sum.white_lead += e.white_lead;
+        sum.white_score_mean += e.white_score_mean;
+        sum.white_score_mean_sq += e.white_score_mean_sq;
+        sum.var_time_left += e.var_time_left;
+        sum.shortterm_winloss_error += e.shortterm_winloss_error;
+        sum.shortterm_score_error += e.shortterm_score_error;
+    }
+    for a in &mut sum.policy {
+        // Illegal moves are −1 in every symmetry and stay −1.
+        *a /= n as f32;
+    }
+    for a in &mut sum.white_ownership {
+        *a /= n as f32;
+    }
+    sum.white_win /= n;
+    sum.white_loss /= n;
+    sum.no_result /= n;
+    sum.white_lead /= n;
+    sum.white_score_mean /= n;
+    sum.white_score_mean_sq /= n;
+    sum.var_time_left /= n;
+    sum.shortterm_winloss_error /= n;
+    sum.shortterm_score_error /= n;
+    sum
+}
