@@ -5,8 +5,11 @@
 //! (input version 7), and the forward pass on the CPU.
 #![deny(missing_docs)]
 
+pub mod bench;
 pub mod forward;
 pub mod inputs;
 pub mod model;
 pub mod output;
 pub mod symmetry;
+pub mod network;
+pub mod raw_nn;

@@ -7,6 +7,8 @@
 
 mod kernels;
 
+pub(crate) use kernels::matmul;
+
 use kernels::{
     act_in_place, add_per_position, apply_conv, apply_matmul, gemm_strided, norm_act,
     pool_mean_max, pool_value, rms_norm_rows, softmax_rows, Grid, Layout,

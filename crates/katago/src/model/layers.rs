@@ -930,3 +930,48 @@ pub(crate) fn read_value_head(
         ownership_conv,
     })
 }
+
+/// Floating-point operations (a multiply-add counts two) of one forward
+/// pass on a board of `points` points, for the matrix work only.
+pub(crate) fn block_flops(block: &Block, points: f64) -> f64 {
+    let conv = |c: &Conv| 2.0 * points * c.weights.len() as f64;
+    let mat = |m: &MatMul| 2.0 * points * m.weights.len() as f64;
+    match block {
+        Block::Ordinary(b) => conv(&b.regular_conv) + conv(&b.final_conv),
+        Block::GlobalPool(b) => conv(&b.regular_conv) + conv(&b.gpool_conv) + conv(&b.final_conv),
+        Block::Nested(b) => {
+            conv(&b.pre_conv)
+                + conv(&b.post_conv)
+                + b.blocks.iter().map(|inner| block_flops(inner, points)).sum::<f64>()
+        }
+        Block::Attention(b) => {
+            mat(&b.q_proj)
+                + mat(&b.k_proj)
+                + mat(&b.v_proj)
+                + mat(&b.out_proj)
+                + 2.0 * points * points * (b.heads * (b.q_head_dim + b.v_head_dim)) as f64
+        }
+        Block::Ffn(b) => mat(&b.linear1) + mat(&b.gate) + mat(&b.linear2),
+    }
+}
+
+impl Trunk {
+    pub(crate) fn flops(&self, points: f64) -> f64 {
+        2.0 * points * self.initial_conv.weights.len() as f64
+            + self.blocks.iter().map(|b| block_flops(b, points)).sum::<f64>()
+    }
+}
+
+impl PolicyHead {
+    pub(crate) fn flops(&self, points: f64) -> f64 {
+        2.0 * points
+            * (self.p1_conv.weights.len() + self.g1_conv.weights.len() + self.p2_conv.weights.len())
+                as f64
+    }
+}
+
+impl ValueHead {
+    pub(crate) fn flops(&self, points: f64) -> f64 {
+        2.0 * points * (self.v1_conv.weights.len() + self.ownership_conv.weights.len()) as f64
+    }
+}

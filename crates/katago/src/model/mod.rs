@@ -261,6 +261,13 @@ impl ModelDesc {
         })
     }
 
+    /// Floating-point operations of one evaluation on a board of `points`
+    /// points (matrix products and convolutions; a multiply-add is two).
+    pub fn flops(&self, points: usize) -> f64 {
+        let points = points as f64;
+        self.trunk.flops(points) + self.policy.flops(points) + self.value.flops(points)
+    }
+
     /// The number of weights in the network.
     pub fn parameter_count(&self) -> usize {
         self.trunk.parameter_count() + self.policy.parameter_count() + self.value.parameter_count()

@@ -1,0 +1,146 @@
+//! tengen's evaluation of KataGo's network against KataGo's own
+//! `kata-raw-nn 0` answers for 30 positions (tests/data/README.md).
+//!
+//! The network comes from the PyPI package katrain 1.20.0 through
+//! `scripts/katago-model`, cached under `target/katago/`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tengen_core::{BoardSize, Color, Game, Rules, KoRule};
+use tengen_katago::network::{EvalOptions, Network, Symmetries};
+
+/// The network file, downloaded once.
+pub fn model_path() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let output = Command::new("bash")
+        .arg(root.join("scripts/katago-model"))
+        .output()
+        .expect("run scripts/katago-model");
+    assert!(
+        output.status.success(),
+        "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
+}
+
+struct Expected {
+    name: String,
+    values: Vec<(String, f64)>,
+    policy: Vec<Option<f64>>,
+    pass: Option<f64>,
+    ownership: Vec<f64>,
+}
+
+fn parse_expected(text: &str) -> Vec<Expected> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(name) = line.strip_prefix("# ") else { continue };
+        let mut e = Expected {
+            name: name.to_string(),
+            values: Vec::new(),
+            policy: Vec::new(),
+            pass: None,
+            ownership: Vec::new(),
+        };
+        let mut section = "";
+        while let Some(line) = lines.peek() {
+            if line.starts_with("# ") {
+                break;
+            }
+            let line = lines.next().unwrap();
+            let mut words = line.split_whitespace();
+            match words.next() {
+                None => {}
+                Some("symmetry") => {}
+                Some("policy") => section = "policy",
+                Some("whiteOwnership") => section = "ownership",
+                Some("policyPass") => {
+                    e.pass = words.next().and_then(|w| w.parse().ok());
+                }
+                Some(first) if first.chars().next().unwrap().is_ascii_alphabetic() && first != "NAN" => {
+                    e.values.push((first.to_string(), words.next().unwrap().parse().unwrap()));
+                }
+                Some(_) => {
+                    for word in line.split_whitespace() {
+                        match section {
+                            "policy" => e.policy.push(word.parse().ok()),
+                            _ => e.ownership.push(word.parse().unwrap()),
+                        }
+                    }
+                }
+            }
+        }
+        blocks.push(e);
+    }
+    blocks
+}
+
+fn game_of(size: usize, moves: &str) -> Game {
+    let size = BoardSize::square(size).unwrap();
+    let mut rules = Rules::preset("chinese").unwrap().with_komi(7.5);
+    rules.ko = KoRule::Simple;
+    let mut game = Game::new(size, rules);
+    for mv in moves.split(',').filter(|m| !m.trim().is_empty()) {
+        let (color, vertex) = mv.trim().split_once(' ').unwrap();
+        let color = if color == "b" { Color::Black } else { Color::White };
+        let mv = size.parse_gtp(vertex).unwrap();
+        game.play_as(color, mv).unwrap();
+    }
+    game
+}
+
+#[test]
+fn every_reference_position_matches_katago_within_tolerance() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let positions = std::fs::read_to_string(data.join("positions.txt")).unwrap();
+    let expected = parse_expected(&std::fs::read_to_string(data.join("kata-raw-nn.txt")).unwrap());
+    let network = Network::load(&model_path(), 2).expect("load the network");
+    let mut worst = [0.0f64; 4];
+    let mut compared = 0;
+    for (line, exp) in positions.lines().filter(|l| !l.trim().is_empty()).zip(&expected) {
+        let mut fields = line.splitn(3, '|');
+        let name = fields.next().unwrap();
+        assert_eq!(name, exp.name, "positions and answers in the same order");
+        let size: usize = fields.next().unwrap().parse().unwrap();
+        let game = game_of(size, fields.next().unwrap_or(""));
+        let got = &network
+            .evaluate(&[&game], Symmetries::One(0), &EvalOptions::default())
+            .unwrap()[0];
+        let value = |key: &str| exp.values.iter().find(|(k, _)| k == key).unwrap().1;
+        let mut check = |what: &str, slot: usize, ours: f64, theirs: f64, tolerance: f64| {
+            let diff = (ours - theirs).abs();
+            worst[slot] = worst[slot].max(diff);
+            assert!(
+                diff <= tolerance,
+                "{name}: {what} is {ours}, KataGo says {theirs} (tolerance {tolerance})"
+            );
+        };
+        check("whiteWin", 1, got.white_win, value("whiteWin"), 0.005);
+        check("whiteLoss", 1, got.white_loss, value("whiteLoss"), 0.005);
+        check("whiteLead", 2, got.white_lead, value("whiteLead"), 0.05);
+        assert_eq!(exp.policy.len(), size * size, "{name}: reference policy size");
+        for (i, theirs) in exp.policy.iter().enumerate() {
+            let ours = got.policy[i];
+            match theirs {
+                None => assert!(ours < 0.0, "{name}: point {i} is illegal for KataGo, legal here"),
+                Some(theirs) => {
+                    assert!(ours >= 0.0, "{name}: point {i} is legal for KataGo, illegal here");
+                    check("policy", 0, f64::from(ours), *theirs, 0.005);
+                }
+            }
+        }
+        check("policyPass", 0, f64::from(got.policy[size * size]), exp.pass.unwrap(), 0.005);
+        for (i, theirs) in exp.ownership.iter().enumerate() {
+            check("ownership", 3, f64::from(got.white_ownership[i]), *theirs, 0.01);
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 30, "all 30 reference positions compared");
+    eprintln!(
+        "largest differences: policy {:.2e}, win/loss {:.2e}, lead {:.2e}, ownership {:.2e}",
+        worst[0], worst[1], worst[2], worst[3]
+    );
+}
