@@ -1,2 +1,366 @@
 //! KataGo's input features (input version 7): 22 spatial planes and 19
-//! global values, computed from a [`tengen_core::Game`].
+//! global values, computed from a [`tengen_core::Game`] exactly as KataGo's
+//! `NNInputs::fillRowV7` computes them from its board and history.
+//!
+//! # Layout
+//!
+//! `spatial` is `[SPATIAL_FEATURES][nn_y][nn_x]`, row-major. Column `x = 0`
+//! is GTP column A; row `y = 0` is the **top** row of the board (GTP row
+//! `height`). The board sits in the top-left corner of the grid; every value
+//! outside it is 0, feature 0 included (it is the mask). Everything is seen
+//! from the side to move ("pla"); "opp" is the other side.
+//!
+//! # Spatial features
+//!
+//! | # | meaning |
+//! |---|---|
+//! | 0 | on the board |
+//! | 1, 2 | pla's stone, opp's stone |
+//! | 3, 4, 5 | a stone whose chain has 1, 2, 3 liberties |
+//! | 6 | the simple-ko point, and the points superko bans (positional or situational ko, for the player after the last move; never a point where the move would be an illegal suicide) |
+//! | 7, 8 | always 0 here (cleanup-phase features) |
+//! | 9..13 | where the move 1..5 turns ago was played (see history below) |
+//! | 14 | a stone of a chain with 1 or 2 liberties that is captured in a ladder (2 liberties: the attacker moving first) |
+//! | 15, 16 | the same on the board 1 and 2 turns ago (the later board where fewer turns of history are shown) |
+//! | 17 | for opp's chains with 2 liberties captured in a ladder, the attacker's first moves that capture them |
+//! | 18, 19 | pla's and opp's area (see area below) |
+//! | 20, 21 | always 0 here (second cleanup phase) |
+//!
+//! **History.** The move `k` turns ago (k = 1..5) is shown only while the
+//! moves alternate back from the last one (k odd by opp, k even by pla); a
+//! pass sets global `k - 1`, a stone feature `8 + k`. No history at all is
+//! shown when a pass would end the game and either
+//! [`InputOptions::conservative_pass`] is set or the pass would be a
+//! "friendly" one (friendly passes allowed, area scoring, the opponent's
+//! pass just before); then global 14 is 0 too. Once the game is over (two
+//! passes, a repetition ending under simple ko, a triple repetition) only the
+//! last turn is shown.
+//!
+//! **Ladders.** KataGo's search, replicated step by step on a board that
+//! links its chains the way KataGo's does (see `board.rs`, `ladder.rs`),
+//! including the 25 000-node budget, the depth limit, the ko and double-ko
+//! rules, and the order in which liberties are tried.
+//!
+//! **Area.** Area scoring without tax: KataGo's `calculateArea` with every
+//! option on (`area.rs`): pass-alive chains and their territory, then every
+//! other stone, then empty regions bordered by one colour only (not inside
+//! the other side's pass-alive area). Under territory scoring the planes are
+//! 0 (KataGo shows them only in the second cleanup phase, which tengen does
+//! not have). With a group tax, KataGo's "independent life" area.
+//!
+//! # Global features
+//!
+//! | # | meaning |
+//! |---|---|
+//! | 0..4 | the move 1..5 turns ago was a pass |
+//! | 5 | pla's komi / 20: komi (plus, under territory scoring, one point per Black stone played minus one per White stone, and White's handicap bonus) for White, its negation for Black, clipped to ±(width·height + 20) |
+//! | 6, 7 | ko: simple 0, 0; positional 1, 0.5; situational 1, −0.5 |
+//! | 8 | multi-stone suicide legal |
+//! | 9 | territory scoring |
+//! | 10, 11 | tax: seki 1, 0; all 1, 1 |
+//! | 12, 13 | cleanup phase: always 0 here |
+//! | 14 | a pass would end the phase (two passes in a row, or under simple ko a position in which the same player passed before) |
+//! | 15, 16 | playout doubling advantage ≠ 0: 1 and half of it |
+//! | 17 | the button is still to be taken |
+//! | 18 | area scoring: the komi parity wave (see [`fill`]) |
+//!
+//! Draws count as half a win (KataGo's default), so no draw adjustment is
+//! added to the komi.
+
+mod area;
+mod board;
+mod history;
+mod ladder;
+mod rules;
+#[cfg(test)]
+mod tests;
+
+use tengen_core::Game;
+use thiserror::Error;
+
+pub use rules::{HandicapBonus, KataKo, KataRules, Tax};
+
+use board::{opp, EMPTY, NULL_LOC, PASS_LOC};
+use history::{player, History};
+
+/// Number of spatial input planes.
+pub const SPATIAL_FEATURES: usize = 22;
+/// Number of global inputs.
+pub const GLOBAL_FEATURES: usize = 19;
+
+/// KataGo's bound on |komi| beyond the board's area.
+const KOMI_CLIP_RADIUS: f32 = 20.0;
+
+/// Why the inputs could not be computed.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum InputError {
+    /// NoGo has no KataGo counterpart.
+    #[error("KataGo networks do not play NoGo")]
+    NoGo,
+    /// The komi is not a finite number.
+    #[error("komi {0} is not a number KataGo can use")]
+    BadKomi(f64),
+    /// The board does not fit in the network's grid.
+    #[error("a {width}x{height} board does not fit in a {nn_x}x{nn_y} input grid")]
+    BoardTooLarge {
+        /// Board width.
+        width: usize,
+        /// Board height.
+        height: usize,
+        /// Grid width.
+        nn_x: usize,
+        /// Grid height.
+        nn_y: usize,
+    },
+    /// A buffer has the wrong length.
+    #[error("the {buffer} buffer holds {got} values, {expected} expected")]
+    BufferSize {
+        /// `spatial` or `global`.
+        buffer: &'static str,
+        /// Length needed.
+        expected: usize,
+        /// Length given.
+        got: usize,
+    },
+}
+
+/// Per-evaluation options; the defaults are those of a plain `katago gtp`
+/// `kata-raw-nn` call.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InputOptions {
+    /// KataGo's `conservativePass` at the root: hide the history when a pass
+    /// would end the game.
+    pub conservative_pass: bool,
+    /// Playout doubling advantage, from the side to move's view (0: none).
+    pub playout_doubling_advantage: f32,
+    /// Compute pass-alive areas as if multi-stone suicide were legal even
+    /// when it is not (KataGo's `alwaysComputePassAliveUnderSuicideRules`).
+    pub prefer_pass_alive_under_suicide: bool,
+}
+
+/// Fills `spatial` (`[SPATIAL_FEATURES][nn_y][nn_x]`) and `global`
+/// (`[GLOBAL_FEATURES]`) for the side to move of `game`, overwriting every
+/// value. See the module documentation for the features.
+///
+/// The komi parity wave (global 18, area scoring only): with `k` pla's komi
+/// and `floor_k` the largest komi below it at which a draw is possible
+/// (even numbers on boards of even area, odd ones on boards of odd area),
+/// `d = k - floor_k` clamped to [0, 2]; the wave is `d` below 0.5, `1 - d`
+/// below 1.5, and `d - 2` above.
+pub fn fill(
+    game: &Game,
+    rules: &KataRules,
+    options: &InputOptions,
+    nn_x: usize,
+    nn_y: usize,
+    spatial: &mut [f32],
+    global: &mut [f32],
+) -> Result<(), InputError> {
+    if game.rules().is_nogo() {
+        return Err(InputError::NoGo);
+    }
+    if !rules.komi.is_finite() {
+        return Err(InputError::BadKomi(rules.komi as f64));
+    }
+    let size = game.size();
+    let (x_size, y_size) = (size.width(), size.height());
+    if x_size > nn_x || y_size > nn_y {
+        return Err(InputError::BoardTooLarge {
+            width: x_size,
+            height: y_size,
+            nn_x,
+            nn_y,
+        });
+    }
+    let plane = nn_x * nn_y;
+    if spatial.len() != SPATIAL_FEATURES * plane {
+        return Err(InputError::BufferSize {
+            buffer: "spatial",
+            expected: SPATIAL_FEATURES * plane,
+            got: spatial.len(),
+        });
+    }
+    if global.len() != GLOBAL_FEATURES {
+        return Err(InputError::BufferSize {
+            buffer: "global",
+            expected: GLOBAL_FEATURES,
+            got: global.len(),
+        });
+    }
+    spatial.fill(0.0);
+    global.fill(0.0);
+
+    let hist = History::replay(game, rules);
+    let board = &hist.board;
+    let pla = player(game.to_move());
+    let o = opp(pla);
+    let pos = |loc: usize| {
+        let (x, y) = board.xy(loc);
+        y * nn_x + x
+    };
+    let mut set = |feature: usize, loc: usize| spatial[feature * plane + pos(loc)] = 1.0;
+
+    // Features 0 to 5.
+    for y in 0..y_size {
+        for x in 0..x_size {
+            let loc = board.loc(x, y);
+            set(0, loc);
+            let stone = board.colors[loc];
+            if stone == EMPTY {
+                continue;
+            }
+            set(if stone == pla { 1 } else { 2 }, loc);
+            match board.libs(loc) {
+                1 => set(3, loc),
+                2 => set(4, loc),
+                3 => set(5, loc),
+                _ => {}
+            }
+        }
+    }
+
+    // Feature 6.
+    if board.ko_loc != NULL_LOC {
+        set(6, board.ko_loc);
+    }
+    for (loc, &banned) in hist.superko_banned().iter().enumerate() {
+        if banned {
+            set(6, loc);
+        }
+    }
+
+    // Features 18 and 19.
+    let suicide_legal = rules.multi_stone_suicide || options.prefer_pass_alive_under_suicide;
+    let area = if rules.territory_scoring {
+        None
+    } else if rules.tax == Tax::None {
+        Some(area::calculate_area(board, true, true, true, suicide_legal))
+    } else {
+        Some(area::calculate_independent_life_area(board, false, true, suicide_legal).0)
+    };
+    if let Some(area) = area {
+        for y in 0..y_size {
+            for x in 0..x_size {
+                let loc = board.loc(x, y);
+                if area[loc] == pla {
+                    set(18, loc);
+                } else if area[loc] == o {
+                    set(19, loc);
+                }
+            }
+        }
+    }
+
+    // History: features 9 to 13 and globals 0 to 4.
+    let mut max_turns = 5;
+    let mut suppress_pass_ends = false;
+    if hist.pass_would_end_game(pla)
+        && (options.conservative_pass || hist.should_suppress_end_game_from_friendly_pass(pla))
+    {
+        max_turns = 0;
+        suppress_pass_ends = true;
+    } else if hist.game_finished || hist.past_normal_phase_end {
+        max_turns = 1;
+    }
+    let usable = max_turns.min(hist.approx_valid_turns);
+    let mut turns_included = 0;
+    for k in 1..=usable {
+        let Some(&(loc, mover)) = hist.moves.len().checked_sub(k).map(|i| &hist.moves[i]) else {
+            break;
+        };
+        let expected = if k % 2 == 1 { o } else { pla };
+        if mover != expected {
+            break;
+        }
+        turns_included = k;
+        if loc == PASS_LOC {
+            global[k - 1] = 1.0;
+        } else {
+            set(8 + k, loc);
+        }
+    }
+
+    // Ladders: features 14 to 17.
+    ladder::iter_ladders(board, |loc, working| {
+        set(14, loc);
+        if board.colors[loc] == o && board.libs(loc) > 1 {
+            for &w in working {
+                set(17, w);
+            }
+        }
+    });
+    let prev = if turns_included < 1 {
+        board
+    } else {
+        &hist.recent[0]
+    };
+    ladder::iter_ladders(prev, |loc, _| set(15, loc));
+    let prev_prev = if turns_included < 2 {
+        prev
+    } else {
+        &hist.recent[1]
+    };
+    ladder::iter_ladders(prev_prev, |loc, _| set(16, loc));
+
+    // Globals 5 to 18.
+    let mut self_komi = hist.self_komi(pla);
+    let board_area = (x_size * y_size) as f32;
+    self_komi = self_komi.clamp(-board_area - KOMI_CLIP_RADIUS, board_area + KOMI_CLIP_RADIUS);
+    global[5] = self_komi / 20.0;
+    match rules.ko {
+        KataKo::Simple => {}
+        KataKo::Positional => {
+            global[6] = 1.0;
+            global[7] = 0.5;
+        }
+        KataKo::Situational => {
+            global[6] = 1.0;
+            global[7] = -0.5;
+        }
+    }
+    if rules.multi_stone_suicide {
+        global[8] = 1.0;
+    }
+    if rules.territory_scoring {
+        global[9] = 1.0;
+    }
+    match rules.tax {
+        Tax::None => {}
+        Tax::Seki => global[10] = 1.0,
+        Tax::All => {
+            global[10] = 1.0;
+            global[11] = 1.0;
+        }
+    }
+    if !suppress_pass_ends && hist.pass_would_end_phase(pla) {
+        global[14] = 1.0;
+    }
+    if options.playout_doubling_advantage != 0.0 {
+        global[15] = 1.0;
+        global[16] = 0.5 * options.playout_doubling_advantage;
+    }
+    if hist.has_button {
+        global[17] = 1.0;
+    }
+    if !rules.territory_scoring {
+        global[18] = komi_wave(self_komi, (x_size * y_size) % 2 == 0);
+    }
+    Ok(())
+}
+
+/// The komi parity wave of global feature 18.
+fn komi_wave(self_komi: f32, even_area: bool) -> f32 {
+    let floor = if even_area {
+        (self_komi / 2.0).floor() * 2.0
+    } else {
+        ((self_komi - 1.0) / 2.0).floor() * 2.0 + 1.0
+    };
+    let delta = (self_komi - floor).clamp(0.0, 2.0);
+    if delta < 0.5 {
+        delta
+    } else if delta < 1.5 {
+        1.0 - delta
+    } else {
+        delta - 2.0
+    }
+}
