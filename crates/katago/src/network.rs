@@ -6,7 +6,7 @@ use std::path::Path;
 use tengen_core::{Color, Game, Move, Point};
 
 use crate::forward::{forward, RawOutput};
-use crate::inputs::{self, InputOptions, KataRules};
+use crate::inputs::{self, InputOptions, KataKo, KataRules};
 use crate::model::{ModelDesc, ModelError, GLOBAL_INPUTS, SPATIAL_INPUTS};
 use crate::output::{evaluate, Evaluation};
 use crate::symmetry::{permute_planes, point_map, SYMMETRIES};
@@ -139,7 +139,8 @@ impl Network {
                 .collect();
             let points = width * height;
             // One batch: every member under every symmetry asked for.
-            let mut spatial = Vec::with_capacity(members.len() * list.len() * SPATIAL_INPUTS * points);
+            let mut spatial =
+                Vec::with_capacity(members.len() * list.len() * SPATIAL_INPUTS * points);
             let mut global = Vec::with_capacity(members.len() * list.len() * GLOBAL_INPUTS);
             let mut plane = vec![0.0f32; SPATIAL_INPUTS * points];
             for &i in &members {
@@ -180,7 +181,10 @@ impl Network {
                 results[i] = Some(average(evaluations));
             }
         }
-        Ok(results.into_iter().map(|e| e.expect("every game evaluated")).collect())
+        Ok(results
+            .into_iter()
+            .map(|e| e.expect("every game evaluated"))
+            .collect())
     }
 }
 
@@ -202,13 +206,21 @@ impl Prepared {
         if width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE {
             return Err(EvalError::BoardTooLarge { width, height });
         }
-        let rules = KataRules::from_game(game)?;
+        let rules = KataRules::from_rules(game.rules())?;
         let mut input_options = options.inputs;
         input_options.prefer_pass_alive_under_suicide |= model.prefer_pass_alive_under_suicide;
         let points = width * height;
         let mut spatial = vec![0.0f32; SPATIAL_INPUTS * points];
         let mut global = vec![0.0f32; GLOBAL_INPUTS];
-        inputs::fill(game, &rules, &input_options, width, height, &mut spatial, &mut global)?;
+        inputs::fill(
+            game,
+            &rules,
+            &input_options,
+            width,
+            height,
+            &mut spatial,
+            &mut global,
+        )?;
         let mut legal = Vec::with_capacity(points + 1);
         for y in 0..height {
             for x in 0..width {
@@ -224,7 +236,8 @@ impl Prepared {
             global,
             legal,
             white_to_move: game.to_move() == Color::White,
-            no_result_impossible: rules.no_result_impossible(),
+            // KataGo rules out "no result" for superko under area scoring.
+            no_result_impossible: rules.ko != KataKo::Simple && !rules.territory_scoring,
         })
     }
 }

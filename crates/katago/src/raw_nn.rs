@@ -19,7 +19,11 @@ pub fn format(evaluation: &Evaluation, width: usize, height: usize, symmetry: &s
     let _ = writeln!(out, "whiteScoreSelfplay {:.3}", e.white_score_mean);
     let _ = writeln!(out, "whiteScoreSelfplaySq {:.3}", e.white_score_mean_sq);
     let _ = writeln!(out, "varTimeLeft {:.3}", e.var_time_left);
-    let _ = writeln!(out, "shorttermWinlossError {:.3}", e.shortterm_winloss_error);
+    let _ = writeln!(
+        out,
+        "shorttermWinlossError {:.3}",
+        e.shortterm_winloss_error
+    );
     let _ = writeln!(out, "shorttermScoreError {:.3}", e.shortterm_score_error);
     out.push_str("policy\n");
     let policy_entry = |out: &mut String, p: f32| {

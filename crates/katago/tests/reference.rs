@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tengen_core::{BoardSize, Color, Game, Rules, KoRule};
+use tengen_core::{BoardSize, Color, Game, KoRule, Rules};
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 
 /// The network file, downloaded once.
@@ -37,7 +37,9 @@ fn parse_expected(text: &str) -> Vec<Expected> {
     let mut blocks = Vec::new();
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
-        let Some(name) = line.strip_prefix("# ") else { continue };
+        let Some(name) = line.strip_prefix("# ") else {
+            continue;
+        };
         let mut e = Expected {
             name: name.to_string(),
             values: Vec::new(),
@@ -58,15 +60,23 @@ fn parse_expected(text: &str) -> Vec<Expected> {
                 Some("policy") => section = "policy",
                 Some("whiteOwnership") => section = "ownership",
                 Some("policyPass") => {
-                    e.pass = words.next().and_then(|w| w.parse().ok());
+                    e.pass = words
+                        .next()
+                        .and_then(|w| w.parse::<f64>().ok())
+                        .filter(|v| !v.is_nan());
                 }
-                Some(first) if first.chars().next().unwrap().is_ascii_alphabetic() && first != "NAN" => {
-                    e.values.push((first.to_string(), words.next().unwrap().parse().unwrap()));
+                Some(first)
+                    if first.chars().next().unwrap().is_ascii_alphabetic() && first != "NAN" =>
+                {
+                    e.values
+                        .push((first.to_string(), words.next().unwrap().parse().unwrap()));
                 }
                 Some(_) => {
                     for word in line.split_whitespace() {
                         match section {
-                            "policy" => e.policy.push(word.parse().ok()),
+                            "policy" => e
+                                .policy
+                                .push(word.parse::<f64>().ok().filter(|v| !v.is_nan())),
                             _ => e.ownership.push(word.parse().unwrap()),
                         }
                     }
@@ -85,7 +95,11 @@ fn game_of(size: usize, moves: &str) -> Game {
     let mut game = Game::new(size, rules);
     for mv in moves.split(',').filter(|m| !m.trim().is_empty()) {
         let (color, vertex) = mv.trim().split_once(' ').unwrap();
-        let color = if color == "b" { Color::Black } else { Color::White };
+        let color = if color == "b" {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mv = size.parse_gtp(vertex).unwrap();
         game.play_as(color, mv).unwrap();
     }
@@ -100,7 +114,11 @@ fn every_reference_position_matches_katago_within_tolerance() {
     let network = Network::load(&model_path(), 2).expect("load the network");
     let mut worst = [0.0f64; 4];
     let mut compared = 0;
-    for (line, exp) in positions.lines().filter(|l| !l.trim().is_empty()).zip(&expected) {
+    for (line, exp) in positions
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .zip(&expected)
+    {
         let mut fields = line.splitn(3, '|');
         let name = fields.next().unwrap();
         assert_eq!(name, exp.name, "positions and answers in the same order");
@@ -121,20 +139,42 @@ fn every_reference_position_matches_katago_within_tolerance() {
         check("whiteWin", 1, got.white_win, value("whiteWin"), 0.005);
         check("whiteLoss", 1, got.white_loss, value("whiteLoss"), 0.005);
         check("whiteLead", 2, got.white_lead, value("whiteLead"), 0.05);
-        assert_eq!(exp.policy.len(), size * size, "{name}: reference policy size");
+        assert_eq!(
+            exp.policy.len(),
+            size * size,
+            "{name}: reference policy size"
+        );
         for (i, theirs) in exp.policy.iter().enumerate() {
             let ours = got.policy[i];
             match theirs {
-                None => assert!(ours < 0.0, "{name}: point {i} is illegal for KataGo, legal here"),
+                None => assert!(
+                    ours < 0.0,
+                    "{name}: point {i} is illegal for KataGo, legal here"
+                ),
                 Some(theirs) => {
-                    assert!(ours >= 0.0, "{name}: point {i} is legal for KataGo, illegal here");
+                    assert!(
+                        ours >= 0.0,
+                        "{name}: point {i} is legal for KataGo, illegal here"
+                    );
                     check("policy", 0, f64::from(ours), *theirs, 0.005);
                 }
             }
         }
-        check("policyPass", 0, f64::from(got.policy[size * size]), exp.pass.unwrap(), 0.005);
+        check(
+            "policyPass",
+            0,
+            f64::from(got.policy[size * size]),
+            exp.pass.unwrap(),
+            0.005,
+        );
         for (i, theirs) in exp.ownership.iter().enumerate() {
-            check("ownership", 3, f64::from(got.white_ownership[i]), *theirs, 0.01);
+            check(
+                "ownership",
+                3,
+                f64::from(got.white_ownership[i]),
+                *theirs,
+                0.01,
+            );
         }
         compared += 1;
     }

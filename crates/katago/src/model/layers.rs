@@ -942,7 +942,10 @@ pub(crate) fn block_flops(block: &Block, points: f64) -> f64 {
         Block::Nested(b) => {
             conv(&b.pre_conv)
                 + conv(&b.post_conv)
-                + b.blocks.iter().map(|inner| block_flops(inner, points)).sum::<f64>()
+                + b.blocks
+                    .iter()
+                    .map(|inner| block_flops(inner, points))
+                    .sum::<f64>()
         }
         Block::Attention(b) => {
             mat(&b.q_proj)
@@ -958,7 +961,11 @@ pub(crate) fn block_flops(block: &Block, points: f64) -> f64 {
 impl Trunk {
     pub(crate) fn flops(&self, points: f64) -> f64 {
         2.0 * points * self.initial_conv.weights.len() as f64
-            + self.blocks.iter().map(|b| block_flops(b, points)).sum::<f64>()
+            + self
+                .blocks
+                .iter()
+                .map(|b| block_flops(b, points))
+                .sum::<f64>()
     }
 }
 
