@@ -723,3 +723,6 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
     }
 }
 
+
+#[cfg(test)]
+mod tests;
