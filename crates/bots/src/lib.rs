@@ -19,4 +19,5 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod prior;
+pub mod puct;
 pub mod tactics;

@@ -1,0 +1,728 @@
+//! A PUCT tree search guided by a policy/value network, AlphaZero and
+//! KataGo style: no rollouts; every leaf is valued by the network, finished
+//! games by the rules' own count.
+//!
+//! - Selection: `Q + c_puct · P · √N / (1 + n)` with `c_puct` growing slowly
+//!   with the parent's visits (`c_puct + c_puct_log · ln((N + base) / base)`),
+//!   first-play urgency for unvisited children (the parent's value minus
+//!   `fpu_reduction · √(policy of the visited children)`, a smaller
+//!   reduction at the root).
+//! - Values are utilities: `P(win) − P(loss)` plus a bounded score term
+//!   ([`search::Utility`]: KataGo's static and dynamic score utilities, an
+//!   `atan` of the lead centred on 0 and near the root's expected lead).
+//! - Batching: up to [`PuctConfig::batch`] leaves per round, spread by
+//!   virtual loss and evaluated in one [`PositionEvaluator::evaluate`] call.
+//! - Tree reuse after the moves played since the last search, limits on
+//!   visits, time (the game's clock through [`crate::mcts::time`]) and tree
+//!   size, careful passing, resignation, analysis for GUIs.
+//!
+//! The network plugs in through [`PositionEvaluator`].
+
+pub mod noise;
+pub mod search;
+pub mod tree;
+
+use std::time::Duration;
+
+use tengen_core::{
+    Action, Agent, Analysis, BoardSize, ByColor, Candidate, Color, Game, Move, Rules, TimeLeft,
+    TimeSettings,
+};
+
+use self::search::{Limits, OwnershipSum, SearchStats, Searcher, Utility};
+use self::tree::{sign, Tree, ROOT};
+use crate::mcts::time;
+
+/// What a network says of one position, from the side to move's point of view.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NetEvaluation {
+    /// Probabilities of the legal moves (pass included as `Move::Pass`),
+    /// summing to about 1; illegal moves absent. The search drops any
+    /// illegal move anyway and renormalises.
+    pub policy: Vec<(Move, f32)>,
+    /// P(side to move wins).
+    pub win: f32,
+    /// P(side to move loses).
+    pub loss: f32,
+    /// P(no result); `win + loss + no_result` is 1.
+    pub no_result: f32,
+    /// Expected score lead of the side to move, in points.
+    pub lead: f32,
+    /// Ownership per on-board point (index = [`tengen_core::Point::index`]),
+    /// +1 = side to move owns it, −1 = the opponent; `None` if the evaluator
+    /// does not give it.
+    pub ownership: Option<Vec<f32>>,
+}
+
+/// Why an evaluator could not evaluate.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("evaluator error: {reason}")]
+pub struct EvaluatorError {
+    /// What went wrong.
+    pub reason: String,
+}
+
+impl EvaluatorError {
+    /// An error with this reason.
+    pub fn new(reason: impl Into<String>) -> EvaluatorError {
+        EvaluatorError {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A policy/value network, or anything that stands in for one.
+pub trait PositionEvaluator: Send + Sync {
+    /// Evaluates several positions at once (a batch); one result per game,
+    /// in order.
+    fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError>;
+    /// Whether it can evaluate boards of this size (`Err` with the reason
+    /// otherwise).
+    fn supports(&self, size: BoardSize) -> Result<(), String>;
+    /// Name for logs and GTP.
+    fn name(&self) -> &str;
+}
+
+impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
+    fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        (**self).evaluate(positions)
+    }
+    fn supports(&self, size: BoardSize) -> Result<(), String> {
+        (**self).supports(size)
+    }
+    fn name(&self) -> &str {
+        (**self).name()
+    }
+}
+
+/// Visits per move when neither visits, nor a time, nor a clock says
+/// otherwise.
+pub const DEFAULT_VISITS: u64 = 800;
+
+/// Settings of [`PuctBot`], with KataGo's defaults where it has one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctConfig {
+    /// Root visits to reach per move, visits kept from the previous move
+    /// included (KataGo's `maxVisits`). `None`: no visit limit (then a time
+    /// or the clock limits the search, or [`DEFAULT_VISITS`] when neither
+    /// does).
+    pub visits: Option<u64>,
+    /// New visits per move, not counting kept ones (KataGo's
+    /// `maxPlayouts`). `None`: no such limit.
+    pub playouts: Option<u64>,
+    /// Thinking time per move, capped further by the game's clock.
+    pub time: Option<Duration>,
+    /// Leaves evaluated per evaluator call (the network's batch). 1 is a
+    /// plain sequential search; larger batches use virtual loss.
+    pub batch: usize,
+    /// Most nodes the tree may hold; the search stops growing there.
+    pub max_nodes: usize,
+    /// Base exploration constant (KataGo's `cpuctExploration`, 1.0).
+    pub c_puct: f32,
+    /// Growth of the exploration constant with the parent's visits
+    /// (`cpuctExplorationLog`, 0.45).
+    pub c_puct_log: f32,
+    /// Visits scale of that growth (`cpuctExplorationBase`, 500).
+    pub c_puct_base: f32,
+    /// First-play urgency reduction below the root (`fpuReductionMax`, 0.2):
+    /// an unvisited child is valued at the parent's value minus this times
+    /// the square root of the policy mass already visited.
+    pub fpu_reduction: f32,
+    /// The same at the root (`rootFpuReductionMax`, 0.1).
+    pub root_fpu_reduction: f32,
+    /// Weight of the score utility centred on a draw
+    /// (`staticScoreUtilityFactor`, 0.1).
+    pub static_score_utility: f32,
+    /// Weight of the score utility centred near the root's expected lead
+    /// (`dynamicScoreUtilityFactor`, 0.3).
+    pub dynamic_score_utility: f32,
+    /// How far that centre is pulled from the expected lead towards 0
+    /// (`dynamicScoreCenterZeroWeight`, 0.2).
+    pub dynamic_score_center_zero_weight: f32,
+    /// Width of the dynamic score utility, times √(board points)
+    /// (`dynamicScoreCenterScale`, 0.75).
+    pub dynamic_score_center_scale: f32,
+    /// Weight of Dirichlet noise mixed into the root's priors (0 = off, the
+    /// default; AlphaZero self-play uses 0.25).
+    pub noise_weight: f32,
+    /// Total concentration of that noise, spread over the root's moves
+    /// (KataGo's 10.83, i.e. 0.03 per move on 19×19).
+    pub noise_concentration: f32,
+    /// Seed of the noise.
+    pub noise_seed: u64,
+    /// Resign when the side to move's win rate has stayed below this for
+    /// [`resign_consecutive`](PuctConfig::resign_consecutive) searches in a
+    /// row (0 never resigns).
+    pub resign_threshold: f32,
+    /// Searches in a row below the threshold before resigning.
+    pub resign_consecutive: u32,
+    /// Root visits a search needs for its win rate to count towards
+    /// resigning.
+    pub resign_min_visits: u64,
+    /// Keep the subtree of the moves played between searches.
+    pub reuse: bool,
+    /// Do not pass (unless the opponent has just passed) while more than
+    /// this fraction of the board is empty: an early pass is a mistake a
+    /// network's value may not see.
+    pub max_empty_to_pass: f32,
+}
+
+impl Default for PuctConfig {
+    fn default() -> Self {
+        PuctConfig {
+            visits: None,
+            playouts: None,
+            time: None,
+            batch: 16,
+            max_nodes: 2_000_000,
+            c_puct: 1.0,
+            c_puct_log: 0.45,
+            c_puct_base: 500.0,
+            fpu_reduction: 0.2,
+            root_fpu_reduction: 0.1,
+            static_score_utility: 0.1,
+            dynamic_score_utility: 0.3,
+            dynamic_score_center_zero_weight: 0.2,
+            dynamic_score_center_scale: 0.75,
+            noise_weight: 0.0,
+            noise_concentration: 10.83,
+            noise_seed: 0,
+            resign_threshold: 0.0,
+            resign_consecutive: 3,
+            resign_min_visits: 200,
+            reuse: true,
+            max_empty_to_pass: 0.6,
+        }
+    }
+}
+
+/// One candidate of a [`PuctAnalysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctCandidate {
+    /// The move.
+    pub mv: Move,
+    /// Visits of its subtree.
+    pub visits: u64,
+    /// Win rate of the side to move (at the root) after it, `(1 + win −
+    /// loss) / 2`.
+    pub winrate: f32,
+    /// Expected lead of the side to move after it, in points.
+    pub lead: f32,
+    /// Utility of the side to move after it.
+    pub utility: f32,
+    /// The network's prior (legal moves renormalised, before noise).
+    pub prior: f32,
+    /// The expected continuation, starting with the move.
+    pub pv: Vec<Move>,
+}
+
+/// The full view of a search: [`Analysis`] plus score leads and utilities,
+/// which [`Analysis`] has no place for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuctAnalysis {
+    /// Root visits.
+    pub visits: u64,
+    /// The side to move's win rate over the whole root.
+    pub root_winrate: f32,
+    /// The side to move's expected lead over the whole root.
+    pub root_lead: f32,
+    /// Candidates with a visit, the most visited first (ties: the better
+    /// value first).
+    pub candidates: Vec<PuctCandidate>,
+    /// Black's ownership, row-major from the top-left corner, averaged over
+    /// this search's evaluations; empty if the evaluator gives none.
+    pub ownership: Vec<f32>,
+}
+
+impl PuctAnalysis {
+    /// The [`Analysis`] GTP and the web page read: the win rate is the most
+    /// visited candidate's (the root's when there is none).
+    pub fn to_analysis(&self) -> Analysis {
+        Analysis {
+            playouts: self.visits,
+            winrate: self
+                .candidates
+                .first()
+                .map_or(self.root_winrate, |c| c.winrate),
+            candidates: self
+                .candidates
+                .iter()
+                .map(|c| Candidate {
+                    mv: c.mv,
+                    visits: c.visits,
+                    winrate: c.winrate,
+                    prior: c.prior,
+                    pv: c.pv.clone(),
+                })
+                .collect(),
+            ownership: self.ownership.clone(),
+        }
+    }
+}
+
+/// What identifies a game's start and rules: a kept tree is reused only
+/// for a game that starts the same way under the same rules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SetupKey {
+    size: BoardSize,
+    rules: Rules,
+    initial_hash: u64,
+    first_to_move: Color,
+}
+
+/// The tree kept between moves and the game it was grown for.
+struct Kept {
+    tree: Tree,
+    setup: SetupKey,
+    history: Vec<(Color, Move)>,
+}
+
+/// How often to report, and where.
+type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+
+/// The PUCT bot over a [`PositionEvaluator`].
+pub struct PuctBot<E: PositionEvaluator> {
+    config: PuctConfig,
+    evaluator: E,
+    name: String,
+    kept: Option<Kept>,
+    time_settings: TimeSettings,
+    time_left: ByColor<Option<TimeLeft>>,
+    analysis: Option<PuctAnalysis>,
+    last_stats: Option<SearchStats>,
+    /// Searches in a row whose win rate was below the resignation threshold.
+    low_streak: u32,
+}
+
+impl<E: PositionEvaluator> PuctBot<E> {
+    /// The bot searching with `evaluator`.
+    pub fn new(config: PuctConfig, evaluator: E) -> Self {
+        let name = format!("puct({})", evaluator.name());
+        PuctBot {
+            config,
+            evaluator,
+            name,
+            kept: None,
+            time_settings: TimeSettings::Unlimited,
+            time_left: ByColor::default(),
+            analysis: None,
+            last_stats: None,
+            low_streak: 0,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &PuctConfig {
+        &self.config
+    }
+
+    /// The settings, to change between moves.
+    pub fn config_mut(&mut self) -> &mut PuctConfig {
+        &mut self.config
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.evaluator
+    }
+
+    /// What the last search did.
+    pub fn last_search(&self) -> Option<&SearchStats> {
+        self.last_stats.as_ref()
+    }
+
+    /// The last search's full analysis (leads and utilities included).
+    pub fn detailed_analysis(&self) -> Option<&PuctAnalysis> {
+        self.analysis.as_ref()
+    }
+
+    /// Nodes in the kept tree.
+    pub fn tree_nodes(&self) -> usize {
+        self.kept.as_ref().map_or(0, |k| k.tree.len())
+    }
+
+    /// Visits, in the kept tree, of the position reached from its root by
+    /// `moves` (`None` if the tree does not hold it).
+    pub fn kept_visits(&self, moves: &[Move]) -> Option<u64> {
+        let kept = self.kept.as_ref()?;
+        let id = kept.tree.descendant(moves)?;
+        Some(u64::from(kept.tree.node(id).visits))
+    }
+
+    /// Searches `game` within the configured limits without choosing a
+    /// move (the tree is kept for the next search when reuse is on).
+    pub fn search(&mut self, game: &Game) -> SearchStats {
+        let limits = self.limits(game);
+        let tree = self.run_search(game, limits, None, &|| false, false);
+        self.keep(tree, game);
+        self.last_stats.clone().unwrap_or_default()
+    }
+
+    /// The search's limits for this move.
+    fn limits(&self, game: &Game) -> Limits {
+        let clock = time::budget(
+            self.time_settings,
+            self.time_left[game.to_move()],
+            game.board().empty_count(),
+        );
+        let mut limits = Limits {
+            visits: self.config.visits,
+            playouts: self.config.playouts,
+            target_time: self.config.time,
+            max_time: self.config.time,
+        };
+        if let Some(clock) = clock {
+            limits.target_time = Some(limits.target_time.map_or(clock.target, |t| t.min(clock.target)));
+            limits.max_time = Some(limits.max_time.map_or(clock.max, |t| t.min(clock.max)));
+        }
+        if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
+            limits.visits = Some(DEFAULT_VISITS);
+        }
+        limits
+    }
+
+    /// The tree for `game`: the kept one re-rooted at this position when the
+    /// game continues its history with alternating moves, else a fresh one.
+    fn take_tree(&mut self, game: &Game) -> Tree {
+        let setup = setup_key(game);
+        let history = move_history(game);
+        if let Some(kept) = self.kept.take() {
+            if self.config.reuse
+                && kept.setup == setup
+                && history.len() >= kept.history.len()
+                && history[..kept.history.len()] == kept.history[..]
+            {
+                let extra = &history[kept.history.len()..];
+                let root_to_move = kept.tree.root().to_move;
+                let mut expected = root_to_move;
+                let alternating = extra.iter().all(|&(color, _)| {
+                    let ok = color == expected;
+                    expected = !expected;
+                    ok
+                }) && expected == game.to_move();
+                if alternating {
+                    let moves: Vec<Move> = extra.iter().map(|&(_, mv)| mv).collect();
+                    if let Some(tree) = kept.tree.reroot(&moves) {
+                        return tree;
+                    }
+                }
+            }
+        }
+        Tree::new(game.to_move(), self.config.max_nodes)
+    }
+
+    /// Runs one search of `game`, keeping its analysis, statistics and tree.
+    fn run_search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        report: Option<Reporter<'_>>,
+        stop: &dyn Fn() -> bool,
+        cleanup: bool,
+    ) -> Tree {
+        let mut tree = self.take_tree(game);
+        let config = self.config.clone();
+        let size = game.size();
+        let to_move = game.to_move();
+        let mut report = report;
+        let mut next_report = Duration::ZERO;
+        let mut searcher = Searcher::new(&mut tree, game, &self.evaluator, &config, cleanup);
+        let mut monitor = |s: &Searcher<'_, E>, elapsed: Duration| -> bool {
+            if let Some((interval, sink)) = report.as_mut() {
+                if elapsed >= next_report {
+                    let analysis = analysis_of(s.tree, &s.utility, &s.ownership, size, to_move);
+                    sink(&analysis.to_analysis());
+                    next_report = elapsed + *interval;
+                }
+            }
+            stop()
+        };
+        searcher.run(limits, &mut monitor);
+        let analysis = analysis_of(
+            &*searcher.tree,
+            &searcher.utility,
+            &searcher.ownership,
+            size,
+            to_move,
+        );
+        let stats = searcher.stats.clone();
+        if let Some(error) = &stats.error {
+            tracing::error!(evaluator = self.evaluator.name(), %error, "search stopped");
+        }
+        tracing::info!(
+            visits = stats.root_visits,
+            new_visits = stats.new_visits,
+            reused = stats.reused_visits,
+            batches = stats.batches,
+            seconds = stats.elapsed.as_secs_f64(),
+            winrate = analysis.to_analysis().winrate,
+            nodes = tree.len(),
+            "puct search finished"
+        );
+        self.analysis = Some(analysis);
+        self.last_stats = Some(stats);
+        tree
+    }
+
+    /// Keeps `tree`, grown for `game`'s position, for the next search when
+    /// reuse is on.
+    fn keep(&mut self, tree: Tree, game: &Game) {
+        if self.config.reuse {
+            self.kept = Some(Kept {
+                tree,
+                setup: setup_key(game),
+                history: move_history(game),
+            });
+        }
+    }
+
+    /// Searches and chooses the action for `game`.
+    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>, cleanup: bool) -> Action {
+        let to_move = game.to_move();
+        if game.is_over() {
+            return Action::Move(Move::Pass);
+        }
+        // The opponent passed and the count as it stands wins: pass too.
+        if !cleanup && game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
+            self.analysis = None;
+            return Action::Move(Move::Pass);
+        }
+        let limits = self.limits(game);
+        let tree = self.run_search(game, limits, report, &|| false, cleanup);
+        let Some(best) = tree.best_child(ROOT) else {
+            // No visit at all (evaluator failure): a legal move, if any.
+            self.keep(tree, game);
+            return Action::Move(fallback_move(game));
+        };
+        let mut mv = tree.node(best).mv;
+        if mv == Move::Pass && !self.pass_allowed(game) {
+            if let Some(alternative) = best_non_pass(&tree, game) {
+                mv = alternative;
+            }
+        }
+        if game.legal(mv).is_err() {
+            mv = fallback_move(game);
+        }
+        self.keep(tree, game);
+        if self.should_resign() {
+            return Action::Resign;
+        }
+        Action::Move(mv)
+    }
+
+    /// Whether passing is acceptable now: never while the count would lose
+    /// if the opponent passed too; and, unless the opponent has just passed,
+    /// not while much of the board is still empty.
+    fn pass_allowed(&self, game: &Game) -> bool {
+        let to_move = game.to_move();
+        if game.score().winner() != Some(to_move) {
+            return false;
+        }
+        if game.consecutive_passes() > 0 {
+            return true;
+        }
+        let empty = game.board().empty_count() as f32;
+        let points = game.size().points_count() as f32;
+        empty <= self.config.max_empty_to_pass * points
+    }
+
+    /// Updates the streak of low win rates with the last search and says
+    /// whether to resign.
+    fn should_resign(&mut self) -> bool {
+        let threshold = self.config.resign_threshold;
+        let Some(analysis) = &self.analysis else {
+            return false;
+        };
+        let winrate = analysis.to_analysis().winrate;
+        if threshold > 0.0 && analysis.visits >= self.config.resign_min_visits && winrate < threshold
+        {
+            self.low_streak += 1;
+        } else {
+            self.low_streak = 0;
+        }
+        threshold > 0.0 && self.low_streak >= self.config.resign_consecutive.max(1)
+    }
+}
+
+/// The most visited root child other than a pass, legal in `game` (ties:
+/// the higher prior); `None` if there is none.
+fn best_non_pass(tree: &Tree, game: &Game) -> Option<Move> {
+    tree.children(ROOT)
+        .map(|c| tree.node(c))
+        .filter(|n| n.mv != Move::Pass && !n.excluded && game.legal(n.mv).is_ok())
+        .max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then(a.raw_prior.total_cmp(&b.raw_prior))
+        })
+        .map(|n| n.mv)
+}
+
+/// A legal move when the search gave nothing: the first legal point, else
+/// a pass.
+fn fallback_move(game: &Game) -> Move {
+    game.legal_moves()
+        .into_iter()
+        .find(|mv| *mv != Move::Pass)
+        .unwrap_or(Move::Pass)
+}
+
+/// The moves of `game` so far (a resignation is not a move).
+fn move_history(game: &Game) -> Vec<(Color, Move)> {
+    game.history()
+        .filter_map(|(color, action)| match action {
+            Action::Move(mv) => Some((color, mv)),
+            Action::Resign => None,
+        })
+        .collect()
+}
+
+/// The [`SetupKey`] of `game`.
+fn setup_key(game: &Game) -> SetupKey {
+    let first_to_move = game
+        .history()
+        .next()
+        .map_or(game.to_move(), |(color, _)| color);
+    SetupKey {
+        size: game.size(),
+        rules: *game.rules(),
+        initial_hash: game.initial_board().hash(),
+        first_to_move,
+    }
+}
+
+/// The analysis of `tree`'s root, whose position has `to_move` to play.
+fn analysis_of(
+    tree: &Tree,
+    utility: &Utility,
+    ownership: &OwnershipSum,
+    size: BoardSize,
+    to_move: Color,
+) -> PuctAnalysis {
+    let s = sign(to_move);
+    let mut children: Vec<_> = tree
+        .children(ROOT)
+        .filter(|&c| tree.node(c).visits > 0 && !tree.node(c).excluded)
+        .collect();
+    let value = |c| search::node_utility(tree, c, utility).map_or(0.0, |u| s * u);
+    children.sort_by(|&a, &b| {
+        tree.node(b)
+            .visits
+            .cmp(&tree.node(a).visits)
+            .then(value(b).total_cmp(&value(a)))
+    });
+    let candidates = children
+        .iter()
+        .map(|&c| {
+            let node = tree.node(c);
+            let mut pv = vec![node.mv];
+            pv.extend(tree.principal_variation(c, 20));
+            PuctCandidate {
+                mv: node.mv,
+                visits: u64::from(node.visits),
+                winrate: node.winrate_for(to_move).unwrap_or(0.5) as f32,
+                lead: (s * node.black_lead().unwrap_or(0.0)) as f32,
+                utility: value(c) as f32,
+                prior: node.raw_prior,
+                pv,
+            }
+        })
+        .collect();
+    let root = tree.root();
+    let mut own = Vec::new();
+    if ownership.samples > 0 {
+        own.reserve(size.points_count());
+        for row in (0..size.height()).rev() {
+            for col in 0..size.width() {
+                let point = size.point(col, row).expect("on the board");
+                own.push((ownership.sum[point.index()] / f64::from(ownership.samples)) as f32);
+            }
+        }
+    }
+    PuctAnalysis {
+        visits: u64::from(root.visits),
+        root_winrate: root.winrate_for(to_move).unwrap_or(0.5) as f32,
+        root_lead: (s * root.black_lead().unwrap_or(0.0)) as f32,
+        candidates,
+        ownership: own,
+    }
+}
+
+impl<E: PositionEvaluator> Agent for PuctBot<E> {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn select_move(&mut self, game: &Game) -> Action {
+        self.choose(game, None, false)
+    }
+
+    fn select_cleanup_move(&mut self, game: &Game) -> Action {
+        self.choose(game, None, true)
+    }
+
+    fn plays_size(&self, size: BoardSize) -> Result<(), String> {
+        self.evaluator.supports(size)
+    }
+
+    fn reset(&mut self) {
+        self.kept = None;
+        self.analysis = None;
+        self.last_stats = None;
+        self.low_streak = 0;
+    }
+
+    fn set_time_settings(&mut self, settings: TimeSettings) {
+        self.time_settings = settings;
+        self.time_left = ByColor::default();
+    }
+
+    fn set_time_left(&mut self, color: Color, left: TimeLeft) {
+        self.time_left[color] = Some(left);
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.analysis.as_ref().map(PuctAnalysis::to_analysis)
+    }
+
+    fn select_move_reporting(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Action {
+        self.choose(game, Some((interval, report)), false)
+    }
+
+    fn analyze(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        if self.evaluator.supports(game.size()).is_err() {
+            return false;
+        }
+        let limits = Limits::default();
+        let tree = self.run_search(game, limits, Some((interval, &mut *report)), stop, false);
+        self.keep(tree, game);
+        // The tree may have filled up (or the game be over) before the stop:
+        // keep reporting the last analysis until then.
+        let mut last = std::time::Instant::now();
+        while !stop() {
+            std::thread::sleep(Duration::from_millis(10).min(interval));
+            if last.elapsed() >= interval {
+                if let Some(analysis) = self.analysis() {
+                    report(&analysis);
+                }
+                last = std::time::Instant::now();
+            }
+        }
+        true
+    }
+}
+
+
+#[cfg(test)]
+mod tests;

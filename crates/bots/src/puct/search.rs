@@ -1,0 +1,609 @@
+//! The search loop: PUCT selection with virtual loss, batched network
+//! evaluation, exact scoring of finished games, backup.
+//!
+//! One round collects up to `batch` leaves: each descent from the root
+//! adds a virtual loss to every node it passes, so the next descent of the
+//! same round is steered elsewhere. The leaves go to the evaluator in one
+//! call; then each is expanded with its policy and its value is backed up
+//! (the virtual losses come off). A descent that ends in a finished game
+//! (two passes) backs up the game's own count at once, without the network.
+//! Everything runs on the caller's thread, so a search is deterministic for
+//! a deterministic evaluator.
+
+use std::time::{Duration, Instant};
+
+use tengen_core::{Color, Game, Move, Outcome, MAX_CELLS};
+
+use super::noise::dirichlet;
+use super::tree::{sign, LeafValue, NodeId, NodeState, Tree, ROOT};
+use super::{EvaluatorError, NetEvaluation, PositionEvaluator, PuctConfig};
+
+/// When a search stops.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// Visits of the root to reach, those kept from earlier searches
+    /// included (KataGo's `maxVisits`).
+    pub visits: Option<u64>,
+    /// New visits to make in this search (KataGo's `maxPlayouts`).
+    pub playouts: Option<u64>,
+    /// Time to stop at when the most visited move leads clearly.
+    pub target_time: Option<Duration>,
+    /// Time never to pass.
+    pub max_time: Option<Duration>,
+}
+
+/// Ownership summed over the evaluations of a search, from Black's point of
+/// view, by [`tengen_core::Point::index`].
+#[derive(Clone, Debug)]
+pub struct OwnershipSum {
+    /// Sum per point index.
+    pub sum: Vec<f64>,
+    /// Evaluations summed.
+    pub samples: u32,
+}
+
+impl Default for OwnershipSum {
+    fn default() -> Self {
+        OwnershipSum {
+            sum: vec![0.0; MAX_CELLS],
+            samples: 0,
+        }
+    }
+}
+
+impl OwnershipSum {
+    /// Adds one evaluation's ownership (side to move `to_move`'s view).
+    pub fn add(&mut self, game: &Game, to_move: Color, ownership: &[f32]) {
+        let s = sign(to_move);
+        let size = game.size();
+        for point in size.points() {
+            if let Some(&v) = ownership.get(point.index()) {
+                if v.is_finite() {
+                    self.sum[point.index()] += s * f64::from(v.clamp(-1.0, 1.0));
+                }
+            }
+        }
+        self.samples += 1;
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchStats {
+    /// Root visits kept from the previous search (tree reuse).
+    pub reused_visits: u64,
+    /// Visits made by this search.
+    pub new_visits: u64,
+    /// Root visits at the end.
+    pub root_visits: u64,
+    /// Positions sent to the evaluator.
+    pub evaluations: u64,
+    /// Calls of [`PositionEvaluator::evaluate`] (batches).
+    pub batches: u64,
+    /// Visits that ended in a finished game, scored by the rules.
+    pub terminal_visits: u64,
+    /// Descents abandoned because their leaf was already queued in the batch.
+    pub collisions: u64,
+    /// Whether growth stopped because the tree reached its node limit.
+    pub tree_full: bool,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// The evaluator's error, if one ended the search.
+    pub error: Option<String>,
+}
+
+/// The score part of the utility, after KataGo: a static term centred on a
+/// draw and a dynamic one centred near the root's expected score, each
+/// `(2/π)·atan(x / scale)` of the lead, so a point matters most near the
+/// centre and the total stays bounded. KataGo takes the expectation over
+/// the score's distribution; we apply it to the mean lead.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Utility {
+    static_factor: f64,
+    dynamic_factor: f64,
+    static_scale: f64,
+    dynamic_scale: f64,
+    /// Black's lead the dynamic term is centred on.
+    center: f64,
+}
+
+impl Utility {
+    /// The utility for `config` on a board of `points` points, centred at 0
+    /// until [`Utility::recentre`] is told the root's expected lead.
+    pub fn new(config: &PuctConfig, points: usize) -> Utility {
+        let root = (points as f64).sqrt().max(1.0);
+        Utility {
+            static_factor: f64::from(config.static_score_utility),
+            dynamic_factor: f64::from(config.dynamic_score_utility),
+            static_scale: 2.0 * root,
+            dynamic_scale: f64::from(config.dynamic_score_center_scale).max(0.05) * root,
+            center: 0.0,
+        }
+    }
+
+    /// Centres the dynamic term on `black_lead` pulled `zero_weight` of the
+    /// way to 0, no further from `black_lead` than the dynamic scale.
+    pub fn recentre(&mut self, black_lead: f64, zero_weight: f64) {
+        let pulled = black_lead * (1.0 - zero_weight.clamp(0.0, 1.0));
+        self.center = pulled.clamp(
+            black_lead - self.dynamic_scale,
+            black_lead + self.dynamic_scale,
+        );
+    }
+
+    /// The centre of the dynamic term (Black's lead).
+    pub fn center(&self) -> f64 {
+        self.center
+    }
+
+    /// The score utility of Black's lead, for Black.
+    pub fn score(&self, black_lead: f64) -> f64 {
+        let f = std::f64::consts::FRAC_2_PI;
+        self.static_factor * f * (black_lead / self.static_scale).atan()
+            + self.dynamic_factor * f * ((black_lead - self.center) / self.dynamic_scale).atan()
+    }
+
+    /// The whole utility for Black: win − loss plus the score utility.
+    pub fn black(&self, win_loss: f64, black_lead: f64) -> f64 {
+        win_loss + self.score(black_lead)
+    }
+
+    /// The worst utility there is, the value of a virtual loss.
+    pub fn worst(&self) -> f64 {
+        -(1.0 + self.static_factor.abs() + self.dynamic_factor.abs())
+    }
+}
+
+/// A node's utility for Black, if visited.
+pub fn node_utility(tree: &Tree, id: NodeId, utility: &Utility) -> Option<f64> {
+    let node = tree.node(id);
+    Some(utility.black(node.black_win_loss()?, node.black_lead()?))
+}
+
+/// A leaf queued for evaluation.
+struct Pending {
+    path: Vec<NodeId>,
+    game: Game,
+}
+
+/// How a descent ended.
+enum Descent {
+    /// At an unevaluated position, queued.
+    Leaf(Pending),
+    /// At a finished game, already backed up.
+    Terminal,
+    /// At a leaf already queued; virtual losses undone.
+    Collision,
+    /// A move turned out illegal and was excluded; virtual losses undone.
+    Retry,
+}
+
+/// The search over one root.
+pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
+    /// The tree, rooted at `game`'s position.
+    pub tree: &'a mut Tree,
+    game: &'a Game,
+    evaluator: &'a E,
+    config: &'a PuctConfig,
+    cleanup: bool,
+    /// The score utility in use.
+    pub utility: Utility,
+    /// Ownership of this search's evaluations.
+    pub ownership: OwnershipSum,
+    /// What the search did.
+    pub stats: SearchStats,
+    root_prepared: bool,
+}
+
+impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
+    /// A search of `game` (whose position `tree`'s root is) with
+    /// `evaluator`. With `cleanup`, the root does not pass while another
+    /// move is legal.
+    pub fn new(
+        tree: &'a mut Tree,
+        game: &'a Game,
+        evaluator: &'a E,
+        config: &'a PuctConfig,
+        cleanup: bool,
+    ) -> Self {
+        let reused = u64::from(tree.root().visits);
+        Searcher {
+            tree,
+            game,
+            evaluator,
+            config,
+            cleanup,
+            utility: Utility::new(config, game.size().points_count()),
+            ownership: OwnershipSum::default(),
+            stats: SearchStats {
+                reused_visits: reused,
+                root_visits: reused,
+                ..SearchStats::default()
+            },
+            root_prepared: false,
+        }
+    }
+
+    /// Searches until `limits` or `monitor` (called after every round with
+    /// the searcher and the time so far) says stop.
+    pub fn run(&mut self, limits: Limits, monitor: &mut dyn FnMut(&Self, Duration) -> bool) {
+        let start = Instant::now();
+        if self.game.is_over() {
+            self.stats.elapsed = start.elapsed();
+            return;
+        }
+        let per_node = self.game.size().points_count() + 1;
+        loop {
+            if self.tree.root().state == NodeState::Expanded && !self.root_prepared {
+                self.prepare_root();
+            }
+            let root_visits = u64::from(self.tree.root().visits);
+            let mut want = self.config.batch.max(1) as u64;
+            if let Some(visits) = limits.visits {
+                want = want.min(visits.saturating_sub(root_visits));
+            }
+            if let Some(playouts) = limits.playouts {
+                want = want.min(playouts.saturating_sub(self.stats.new_visits));
+            }
+            if self.tree.root().state == NodeState::Leaf {
+                want = want.min(1);
+            }
+            if want == 0 {
+                break;
+            }
+            if !self.tree.has_room(want as usize * per_node) {
+                self.stats.tree_full = true;
+                break;
+            }
+            if self.round(want).is_err() {
+                break;
+            }
+            let elapsed = start.elapsed();
+            self.stats.elapsed = elapsed;
+            if monitor(self, elapsed) {
+                break;
+            }
+            if limits.max_time.is_some_and(|max| elapsed >= max) {
+                break;
+            }
+            if limits.target_time.is_some_and(|t| elapsed >= t) {
+                let (first, second) = self.top_two();
+                if f64::from(first) >= 1.5 * f64::from(second) {
+                    break;
+                }
+            }
+        }
+        self.stats.elapsed = start.elapsed();
+        self.stats.root_visits = u64::from(self.tree.root().visits);
+    }
+
+    /// Visits of the two most visited root children.
+    pub fn top_two(&self) -> (u32, u32) {
+        let mut top = (0, 0);
+        for c in self.tree.children(ROOT) {
+            let v = self.tree.node(c).visits;
+            if v > top.0 {
+                top = (v, top.0);
+            } else if v > top.1 {
+                top.1 = v;
+            }
+        }
+        top
+    }
+
+    /// Once the root is expanded: the dynamic score centre, exclusions
+    /// (moves illegal now, a pass while cleaning up) and root noise.
+    fn prepare_root(&mut self) {
+        self.root_prepared = true;
+        if let Some(lead) = self.tree.root().black_lead() {
+            self.utility
+                .recentre(lead, f64::from(self.config.dynamic_score_center_zero_weight));
+        }
+        let children: Vec<NodeId> = self.tree.children(ROOT).collect();
+        let legal: Vec<bool> = children
+            .iter()
+            .map(|&c| self.game.legal(self.tree.node(c).mv).is_ok())
+            .collect();
+        let others = children
+            .iter()
+            .zip(&legal)
+            .any(|(&c, &ok)| ok && self.tree.node(c).mv != Move::Pass);
+        for (&c, &ok) in children.iter().zip(&legal) {
+            let node = self.tree.node_mut(c);
+            node.excluded = !ok || (self.cleanup && others && node.mv == Move::Pass);
+            node.prior = node.raw_prior;
+        }
+        if self.config.noise_weight > 0.0 && !children.is_empty() {
+            let alpha = f64::from(self.config.noise_concentration) / children.len() as f64;
+            let noise = dirichlet(self.config.noise_seed, alpha, children.len());
+            let w = self.config.noise_weight.clamp(0.0, 1.0);
+            for (&c, n) in children.iter().zip(noise) {
+                let node = self.tree.node_mut(c);
+                node.prior = (1.0 - w) * node.raw_prior + w * n as f32;
+            }
+        }
+    }
+
+    /// One round: up to `want` visits, their leaves evaluated in one batch.
+    fn round(&mut self, want: u64) -> Result<(), EvaluatorError> {
+        let mut leaves: Vec<Pending> = Vec::new();
+        let mut terminal = 0u64;
+        let mut failures = 0u64;
+        let max_failures = want + 16;
+        while (leaves.len() as u64 + terminal) < want && failures < max_failures {
+            match self.descend() {
+                Descent::Leaf(leaf) => leaves.push(leaf),
+                Descent::Terminal => terminal += 1,
+                Descent::Collision => {
+                    self.stats.collisions += 1;
+                    failures += 1;
+                    // The batch has gone as wide as virtual loss spreads it.
+                    if !leaves.is_empty() {
+                        break;
+                    }
+                }
+                Descent::Retry => failures += 1,
+            }
+        }
+        self.stats.terminal_visits += terminal;
+        self.stats.new_visits += terminal;
+        if leaves.is_empty() {
+            if terminal == 0 {
+                // Nothing could be visited (should not happen): stop.
+                return Err(EvaluatorError::new("no leaf could be reached"));
+            }
+            return Ok(());
+        }
+        let games: Vec<&Game> = leaves.iter().map(|l| &l.game).collect();
+        self.stats.batches += 1;
+        self.stats.evaluations += games.len() as u64;
+        let result = self.evaluator.evaluate(&games).and_then(|evals| {
+            if evals.len() == games.len() {
+                Ok(evals)
+            } else {
+                Err(EvaluatorError::new(format!(
+                    "{} results for {} positions",
+                    evals.len(),
+                    games.len()
+                )))
+            }
+        });
+        let evals = match result {
+            Ok(evals) => evals,
+            Err(error) => {
+                for leaf in &leaves {
+                    self.undo_virtual_loss(&leaf.path);
+                    let last = *leaf.path.last().expect("a path has a root");
+                    self.tree.node_mut(last).pending = false;
+                }
+                self.stats.error = Some(error.to_string());
+                return Err(error);
+            }
+        };
+        for (leaf, eval) in leaves.into_iter().zip(evals) {
+            self.absorb(leaf, eval);
+        }
+        Ok(())
+    }
+
+    /// Expands a leaf with its evaluation and backs its value up.
+    fn absorb(&mut self, leaf: Pending, eval: NetEvaluation) {
+        let id = *leaf.path.last().expect("a path has a root");
+        let game = &leaf.game;
+        let to_move = game.to_move();
+        let children = legal_policy(game, &eval.policy);
+        if self.tree.has_room(children.len()) {
+            self.tree.expand(id, !to_move, &children);
+        } else {
+            self.stats.tree_full = true;
+        }
+        self.tree.node_mut(id).pending = false;
+        if let Some(own) = &eval.ownership {
+            self.ownership.add(game, to_move, own);
+        }
+        let value = leaf_value(to_move, &eval);
+        self.backup(&leaf.path, &value);
+        self.stats.new_visits += 1;
+    }
+
+    /// One descent from the root along PUCT choices.
+    fn descend(&mut self) -> Descent {
+        let mut game = self.game.clone();
+        let mut path = vec![ROOT];
+        self.tree.node_mut(ROOT).virtual_loss += 1;
+        loop {
+            let id = *path.last().expect("a path has a root");
+            match self.tree.node(id).state {
+                NodeState::Terminal => {
+                    let value = self.terminal_value(id, &game);
+                    self.backup(&path, &value);
+                    return Descent::Terminal;
+                }
+                NodeState::Leaf => {
+                    if self.tree.node(id).pending {
+                        self.undo_virtual_loss(&path);
+                        return Descent::Collision;
+                    }
+                    if game.is_over() {
+                        self.tree.node_mut(id).state = NodeState::Terminal;
+                        let value = self.terminal_value(id, &game);
+                        self.backup(&path, &value);
+                        return Descent::Terminal;
+                    }
+                    self.tree.node_mut(id).pending = true;
+                    return Descent::Leaf(Pending { path, game });
+                }
+                NodeState::Expanded => {
+                    let Some(child) = self.select(id) else {
+                        // Every move excluded: score the position as it stands.
+                        let value = exact_value(&game);
+                        self.backup(&path, &value);
+                        return Descent::Terminal;
+                    };
+                    let mv = self.tree.node(child).mv;
+                    if game.play(mv).is_err() {
+                        self.tree.node_mut(child).excluded = true;
+                        self.undo_virtual_loss(&path);
+                        return Descent::Retry;
+                    }
+                    self.tree.node_mut(child).virtual_loss += 1;
+                    path.push(child);
+                }
+            }
+        }
+    }
+
+    /// The value of a finished game at `id`: the average kept there (every
+    /// visit added the same exact count), or the count itself.
+    fn terminal_value(&self, id: NodeId, game: &Game) -> LeafValue {
+        let node = self.tree.node(id);
+        if node.visits > 0 {
+            let n = f64::from(node.visits);
+            LeafValue {
+                black_win: (node.black_win_sum / n) as f32,
+                white_win: (node.white_win_sum / n) as f32,
+                black_lead: (node.black_lead_sum / n) as f32,
+            }
+        } else {
+            exact_value(game)
+        }
+    }
+
+    /// The PUCT choice among `id`'s children: the highest
+    /// `Q + c·P·√N / (1 + n)`, Q in utility for the side to move at `id`,
+    /// virtual losses counted as visits of the worst utility, unvisited
+    /// children valued by first-play urgency.
+    fn select(&self, id: NodeId) -> Option<NodeId> {
+        let tree = &*self.tree;
+        let node = tree.node(id);
+        let s = sign(node.to_move);
+        let config = self.config;
+        let mut total = 0.0f64;
+        let mut visited_policy = 0.0f64;
+        for c in tree.children(id) {
+            let child = tree.node(c);
+            if child.excluded {
+                continue;
+            }
+            let n = f64::from(child.visits + child.virtual_loss);
+            total += n;
+            if n > 0.0 {
+                visited_policy += f64::from(child.prior);
+            }
+        }
+        let base = f64::from(config.c_puct_base).max(1.0);
+        let cpuct = f64::from(config.c_puct)
+            + f64::from(config.c_puct_log) * ((total + base) / base).ln();
+        let explore = cpuct * (total + 0.01).sqrt();
+        let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
+        let reduction = if id == ROOT {
+            config.root_fpu_reduction
+        } else {
+            config.fpu_reduction
+        };
+        let fpu = parent - f64::from(reduction) * visited_policy.sqrt();
+        let worst = self.utility.worst();
+        let mut best: Option<(NodeId, f64)> = None;
+        for c in tree.children(id) {
+            let child = tree.node(c);
+            if child.excluded {
+                continue;
+            }
+            let visits = f64::from(child.visits);
+            let vl = f64::from(child.virtual_loss);
+            let n = visits + vl;
+            let q = if n == 0.0 {
+                fpu
+            } else {
+                let own = node_utility(tree, c, &self.utility).map_or(0.0, |u| s * u);
+                (own * visits + worst * vl) / n
+            };
+            let score = q + explore * f64::from(child.prior) / (1.0 + n);
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((c, score));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    /// Adds `value` to every node of `path`, taking its virtual loss off.
+    fn backup(&mut self, path: &[NodeId], value: &LeafValue) {
+        for &id in path {
+            let node = self.tree.node_mut(id);
+            node.virtual_loss = node.virtual_loss.saturating_sub(1);
+            node.add(value);
+        }
+    }
+
+    /// Takes the virtual losses of `path` off.
+    fn undo_virtual_loss(&mut self, path: &[NodeId]) {
+        for &id in path {
+            let node = self.tree.node_mut(id);
+            node.virtual_loss = node.virtual_loss.saturating_sub(1);
+        }
+    }
+}
+
+/// The exact value of a finished game (or of the position as it stands):
+/// the winner by the game's own count, the margin as the lead.
+pub fn exact_value(game: &Game) -> LeafValue {
+    let (winner, lead) = match game.outcome() {
+        Outcome::Counted(score) => (score.winner(), score.margin() as f32),
+        other => (other.winner(), 0.0),
+    };
+    let (black_win, white_win) = match winner {
+        Some(Color::Black) => (1.0, 0.0),
+        Some(Color::White) => (0.0, 1.0),
+        None => (0.5, 0.5),
+    };
+    LeafValue {
+        black_win,
+        white_win,
+        black_lead: lead,
+    }
+}
+
+/// A network's value turned to Black's point of view, sanitised.
+pub fn leaf_value(to_move: Color, eval: &NetEvaluation) -> LeafValue {
+    let finite = |x: f32| if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 };
+    let (win, loss) = (finite(eval.win), finite(eval.loss));
+    let lead = if eval.lead.is_finite() { eval.lead } else { 0.0 };
+    match to_move {
+        Color::Black => LeafValue {
+            black_win: win,
+            white_win: loss,
+            black_lead: lead,
+        },
+        Color::White => LeafValue {
+            black_win: loss,
+            white_win: win,
+            black_lead: -lead,
+        },
+    }
+}
+
+/// The policy restricted to moves legal in `game` (superko included), each
+/// once, renormalised and sorted by prior (highest first, ties in the
+/// evaluator's order). Uniform over the legal moves if the evaluator gave
+/// none of them any weight.
+pub fn legal_policy(game: &Game, policy: &[(Move, f32)]) -> Vec<(Move, f32)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<(Move, f32)> = policy
+        .iter()
+        .filter(|(mv, p)| p.is_finite() && *p >= 0.0 && game.legal(*mv).is_ok())
+        .filter(|(mv, _)| seen.insert(*mv))
+        .copied()
+        .collect();
+    let total: f32 = out.iter().map(|(_, p)| p).sum();
+    if total > 0.0 {
+        for (_, p) in &mut out {
+            *p /= total;
+        }
+    } else {
+        let moves = game.legal_moves();
+        let p = 1.0 / moves.len().max(1) as f32;
+        out = moves.into_iter().map(|mv| (mv, p)).collect();
+    }
+    out.sort_by(|a, b| b.1.total_cmp(&a.1));
+    out
+}

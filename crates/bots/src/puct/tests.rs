@@ -1,0 +1,574 @@
+//! Search mechanics with small hand-made evaluators.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tengen_core::scoring::ownership;
+use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
+
+use super::tree::{NodeState, ROOT};
+use super::*;
+
+/// An evaluator from a function of the position, counting what it is asked.
+struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
+    f: F,
+    positions: AtomicU64,
+    batches: Mutex<Vec<usize>>,
+    saw_finished_game: AtomicBool,
+    delay: Duration,
+    fail: bool,
+}
+
+impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> TestEval<F> {
+    fn new(f: F) -> Self {
+        TestEval {
+            f,
+            positions: AtomicU64::new(0),
+            batches: Mutex::new(Vec::new()),
+            saw_finished_game: AtomicBool::new(false),
+            delay: Duration::ZERO,
+            fail: false,
+        }
+    }
+
+    fn positions(&self) -> u64 {
+        self.positions.load(Ordering::SeqCst)
+    }
+
+    fn batch_sizes(&self) -> Vec<usize> {
+        self.batches.lock().unwrap().clone()
+    }
+}
+
+impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> PositionEvaluator for TestEval<F> {
+    fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        if self.fail {
+            return Err(EvaluatorError::new("no network"));
+        }
+        std::thread::sleep(self.delay);
+        self.positions
+            .fetch_add(positions.len() as u64, Ordering::SeqCst);
+        self.batches.lock().unwrap().push(positions.len());
+        if positions.iter().any(|g| g.is_over()) {
+            self.saw_finished_game.store(true, Ordering::SeqCst);
+        }
+        Ok(positions.iter().map(|g| (self.f)(g)).collect())
+    }
+
+    fn supports(&self, size: BoardSize) -> Result<(), String> {
+        if size.width() <= 9 && size.height() <= 9 {
+            Ok(())
+        } else {
+            Err("only up to 9x9".into())
+        }
+    }
+
+    fn name(&self) -> &str {
+        "test"
+    }
+}
+
+/// Uniform over the legal moves.
+fn uniform_policy(game: &Game) -> Vec<(Move, f32)> {
+    let moves = game.legal_moves();
+    let p = 1.0 / moves.len() as f32;
+    moves.into_iter().map(|mv| (mv, p)).collect()
+}
+
+/// Uniform policy, value and ownership from the area count as it stands.
+fn area_eval(game: &Game) -> NetEvaluation {
+    let to_move = game.to_move();
+    let s = if to_move == Color::Black { 1.0 } else { -1.0 };
+    let lead = s * game.score().margin() as f32;
+    let win = 1.0 / (1.0 + (-lead / 3.0).exp());
+    let owner = ownership(game.board(), &[]).owner;
+    let mut own = vec![0.0; tengen_core::MAX_CELLS];
+    for (point, o) in game.size().points().zip(owner) {
+        own[point.index()] = match o {
+            Some(c) if c == to_move => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        };
+    }
+    NetEvaluation {
+        policy: uniform_policy(game),
+        win,
+        loss: 1.0 - win,
+        no_result: 0.0,
+        lead,
+        ownership: Some(own),
+    }
+}
+
+/// The policy strongly prefers passing; the value says the side to move
+/// wins by `lead` with probability `win` (a lie, for the pass tests).
+fn pass_lover(win: f32, lead: f32) -> impl Fn(&Game) -> NetEvaluation + Send + Sync {
+    move |game: &Game| {
+        let moves = game.legal_moves();
+        let others = (moves.len() - 1).max(1) as f32;
+        NetEvaluation {
+            policy: moves
+                .into_iter()
+                .map(|mv| (mv, if mv == Move::Pass { 0.99 } else { 0.01 / others }))
+                .collect(),
+            win,
+            loss: 1.0 - win,
+            no_result: 0.0,
+            lead,
+            ownership: None,
+        }
+    }
+}
+
+fn size(n: usize) -> BoardSize {
+    BoardSize::square(n).unwrap()
+}
+
+fn rules(komi: f64) -> Rules {
+    Rules::default().with_komi(komi)
+}
+
+fn mv(game: &Game, text: &str) -> Move {
+    game.size().parse_gtp(text).unwrap()
+}
+
+fn config(visits: u64, batch: usize) -> PuctConfig {
+    PuctConfig {
+        visits: Some(visits),
+        batch,
+        ..PuctConfig::default()
+    }
+}
+
+/// Black to move; the three white stones on B2–D2 have one liberty, E2.
+fn capture_position() -> Game {
+    let board = Board::from_ascii(
+        ". . . . .
+         . . . . .
+         . x x x .
+         x o o o .
+         x x x x .",
+    )
+    .unwrap();
+    Game::from_position(board, Color::Black, rules(0.5))
+}
+
+/// Every expanded node has one visit of its own plus its children's; no
+/// virtual loss or queued mark is left behind.
+fn check_tree(tree: &Tree) {
+    for id in 0..tree.len() as u32 {
+        let node = tree.node(id);
+        assert_eq!(node.virtual_loss, 0, "node {id}");
+        assert!(!node.pending, "node {id}");
+        if node.state == NodeState::Expanded {
+            let children: u32 = tree.children(id).map(|c| tree.node(c).visits).sum();
+            assert_eq!(node.visits, 1 + children, "node {id}");
+        }
+    }
+}
+
+#[test]
+fn visits_limit_is_honoured_and_counts_add_up() {
+    let game = Game::new(size(5), rules(7.5));
+    for batch in [1, 4, 7] {
+        let mut bot = PuctBot::new(config(100, batch), TestEval::new(area_eval));
+        let stats = bot.search(&game);
+        assert_eq!(stats.root_visits, 100, "batch {batch}");
+        assert_eq!(stats.new_visits, 100);
+        assert_eq!(stats.reused_visits, 0);
+        assert_eq!(stats.evaluations + stats.terminal_visits, 100);
+        assert_eq!(bot.evaluator().positions(), stats.evaluations);
+        assert_eq!(bot.evaluator().batch_sizes().len() as u64, stats.batches);
+        assert!(bot
+            .evaluator()
+            .batch_sizes()
+            .iter()
+            .all(|&b| b >= 1 && b <= batch));
+        check_tree(&bot.kept.as_ref().unwrap().tree);
+    }
+}
+
+#[test]
+fn playouts_limit_counts_only_new_visits() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut cfg = config(1_000, 4);
+    cfg.visits = None;
+    cfg.playouts = Some(40);
+    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    assert_eq!(bot.search(&game).new_visits, 40);
+    let stats = bot.search(&game);
+    assert_eq!(stats.reused_visits, 40);
+    assert_eq!(stats.new_visits, 40);
+    assert_eq!(stats.root_visits, 80);
+}
+
+#[test]
+fn finds_the_winning_capture() {
+    let game = capture_position();
+    let e2 = mv(&game, "E2");
+    let mut bot = PuctBot::new(config(200, 1), TestEval::new(area_eval));
+    assert_eq!(bot.select_move(&game), Action::Move(e2));
+    let analysis = bot.analysis().unwrap();
+    assert_eq!(analysis.candidates[0].mv, e2);
+    assert!(analysis.winrate > 0.9, "{}", analysis.winrate);
+}
+
+#[test]
+fn batched_and_sequential_searches_agree() {
+    let game = capture_position();
+    let e2 = mv(&game, "E2");
+    let mut one = PuctBot::new(config(300, 1), TestEval::new(area_eval));
+    let mut eight = PuctBot::new(config(300, 8), TestEval::new(area_eval));
+    assert_eq!(one.select_move(&game), Action::Move(e2));
+    assert_eq!(eight.select_move(&game), Action::Move(e2));
+    let (s1, s8) = (one.last_search().unwrap(), eight.last_search().unwrap());
+    assert_eq!(s1.batches, s1.evaluations);
+    // Most rounds of the batched search were full.
+    assert!(s8.batches * 3 < s1.batches, "{} vs {}", s8.batches, s1.batches);
+}
+
+#[test]
+fn virtual_loss_spreads_a_batch_over_distinct_leaves() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut bot = PuctBot::new(config(9, 8), TestEval::new(area_eval));
+    let stats = bot.search(&game);
+    assert_eq!(bot.evaluator().batch_sizes(), vec![1, 8]);
+    assert_eq!(stats.collisions, 0);
+    let tree = &bot.kept.as_ref().unwrap().tree;
+    let visited: Vec<u32> = tree
+        .children(ROOT)
+        .map(|c| tree.node(c).visits)
+        .filter(|&v| v > 0)
+        .collect();
+    assert_eq!(visited, vec![1; 8]);
+}
+
+#[test]
+fn finished_games_are_scored_by_the_count_without_the_network() {
+    // Black owns the board; White has passed. The evaluator lies (the side
+    // to move always loses by 10) and loves passing, so the pass is visited
+    // often, and its value shows whether the count or the network gave it.
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    game.play(Move::Pass).unwrap();
+    let mut bot = PuctBot::new(config(200, 4), TestEval::new(pass_lover(0.1, -10.0)));
+    let stats = bot.search(&game);
+    assert!(stats.terminal_visits > 10, "{stats:?}");
+    assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
+    assert_eq!(bot.evaluator().positions(), stats.evaluations);
+    assert_eq!(stats.evaluations + stats.terminal_visits, stats.new_visits);
+    let analysis = bot.detailed_analysis().unwrap();
+    let pass = analysis
+        .candidates
+        .iter()
+        .find(|c| c.mv == Move::Pass)
+        .unwrap();
+    assert_eq!(pass.visits, stats.terminal_visits);
+    assert_eq!(pass.winrate, 1.0);
+    assert_eq!(pass.lead, 24.5);
+}
+
+#[test]
+fn tree_reuse_keeps_the_subtree_visits() {
+    let mut game = Game::new(size(5), rules(7.5));
+    let mut bot = PuctBot::new(config(300, 4), TestEval::new(area_eval));
+    let Action::Move(first) = bot.select_move(&game) else {
+        panic!("resigned")
+    };
+    let reply = bot.detailed_analysis().unwrap().candidates[0].pv[1];
+    let expected = bot.kept_visits(&[first, reply]).unwrap();
+    assert!(expected > 1, "{expected}");
+    game.play(first).unwrap();
+    game.play(reply).unwrap();
+    let stats = bot.search(&game);
+    assert_eq!(stats.reused_visits, expected);
+    assert_eq!(stats.root_visits, 300);
+    assert_eq!(stats.new_visits, 300 - expected);
+    check_tree(&bot.kept.as_ref().unwrap().tree);
+
+    // A game that does not continue the kept one starts afresh.
+    let mut other = Game::new(size(5), rules(7.5));
+    other.play(mv(&other, "A1")).unwrap();
+    other.play(mv(&other, "A2")).unwrap();
+    assert_eq!(bot.search(&other).reused_visits, 0);
+    // So does any game after a reset.
+    bot.search(&game);
+    bot.reset();
+    assert_eq!(bot.search(&game).reused_visits, 0);
+}
+
+#[test]
+fn passes_when_the_opponent_passed_and_the_count_wins() {
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    game.play(Move::Pass).unwrap();
+    let mut bot = PuctBot::new(config(50, 4), TestEval::new(area_eval));
+    assert_eq!(bot.select_move(&game), Action::Move(Move::Pass));
+    // Decided from the count, without searching.
+    assert_eq!(bot.evaluator().positions(), 0);
+}
+
+#[test]
+fn does_not_pass_when_the_count_would_lose() {
+    // White has one stone and owns the board; Black to move after White's
+    // pass. The evaluator says Black wins and nearly always passes; with two
+    // visits the search's own choice is the pass.
+    let mut board = Board::new(size(5));
+    board
+        .place_setup_stone(size(5).point(2, 2).unwrap(), Color::White)
+        .unwrap();
+    let mut game = Game::from_position(board, Color::White, rules(0.5));
+    game.play(Move::Pass).unwrap();
+    assert_eq!(game.to_move(), Color::Black);
+    let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
+    let action = bot.select_move(&game);
+    assert_eq!(bot.detailed_analysis().unwrap().candidates[0].mv, Move::Pass);
+    let Action::Move(chosen) = action else {
+        panic!("resigned")
+    };
+    assert_ne!(chosen, Move::Pass);
+    assert!(game.legal(chosen).is_ok());
+}
+
+#[test]
+fn does_not_pass_early_unless_allowed() {
+    // Black has one stone, White to move with a komi that wins the count.
+    let mut game = Game::new(size(5), rules(30.5));
+    game.play(mv(&game, "C3")).unwrap();
+    let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
+    let action = bot.select_move(&game);
+    assert_eq!(bot.detailed_analysis().unwrap().candidates[0].mv, Move::Pass);
+    assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
+    let mut late = PuctBot::new(
+        PuctConfig {
+            max_empty_to_pass: 1.0,
+            ..config(2, 1)
+        },
+        TestEval::new(pass_lover(0.9, 5.0)),
+    );
+    assert_eq!(late.select_move(&game), Action::Move(Move::Pass));
+}
+
+#[test]
+fn cleanup_does_not_pass_while_moves_remain() {
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    game.play(Move::Pass).unwrap();
+    let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
+    let action = bot.select_cleanup_move(&game);
+    assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
+}
+
+/// Black loses whatever happens (by the value; the policy is uniform).
+fn black_loses(game: &Game) -> NetEvaluation {
+    let black = game.to_move() == Color::Black;
+    NetEvaluation {
+        policy: uniform_policy(game),
+        win: if black { 0.02 } else { 0.98 },
+        loss: if black { 0.98 } else { 0.02 },
+        no_result: 0.0,
+        lead: if black { -30.0 } else { 30.0 },
+        ownership: None,
+    }
+}
+
+/// Black's actions over three moves, White answering on the first free
+/// point.
+fn black_actions(cfg: PuctConfig) -> Vec<Action> {
+    let mut game = Game::new(size(5), rules(7.5));
+    let mut bot = PuctBot::new(cfg, TestEval::new(black_loses));
+    let mut actions = Vec::new();
+    for _ in 0..3 {
+        let action = bot.select_move(&game);
+        actions.push(action);
+        if action == Action::Resign {
+            break;
+        }
+        game.apply(action).unwrap();
+        game.play(game.legal_moves()[0]).unwrap();
+    }
+    actions
+}
+
+#[test]
+fn resigns_after_consecutive_hopeless_searches() {
+    let cfg = PuctConfig {
+        resign_threshold: 0.1,
+        resign_consecutive: 2,
+        resign_min_visits: 20,
+        ..config(30, 4)
+    };
+    let actions = black_actions(cfg.clone());
+    assert_eq!(actions.len(), 2);
+    assert!(matches!(actions[0], Action::Move(_)));
+    assert_eq!(actions[1], Action::Resign);
+    // Off by default, and never with too few visits.
+    let never = black_actions(config(30, 4));
+    assert!(never.iter().all(|a| matches!(a, Action::Move(_))));
+    let few = black_actions(PuctConfig {
+        resign_min_visits: 1_000,
+        ..cfg
+    });
+    assert!(few.iter().all(|a| matches!(a, Action::Move(_))));
+}
+
+#[test]
+fn analysis_is_consistent_with_the_visits() {
+    let game = capture_position();
+    let mut bot = PuctBot::new(config(150, 4), TestEval::new(area_eval));
+    let mut reports = Vec::new();
+    bot.select_move_reporting(&game, Duration::ZERO, &mut |a| reports.push(a.clone()));
+    assert!(reports.len() > 5);
+    assert!(reports.windows(2).all(|w| w[0].playouts <= w[1].playouts));
+    let analysis = bot.analysis().unwrap();
+    assert_eq!(analysis.playouts, 150);
+    let detailed = bot.detailed_analysis().unwrap();
+    let total: u64 = analysis.candidates.iter().map(|c| c.visits).sum();
+    assert_eq!(total, 149);
+    assert!(analysis
+        .candidates
+        .windows(2)
+        .all(|w| w[0].visits >= w[1].visits));
+    let legal = game.legal_moves().len() as f32;
+    for (c, d) in analysis.candidates.iter().zip(&detailed.candidates) {
+        assert_eq!(c.pv[0], c.mv);
+        assert!((0.0..=1.0).contains(&c.winrate));
+        assert!((c.prior - 1.0 / legal).abs() < 1e-6);
+        assert_eq!(c.mv, d.mv);
+        assert_eq!(c.winrate, d.winrate);
+        let mut replay = game.clone();
+        for &m in &c.pv {
+            replay.play(m).unwrap();
+        }
+    }
+    // Capturing is worth the three stones and their points.
+    assert!(detailed.candidates[0].lead > 5.0);
+    assert_eq!(analysis.ownership.len(), 25);
+    assert!(analysis.ownership.iter().all(|o| (-1.0..=1.0).contains(o)));
+    // Row-major from the top-left: the last row is the bottom one, Black's.
+    assert!(analysis.ownership[20..].iter().all(|&o| o > 0.5));
+}
+
+#[test]
+fn searches_are_deterministic() {
+    let game = capture_position();
+    let run = || {
+        let mut bot = PuctBot::new(config(120, 8), TestEval::new(area_eval));
+        bot.select_move(&game);
+        bot.detailed_analysis().cloned()
+    };
+    assert_eq!(run(), run());
+}
+
+#[test]
+fn time_limit_stops_the_search() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut eval = TestEval::new(area_eval);
+    eval.delay = Duration::from_millis(2);
+    let cfg = PuctConfig {
+        visits: None,
+        time: Some(Duration::from_millis(100)),
+        ..PuctConfig::default()
+    };
+    let mut bot = PuctBot::new(cfg, eval);
+    let start = Instant::now();
+    let stats = bot.search(&game);
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(stats.new_visits > 1);
+    assert!(stats.elapsed >= Duration::from_millis(50));
+}
+
+#[test]
+fn tree_size_limit_stops_growth() {
+    let game = Game::new(size(5), rules(7.5));
+    let cfg = PuctConfig {
+        max_nodes: 300,
+        ..config(10_000, 4)
+    };
+    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let stats = bot.search(&game);
+    assert!(stats.tree_full);
+    assert!(stats.root_visits < 10_000);
+    assert!(bot.tree_nodes() <= 300);
+}
+
+#[test]
+fn illegal_policy_moves_are_never_played() {
+    // The policy puts most weight on an occupied point.
+    let game = capture_position();
+    let occupied = mv(&game, "B2");
+    let eval = move |g: &Game| NetEvaluation {
+        policy: std::iter::once((occupied, 0.9))
+            .chain(uniform_policy(g).into_iter().map(|(m, p)| (m, p * 0.1)))
+            .collect(),
+        ..area_eval(g)
+    };
+    let mut bot = PuctBot::new(config(50, 4), TestEval::new(eval));
+    let action = bot.select_move(&game);
+    assert_ne!(action, Action::Move(occupied));
+    let analysis = bot.analysis().unwrap();
+    assert!(analysis.candidates.iter().all(|c| c.mv != occupied));
+    let total: u64 = analysis.candidates.iter().map(|c| c.visits).sum();
+    assert_eq!(total, 49);
+}
+
+#[test]
+fn root_noise_changes_priors_only_when_on() {
+    let game = Game::new(size(5), rules(7.5));
+    let priors = |weight: f32| {
+        let mut bot = PuctBot::new(
+            PuctConfig {
+                noise_weight: weight,
+                noise_seed: 3,
+                ..config(40, 4)
+            },
+            TestEval::new(area_eval),
+        );
+        bot.search(&game);
+        let tree = &bot.kept.as_ref().unwrap().tree;
+        tree.children(ROOT)
+            .map(|c| tree.node(c).prior)
+            .collect::<Vec<f32>>()
+    };
+    let plain = priors(0.0);
+    let noisy = priors(0.25);
+    assert!(plain.iter().all(|&p| (p - plain[0]).abs() < 1e-6));
+    assert!(noisy.iter().any(|&p| (p - plain[0]).abs() > 1e-3));
+    assert!((noisy.iter().sum::<f32>() - 1.0).abs() < 1e-3);
+}
+
+#[test]
+fn evaluator_failure_still_gives_a_legal_move() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut eval = TestEval::new(area_eval);
+    eval.fail = true;
+    let mut bot = PuctBot::new(config(50, 4), eval);
+    let Action::Move(chosen) = bot.select_move(&game) else {
+        panic!("resigned")
+    };
+    assert!(game.legal(chosen).is_ok());
+    assert!(bot.last_search().unwrap().error.is_some());
+}
+
+#[test]
+fn board_sizes_come_from_the_evaluator() {
+    let bot = PuctBot::new(PuctConfig::default(), TestEval::new(area_eval));
+    assert!(bot.plays_size(size(9)).is_ok());
+    assert!(bot.plays_size(size(19)).is_err());
+    assert_eq!(bot.name(), "puct(test)");
+}
+
+#[test]
+fn analyze_runs_until_stopped() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut bot = PuctBot::new(config(10, 4), TestEval::new(area_eval));
+    let start = Instant::now();
+    let mut reports = 0;
+    let stop = || start.elapsed() >= Duration::from_millis(200);
+    assert!(bot.analyze(&game, Duration::from_millis(20), &mut |_| reports += 1, &stop));
+    assert!(start.elapsed() >= Duration::from_millis(200));
+    assert!(reports >= 3);
+    // Unlimited by the visit setting.
+    assert!(bot.analysis().unwrap().playouts > 10);
+}

@@ -1,0 +1,316 @@
+//! The search tree of [`super::PuctBot`]: an arena of nodes, each holding
+//! its move, its prior and the sums of the values backed up through it.
+//!
+//! Values are kept from Black's point of view (win and loss probabilities of
+//! Black, Black's lead), so a backup adds the same numbers at every node of
+//! the path; reading a node for the side to move at its parent flips the
+//! sign for White. This is the usual per-ply negation, done when reading
+//! instead of when writing.
+
+use tengen_core::{Color, Move};
+
+/// Index of a node in the arena; the root is 0.
+pub type NodeId = u32;
+
+/// The root's index.
+pub const ROOT: NodeId = 0;
+
+/// What is known of a node's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeState {
+    /// Not evaluated yet (no children).
+    Leaf,
+    /// Evaluated by the network; its children are in the arena.
+    Expanded,
+    /// The game is over there: every visit backs up the exact count.
+    Terminal,
+}
+
+/// One node: a move from its parent's position and the statistics of the
+/// position it leads to.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The move from the parent (a pass for the root).
+    pub mv: Move,
+    /// The side to move in this node's position.
+    pub to_move: Color,
+    /// The prior used in selection (the network's, mixed with noise at the
+    /// root when noise is on).
+    pub prior: f32,
+    /// The network's prior, as it gave it (renormalised over legal moves).
+    pub raw_prior: f32,
+    /// First child's index (meaningful when expanded).
+    pub first_child: NodeId,
+    /// Number of children.
+    pub child_count: u32,
+    /// Evaluation state.
+    pub state: NodeState,
+    /// Excluded from selection: its move turned out illegal in the game
+    /// (superko), or it is a pass excluded while cleaning up.
+    pub excluded: bool,
+    /// Queued for evaluation in the batch being collected.
+    pub pending: bool,
+    /// Completed visits.
+    pub visits: u32,
+    /// Visits in flight (virtual losses).
+    pub virtual_loss: u32,
+    /// Sum of P(Black wins) over the visits.
+    pub black_win_sum: f64,
+    /// Sum of P(White wins) over the visits.
+    pub white_win_sum: f64,
+    /// Sum of Black's expected lead over the visits.
+    pub black_lead_sum: f64,
+}
+
+impl Node {
+    /// A fresh leaf.
+    pub fn new(mv: Move, to_move: Color, prior: f32) -> Node {
+        Node {
+            mv,
+            to_move,
+            prior,
+            raw_prior: prior,
+            first_child: 0,
+            child_count: 0,
+            state: NodeState::Leaf,
+            excluded: false,
+            pending: false,
+            visits: 0,
+            virtual_loss: 0,
+            black_win_sum: 0.0,
+            white_win_sum: 0.0,
+            black_lead_sum: 0.0,
+        }
+    }
+
+    /// Average of P(Black wins) − P(White wins), if visited.
+    pub fn black_win_loss(&self) -> Option<f64> {
+        (self.visits > 0)
+            .then(|| (self.black_win_sum - self.white_win_sum) / f64::from(self.visits))
+    }
+
+    /// Black's average expected lead, if visited.
+    pub fn black_lead(&self) -> Option<f64> {
+        (self.visits > 0).then(|| self.black_lead_sum / f64::from(self.visits))
+    }
+
+    /// The win rate of `color`, KataGo's way: `(1 + win − loss) / 2`, so a
+    /// draw or no result counts half.
+    pub fn winrate_for(&self, color: Color) -> Option<f64> {
+        self.black_win_loss()
+            .map(|wl| 0.5 * (1.0 + sign(color) * wl))
+    }
+
+    /// Adds one visit with these values (Black's point of view).
+    pub fn add(&mut self, value: &LeafValue) {
+        self.visits += 1;
+        self.black_win_sum += f64::from(value.black_win);
+        self.white_win_sum += f64::from(value.white_win);
+        self.black_lead_sum += f64::from(value.black_lead);
+    }
+}
+
+/// +1 for Black, −1 for White: the factor that turns a Black-view value
+/// into `color`'s.
+pub fn sign(color: Color) -> f64 {
+    match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    }
+}
+
+/// The value of one evaluated position, from Black's point of view.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeafValue {
+    /// P(Black wins).
+    pub black_win: f32,
+    /// P(White wins).
+    pub white_win: f32,
+    /// Black's expected lead in points.
+    pub black_lead: f32,
+}
+
+/// The arena.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    max_nodes: usize,
+}
+
+impl Tree {
+    /// A tree holding only an unevaluated root with `to_move` to play, which
+    /// may grow to `max_nodes` nodes.
+    pub fn new(to_move: Color, max_nodes: usize) -> Tree {
+        Tree {
+            nodes: vec![Node::new(Move::Pass, to_move, 1.0)],
+            max_nodes: max_nodes.max(1),
+        }
+    }
+
+    /// Nodes in the arena.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Always false: a tree has at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The most nodes it may hold.
+    pub fn max_nodes(&self) -> usize {
+        self.max_nodes
+    }
+
+    /// Whether `extra` more nodes fit.
+    pub fn has_room(&self, extra: usize) -> bool {
+        self.nodes.len() + extra <= self.max_nodes
+    }
+
+    /// A node.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// A node, mutably.
+    pub fn node_mut(&mut self, id: NodeId) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// The root.
+    pub fn root(&self) -> &Node {
+        &self.nodes[0]
+    }
+
+    /// The children's ids of `id` (empty unless expanded).
+    pub fn children(&self, id: NodeId) -> std::ops::Range<NodeId> {
+        let node = self.node(id);
+        if node.state == NodeState::Expanded {
+            node.first_child..node.first_child + node.child_count
+        } else {
+            0..0
+        }
+    }
+
+    /// Makes `id` an expanded node with these children (moves and priors),
+    /// whose positions have `child_to_move` to play. The caller checks
+    /// [`Tree::has_room`] first.
+    pub fn expand(&mut self, id: NodeId, child_to_move: Color, children: &[(Move, f32)]) {
+        let first = self.nodes.len() as NodeId;
+        self.nodes.extend(
+            children
+                .iter()
+                .map(|&(mv, prior)| Node::new(mv, child_to_move, prior)),
+        );
+        let node = self.node_mut(id);
+        node.first_child = first;
+        node.child_count = children.len() as u32;
+        node.state = NodeState::Expanded;
+    }
+
+    /// The child of `id` reached by `mv`, if any.
+    pub fn child_by_move(&self, id: NodeId, mv: Move) -> Option<NodeId> {
+        self.children(id).find(|&c| self.node(c).mv == mv)
+    }
+
+    /// The child of `id` with the most visits (ties: the higher win-loss
+    /// value for the side to move at `id`, then the earlier child), among
+    /// children not excluded; `None` if no child has a visit.
+    pub fn best_child(&self, id: NodeId) -> Option<NodeId> {
+        let color = self.node(id).to_move;
+        let mut best: Option<(NodeId, u32, f64)> = None;
+        for c in self.children(id) {
+            let child = self.node(c);
+            if child.excluded || child.visits == 0 {
+                continue;
+            }
+            let value = sign(color) * child.black_win_loss().unwrap_or(0.0);
+            let better = match best {
+                None => true,
+                Some((_, v, q)) => child.visits > v || (child.visits == v && value > q),
+            };
+            if better {
+                best = Some((c, child.visits, value));
+            }
+        }
+        best.map(|(c, _, _)| c)
+    }
+
+    /// The expected continuation from `id`: the best child, its best child,
+    /// and so on, at most `limit` moves.
+    pub fn principal_variation(&self, id: NodeId, limit: usize) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut at = id;
+        while pv.len() < limit {
+            match self.best_child(at) {
+                Some(c) => {
+                    pv.push(self.node(c).mv);
+                    at = c;
+                }
+                None => break,
+            }
+        }
+        pv
+    }
+
+    /// The node reached from the root by `moves`, if the tree holds it.
+    pub fn descendant(&self, moves: &[Move]) -> Option<NodeId> {
+        let mut at = ROOT;
+        for &mv in moves {
+            at = self.child_by_move(at, mv)?;
+        }
+        Some(at)
+    }
+
+    /// The subtree of the node reached by `moves`, as a tree of its own
+    /// (same node limit), or `None` if the tree does not hold that node.
+    /// In-flight marks are cleared.
+    pub fn reroot(&self, moves: &[Move]) -> Option<Tree> {
+        let new_root = self.descendant(moves)?;
+        let mut nodes = Vec::with_capacity(self.subtree_size(new_root));
+        let mut root = self.node(new_root).clone();
+        root.mv = Move::Pass;
+        root.prior = 1.0;
+        root.raw_prior = 1.0;
+        root.excluded = false;
+        nodes.push(root);
+        // Breadth first: each node's children are copied together, keeping
+        // them contiguous.
+        let mut queue = std::collections::VecDeque::new();
+        queue.push_back((new_root, ROOT));
+        while let Some((old, new)) = queue.pop_front() {
+            let range = self.children(old);
+            if range.is_empty() {
+                continue;
+            }
+            let first = nodes.len() as NodeId;
+            for c in range {
+                let mut child = self.node(c).clone();
+                child.pending = false;
+                child.virtual_loss = 0;
+                nodes.push(child);
+                queue.push_back((c, first + (c - self.node(old).first_child)));
+            }
+            nodes[new as usize].first_child = first;
+        }
+        for node in &mut nodes {
+            node.pending = false;
+            node.virtual_loss = 0;
+        }
+        Some(Tree {
+            nodes,
+            max_nodes: self.max_nodes,
+        })
+    }
+
+    /// Nodes in the subtree of `id`, itself included.
+    pub fn subtree_size(&self, id: NodeId) -> usize {
+        let mut count = 0;
+        let mut stack = vec![id];
+        while let Some(at) = stack.pop() {
+            count += 1;
+            stack.extend(self.children(at));
+        }
+        count
+    }
+}
