@@ -19,5 +19,6 @@ pub mod patterns;
 pub mod playout;
 pub mod policy;
 pub mod prior;
+pub mod katago;
 pub mod puct;
 pub mod tactics;

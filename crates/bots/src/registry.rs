@@ -20,6 +20,8 @@ use tengen_core::{parse_duration, Agent, RandomBot};
 use tengen_nn::model::Model;
 
 use crate::evaluator::RolloutEvaluator;
+use crate::katago::KataGoEvaluator;
+use crate::puct::{PuctBot, PuctConfig};
 use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
 use crate::network::{NetworkEvaluator, NetworkMix};
 use crate::playout::PlayoutPolicy;
@@ -151,6 +153,47 @@ pub const BOTS: &[BotInfo] = &[
                 name: "resign",
                 default: "none",
                 help: "resign when behind on the board by more than this many points (area count, komi), or 'none'",
+            },
+        ],
+    },
+    BotInfo {
+        name: "katago",
+        description: "PUCT tree search guided by a KataGo network's policy, value and score (model=PATH, a KataGo .bin.gz)",
+        options: &[
+            BotOption {
+                name: "model",
+                default: "none",
+                help: "the KataGo network file (.bin.gz, model versions 8 to 17); required",
+            },
+            BotOption {
+                name: "visits",
+                default: "none",
+                help: "root visits per move, kept ones included; without it, time or the game's clock decides (800 if neither is set)",
+            },
+            BotOption {
+                name: "time",
+                default: "none",
+                help: "thinking time per move, such as 2s, 500ms or 1.5 (seconds); the game's clock may shorten it",
+            },
+            BotOption {
+                name: "threads",
+                default: "1",
+                help: "threads of the network's forward pass (1 to 256)",
+            },
+            BotOption {
+                name: "batch",
+                default: "16",
+                help: "leaves evaluated together in one forward pass (1 to 256)",
+            },
+            BotOption {
+                name: "resign",
+                default: "0",
+                help: "resign when the win rate stays below this for 3 moves (0 never resigns)",
+            },
+            BotOption {
+                name: "reuse",
+                default: "true",
+                help: "keep the search tree between moves (true or false)",
             },
         ],
     },
@@ -370,6 +413,27 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
             let model = load_model(spec.get("model").unwrap_or("builtin"))?;
             Ok(Box::new(PolicyBot::new(model, seed, termination)))
         }
+        "katago" => {
+            let config = puct_config(spec)?;
+            let Some(path) = spec.get("model").filter(|p| *p != "none") else {
+                return Err(BotError::Model {
+                    path: "none".to_string(),
+                    reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
+                });
+            };
+            let threads = match spec.get("threads") {
+                Some(value) => {
+                    parse_whole(value, 1, 256).map_err(|r| bad_value("threads", value, &r))? as usize
+                }
+                None => 1,
+            };
+            let network = crate::katago::load_network(std::path::Path::new(path), threads)
+                .map_err(|reason| BotError::Model {
+                    path: path.to_string(),
+                    reason,
+                })?;
+            Ok(Box::new(PuctBot::new(config, KataGoEvaluator::new(network))))
+        }
         other => unreachable!("bot '{other}' is listed but not built"),
     }
 }
@@ -432,6 +496,47 @@ pub fn termination(spec: &BotSpec) -> Result<Termination, BotError> {
         };
     }
     Ok(termination)
+}
+
+/// The PUCT settings a `katago` spec gives.
+pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
+    let mut config = PuctConfig::default();
+    for (key, value) in &spec.options {
+        let bad = |reason: &str| BotError::BadValue {
+            key: key.clone(),
+            value: value.clone(),
+            reason: reason.to_string(),
+        };
+        match key.as_str() {
+            "visits" => {
+                config.visits = match value.as_str() {
+                    "none" => None,
+                    _ => Some(parse_whole(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
+                }
+            }
+            "time" => {
+                config.time = match value.as_str() {
+                    "none" => None,
+                    _ => Some(parse_think_time(value).map_err(|r| bad(&r))?),
+                }
+            }
+            "batch" => config.batch = parse_whole(value, 1, 256).map_err(|r| bad(&r))? as usize,
+            "resign" => {
+                config.resign_threshold = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
+            }
+            "reuse" => {
+                config.reuse = match value.as_str() {
+                    "true" | "yes" | "1" | "on" => true,
+                    "false" | "no" | "0" | "off" => false,
+                    _ => return Err(bad("expected true or false")),
+                }
+            }
+            // Read by `make_bot`.
+            "model" | "threads" => {}
+            _ => unreachable!("options are checked against the listing"),
+        }
+    }
+    Ok(config)
 }
 
 /// The MCTS settings a spec gives.
@@ -582,9 +687,37 @@ mod tests {
     #[test]
     fn every_listed_bot_builds_by_name() {
         for info in BOTS {
+            if info.name == "katago" {
+                // A network file is required; its absence is a clear error.
+                let err = make_bot(&BotSpec::named(info.name), 1).err().unwrap();
+                assert!(err.to_string().contains("needs model=PATH"), "{err}");
+                continue;
+            }
             let bot = make_bot(&BotSpec::named(info.name), 1).unwrap();
             assert_eq!(bot.name(), info.name);
         }
+    }
+
+    #[test]
+    fn katago_models_that_cannot_be_read_are_refused_with_the_reason() {
+        let dir = std::env::temp_dir().join(format!("tengen-katago-bad-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let not_model = dir.join("notes.txt");
+        std::fs::write(&not_model, "hello world\n").unwrap();
+        let cases = [
+            (format!("katago:model={}", dir.join("missing.bin.gz").display()), "cannot read"),
+            (format!("katago:model={}", dir.display()), "is a directory"),
+            (format!("katago:model={}", not_model.display()), "not a KataGo model"),
+        ];
+        for (text, reason) in cases {
+            let err = make_bot(&spec(&text), 1).err().unwrap().to_string();
+            assert!(err.contains(reason), "{text}: {err}");
+        }
+        for bad in ["katago:model=x,visits=0", "katago:model=x,batch=0", "katago:model=x,resign=2"] {
+            let err = make_bot(&spec(bad), 1).err().unwrap();
+            assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The defaults the listing shows (`tengen gtp --list-bots`, the web
