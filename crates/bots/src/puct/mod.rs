@@ -372,7 +372,11 @@ impl<E: PositionEvaluator> PuctBot<E> {
             max_time: self.config.time,
         };
         if let Some(clock) = clock {
-            limits.target_time = Some(limits.target_time.map_or(clock.target, |t| t.min(clock.target)));
+            limits.target_time = Some(
+                limits
+                    .target_time
+                    .map_or(clock.target, |t| t.min(clock.target)),
+            );
             limits.max_time = Some(limits.max_time.map_or(clock.max, |t| t.min(clock.max)));
         }
         if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
@@ -534,7 +538,9 @@ impl<E: PositionEvaluator> PuctBot<E> {
             return false;
         };
         let winrate = analysis.to_analysis().winrate;
-        if threshold > 0.0 && analysis.visits >= self.config.resign_min_visits && winrate < threshold
+        if threshold > 0.0
+            && analysis.visits >= self.config.resign_min_visits
+            && winrate < threshold
         {
             self.low_streak += 1;
         } else {
@@ -722,7 +728,6 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
         true
     }
 }
-
 
 #[cfg(test)]
 mod tests;
