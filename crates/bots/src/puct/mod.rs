@@ -17,6 +17,13 @@
 //!   size, careful passing, resignation, analysis for GUIs.
 //!
 //! The network plugs in through [`PositionEvaluator`].
+//!
+//! Not (yet) done as KataGo does: exploration is not scaled by the parent's
+//! utility spread, the score utility is taken of the mean lead rather than
+//! in expectation over the score's distribution, and the search runs on the
+//! caller's thread (the evaluator parallelises a batch itself). Each descent
+//! clones the root [`Game`] (history included, since the evaluator may want
+//! it), which is cheap beside a network evaluation but not free.
 
 pub mod noise;
 pub mod search;
@@ -229,8 +236,10 @@ pub struct PuctAnalysis {
     /// Candidates with a visit, the most visited first (ties: the better
     /// value first).
     pub candidates: Vec<PuctCandidate>,
-    /// Black's ownership, row-major from the top-left corner, averaged over
-    /// this search's evaluations; empty if the evaluator gives none.
+    /// Black's ownership, row-major from the top-left corner (as
+    /// [`Analysis::ownership`]), averaged over the evaluations this search
+    /// made in the root's subtree; empty if the evaluator gives none, or if
+    /// the search made no evaluation (a kept tree already at the limit).
     pub ownership: Vec<f32>,
 }
 

@@ -352,7 +352,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         if leaves.is_empty() {
             if terminal == 0 {
                 // Nothing could be visited (should not happen): stop.
-                return Err(EvaluatorError::new("no leaf could be reached"));
+                let error = EvaluatorError::new("no leaf could be reached");
+                self.stats.error = Some(error.to_string());
+                return Err(error);
             }
             return Ok(());
         }

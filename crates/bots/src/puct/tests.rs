@@ -620,3 +620,22 @@ fn score_utility_is_bounded_and_centred() {
     assert!(slope(8.0) > slope(0.0));
     assert!(u.worst() <= -1.4 + 1e-6);
 }
+
+#[test]
+fn the_clock_limits_the_search() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut eval = TestEval::new(area_eval);
+    eval.delay = Duration::from_millis(2);
+    let cfg = PuctConfig {
+        visits: None,
+        ..PuctConfig::default()
+    };
+    let mut bot = PuctBot::new(cfg, eval);
+    bot.set_time_settings(tengen_core::TimeSettings::Absolute { main: 2 });
+    let start = Instant::now();
+    let stats = bot.search(&game);
+    // About (2 s − lag) / 12 moves, at most a quarter of the time left.
+    assert!(start.elapsed() < Duration::from_millis(700), "{stats:?}");
+    assert!(stats.elapsed >= Duration::from_millis(50), "{stats:?}");
+    assert!(stats.new_visits > 1);
+}
