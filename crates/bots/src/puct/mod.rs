@@ -17,6 +17,13 @@
 //!   size, careful passing, resignation, analysis for GUIs.
 //!
 //! The network plugs in through [`PositionEvaluator`].
+//!
+//! Not (yet) done as KataGo does: exploration is not scaled by the parent's
+//! utility spread, the score utility is taken of the mean lead rather than
+//! in expectation over the score's distribution, and the search runs on the
+//! caller's thread (the evaluator parallelises a batch itself). Each descent
+//! clones the root [`Game`] (history included, since the evaluator may want
+//! it), which is cheap beside a network evaluation but not free.
 
 pub mod noise;
 pub mod search;
@@ -229,8 +236,10 @@ pub struct PuctAnalysis {
     /// Candidates with a visit, the most visited first (ties: the better
     /// value first).
     pub candidates: Vec<PuctCandidate>,
-    /// Black's ownership, row-major from the top-left corner, averaged over
-    /// this search's evaluations; empty if the evaluator gives none.
+    /// Black's ownership, row-major from the top-left corner (as
+    /// [`Analysis::ownership`]), averaged over the evaluations this search
+    /// made in the root's subtree; empty if the evaluator gives none, or if
+    /// the search made no evaluation (a kept tree already at the limit).
     pub ownership: Vec<f32>,
 }
 
@@ -372,7 +381,11 @@ impl<E: PositionEvaluator> PuctBot<E> {
             max_time: self.config.time,
         };
         if let Some(clock) = clock {
-            limits.target_time = Some(limits.target_time.map_or(clock.target, |t| t.min(clock.target)));
+            limits.target_time = Some(
+                limits
+                    .target_time
+                    .map_or(clock.target, |t| t.min(clock.target)),
+            );
             limits.max_time = Some(limits.max_time.map_or(clock.max, |t| t.min(clock.max)));
         }
         if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
@@ -534,7 +547,9 @@ impl<E: PositionEvaluator> PuctBot<E> {
             return false;
         };
         let winrate = analysis.to_analysis().winrate;
-        if threshold > 0.0 && analysis.visits >= self.config.resign_min_visits && winrate < threshold
+        if threshold > 0.0
+            && analysis.visits >= self.config.resign_min_visits
+            && winrate < threshold
         {
             self.low_streak += 1;
         } else {
@@ -722,7 +737,6 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
         true
     }
 }
-
 
 #[cfg(test)]
 mod tests;

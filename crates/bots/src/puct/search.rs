@@ -169,7 +169,7 @@ struct Pending {
 /// How a descent ended.
 enum Descent {
     /// At an unevaluated position, queued.
-    Leaf(Pending),
+    Leaf(Box<Pending>),
     /// At a finished game, already backed up.
     Terminal,
     /// At a leaf already queued; virtual losses undone.
@@ -296,8 +296,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn prepare_root(&mut self) {
         self.root_prepared = true;
         if let Some(lead) = self.tree.root().black_lead() {
-            self.utility
-                .recentre(lead, f64::from(self.config.dynamic_score_center_zero_weight));
+            self.utility.recentre(
+                lead,
+                f64::from(self.config.dynamic_score_center_zero_weight),
+            );
         }
         let children: Vec<NodeId> = self.tree.children(ROOT).collect();
         let legal: Vec<bool> = children
@@ -332,7 +334,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let max_failures = want + 16;
         while (leaves.len() as u64 + terminal) < want && failures < max_failures {
             match self.descend() {
-                Descent::Leaf(leaf) => leaves.push(leaf),
+                Descent::Leaf(leaf) => leaves.push(*leaf),
                 Descent::Terminal => terminal += 1,
                 Descent::Collision => {
                     self.stats.collisions += 1;
@@ -350,7 +352,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         if leaves.is_empty() {
             if terminal == 0 {
                 // Nothing could be visited (should not happen): stop.
-                return Err(EvaluatorError::new("no leaf could be reached"));
+                let error = EvaluatorError::new("no leaf could be reached");
+                self.stats.error = Some(error.to_string());
+                return Err(error);
             }
             return Ok(());
         }
@@ -431,7 +435,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         return Descent::Terminal;
                     }
                     self.tree.node_mut(id).pending = true;
-                    return Descent::Leaf(Pending { path, game });
+                    return Descent::Leaf(Box::new(Pending { path, game }));
                 }
                 NodeState::Expanded => {
                     let Some(child) = self.select(id) else {
@@ -492,8 +496,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         let base = f64::from(config.c_puct_base).max(1.0);
-        let cpuct = f64::from(config.c_puct)
-            + f64::from(config.c_puct_log) * ((total + base) / base).ln();
+        let cpuct =
+            f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
         let explore = cpuct * (total + 0.01).sqrt();
         let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
         let reduction = if id == ROOT {
@@ -565,9 +569,19 @@ pub fn exact_value(game: &Game) -> LeafValue {
 
 /// A network's value turned to Black's point of view, sanitised.
 pub fn leaf_value(to_move: Color, eval: &NetEvaluation) -> LeafValue {
-    let finite = |x: f32| if x.is_finite() { x.clamp(0.0, 1.0) } else { 0.0 };
+    let finite = |x: f32| {
+        if x.is_finite() {
+            x.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
     let (win, loss) = (finite(eval.win), finite(eval.loss));
-    let lead = if eval.lead.is_finite() { eval.lead } else { 0.0 };
+    let lead = if eval.lead.is_finite() {
+        eval.lead
+    } else {
+        0.0
+    };
     match to_move {
         Color::Black => LeafValue {
             black_win: win,

@@ -110,7 +110,16 @@ fn pass_lover(win: f32, lead: f32) -> impl Fn(&Game) -> NetEvaluation + Send + S
         NetEvaluation {
             policy: moves
                 .into_iter()
-                .map(|mv| (mv, if mv == Move::Pass { 0.99 } else { 0.01 / others }))
+                .map(|mv| {
+                    (
+                        mv,
+                        if mv == Move::Pass {
+                            0.99
+                        } else {
+                            0.01 / others
+                        },
+                    )
+                })
                 .collect(),
             win,
             loss: 1.0 - win,
@@ -211,6 +220,8 @@ fn finds_the_winning_capture() {
     assert_eq!(bot.select_move(&game), Action::Move(e2));
     let analysis = bot.analysis().unwrap();
     assert_eq!(analysis.candidates[0].mv, e2);
+    // Chosen by its visits, not by a tie.
+    assert!(analysis.candidates[0].visits > 100);
     assert!(analysis.winrate > 0.9, "{}", analysis.winrate);
 }
 
@@ -222,10 +233,19 @@ fn batched_and_sequential_searches_agree() {
     let mut eight = PuctBot::new(config(300, 8), TestEval::new(area_eval));
     assert_eq!(one.select_move(&game), Action::Move(e2));
     assert_eq!(eight.select_move(&game), Action::Move(e2));
+    for bot in [&one, &eight] {
+        let c = &bot.analysis().unwrap().candidates;
+        assert!(c[0].visits > 3 * c[1].visits, "{c:?}");
+    }
     let (s1, s8) = (one.last_search().unwrap(), eight.last_search().unwrap());
     assert_eq!(s1.batches, s1.evaluations);
     // Most rounds of the batched search were full.
-    assert!(s8.batches * 3 < s1.batches, "{} vs {}", s8.batches, s1.batches);
+    assert!(
+        s8.batches * 3 < s1.batches,
+        "{} vs {}",
+        s8.batches,
+        s1.batches
+    );
 }
 
 #[test]
@@ -323,7 +343,10 @@ fn does_not_pass_when_the_count_would_lose() {
     assert_eq!(game.to_move(), Color::Black);
     let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select_move(&game);
-    assert_eq!(bot.detailed_analysis().unwrap().candidates[0].mv, Move::Pass);
+    assert_eq!(
+        bot.detailed_analysis().unwrap().candidates[0].mv,
+        Move::Pass
+    );
     let Action::Move(chosen) = action else {
         panic!("resigned")
     };
@@ -338,7 +361,10 @@ fn does_not_pass_early_unless_allowed() {
     game.play(mv(&game, "C3")).unwrap();
     let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select_move(&game);
-    assert_eq!(bot.detailed_analysis().unwrap().candidates[0].mv, Move::Pass);
+    assert_eq!(
+        bot.detailed_analysis().unwrap().candidates[0].mv,
+        Move::Pass
+    );
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
     let mut late = PuctBot::new(
         PuctConfig {
@@ -566,9 +592,50 @@ fn analyze_runs_until_stopped() {
     let start = Instant::now();
     let mut reports = 0;
     let stop = || start.elapsed() >= Duration::from_millis(200);
-    assert!(bot.analyze(&game, Duration::from_millis(20), &mut |_| reports += 1, &stop));
+    assert!(bot.analyze(
+        &game,
+        Duration::from_millis(20),
+        &mut |_| reports += 1,
+        &stop
+    ));
     assert!(start.elapsed() >= Duration::from_millis(200));
     assert!(reports >= 3);
     // Unlimited by the visit setting.
     assert!(bot.analysis().unwrap().playouts > 10);
+}
+
+#[test]
+fn score_utility_is_bounded_and_centred() {
+    let cfg = PuctConfig::default();
+    let mut u = search::Utility::new(&cfg, 81);
+    assert_eq!(u.score(0.0), 0.0);
+    assert!(u.score(1e9) < 0.4 + 1e-6 && u.score(1e9) > 0.39);
+    assert!((u.score(5.0) + u.score(-5.0)).abs() < 1e-12);
+    assert!(u.score(3.0) > u.score(2.0));
+    // Centred near the expected lead, pulled a fifth of the way to 0.
+    u.recentre(10.0, 0.2);
+    assert!((u.center() - 8.0).abs() < 1e-12);
+    // The dynamic term is steepest at its centre.
+    let slope = |x: f64| u.score(x + 0.5) - u.score(x - 0.5);
+    assert!(slope(8.0) > slope(0.0));
+    assert!(u.worst() <= -1.4 + 1e-6);
+}
+
+#[test]
+fn the_clock_limits_the_search() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut eval = TestEval::new(area_eval);
+    eval.delay = Duration::from_millis(2);
+    let cfg = PuctConfig {
+        visits: None,
+        ..PuctConfig::default()
+    };
+    let mut bot = PuctBot::new(cfg, eval);
+    bot.set_time_settings(tengen_core::TimeSettings::Absolute { main: 2 });
+    let start = Instant::now();
+    let stats = bot.search(&game);
+    // About (2 s − lag) / 12 moves, at most a quarter of the time left.
+    assert!(start.elapsed() < Duration::from_millis(700), "{stats:?}");
+    assert!(stats.elapsed >= Duration::from_millis(50), "{stats:?}");
+    assert!(stats.new_visits > 1);
 }
