@@ -502,10 +502,11 @@ fn non_pass_alive_groups_and_dame() {
 }
 
 #[test]
-fn a_one_eyed_group_with_an_opposing_stone_nearby() {
-    // Black has one eye at A5 and an open side holding a White stone:
-    // nothing is pass-alive; the stones count for their colour, the eye for
-    // Black, the open side for nobody.
+fn an_opposing_stone_in_open_space_is_nobodys_territory() {
+    // Black's wall has three one-point eyes and is pass-alive, but the open
+    // side holds a White stone: it is neither pass-alive territory (too many
+    // points away from Black) nor a region bordered by Black alone. The
+    // White stone, not pass-alive either, counts for White.
     let i = inputs(&position(
         "
         . x . x .
@@ -517,9 +518,6 @@ fn a_one_eyed_group_with_an_opposing_stone_nearby() {
         Color::Black,
         chinese(),
     ));
-    // The eye at C5 and A5, E5: three one-point eyes, so Black is pass-alive
-    // after all and the open side with the White stone in it is not
-    // territory for anyone.
     i.check(
         18,
         "xxxxx xxxxx ..... ..... .....".replace(' ', "\n").as_str(),
@@ -528,6 +526,38 @@ fn a_one_eyed_group_with_an_opposing_stone_nearby() {
         19,
         "..... ..... ..... ..x.. .....".replace(' ', "\n").as_str(),
     );
+}
+
+#[test]
+fn group_tax_counts_independent_life_only() {
+    let game = position(
+        "
+        . . . . .
+        x x x x x
+        . . . . .
+        o o o o o
+        . . . . .
+        ",
+        Color::Black,
+        chinese(),
+    );
+    let mut krules = KataRules::from_rules(game.rules()).unwrap();
+    krules.tax = Tax::Seki;
+    // Both sides' areas touch the dame between them: only stones count.
+    let i = Inputs::of(&game, &krules, &InputOptions::default(), 5, 5);
+    i.check(
+        18,
+        "..... xxxxx ..... ..... .....".replace(' ', "\n").as_str(),
+    );
+    i.check(
+        19,
+        "..... ..... ..... xxxxx .....".replace(' ', "\n").as_str(),
+    );
+    // A pass-alive wall with its territory is independent life: all of it.
+    let game = position(PASS_ALIVE, Color::Black, chinese());
+    let i = Inputs::of(&game, &krules, &InputOptions::default(), 6, 5);
+    i.check(18, &"xxxxxx\n".repeat(5));
+    i.check_empty(&[19]);
 }
 
 #[test]
