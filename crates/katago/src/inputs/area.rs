@@ -57,7 +57,14 @@ pub(crate) fn calculate_independent_life_area(
     let mut result = vec![EMPTY; n];
     let mut basic = vec![EMPTY; n];
     for pla in [BLACK, WHITE] {
-        area_for_pla(board, pla, true, true, multi_stone_suicide_legal, &mut basic);
+        area_for_pla(
+            board,
+            pla,
+            true,
+            true,
+            multi_stone_suicide_legal,
+            &mut basic,
+        );
     }
     let points: Vec<usize> = (0..board.y_size)
         .flat_map(|y| (0..board.x_size).map(move |x| (x, y)))
@@ -234,8 +241,8 @@ fn area_for_pla(
     }
 
     let mut pla_heads: Vec<usize> = Vec::new();
-    for loc in 0..n {
-        if colors[loc] == pla && board.chain_head[loc] == loc {
+    for (loc, &color) in colors.iter().enumerate() {
+        if color == pla && board.chain_head[loc] == loc {
             pla_heads.push(loc);
         }
     }

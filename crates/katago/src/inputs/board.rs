@@ -656,7 +656,13 @@ impl KBoard {
 
     /// Writes the liberties of the chain at `loc` into `buf` from `idx` on,
     /// skipping any already in `buf[start..]`; returns how many it wrote.
-    pub fn find_liberties(&self, loc: usize, buf: &mut Vec<usize>, start: usize, idx: usize) -> usize {
+    pub fn find_liberties(
+        &self,
+        loc: usize,
+        buf: &mut Vec<usize>,
+        start: usize,
+        idx: usize,
+    ) -> usize {
         let mut found = 0;
         let mut cur = loc;
         loop {
@@ -681,7 +687,13 @@ impl KBoard {
 
     /// Writes the moves capturing an opposing chain in atari next to the
     /// chain at `loc`, like [`KBoard::find_liberties`].
-    pub fn find_liberty_gaining_captures(&self, loc: usize, buf: &mut Vec<usize>, start: usize, idx: usize) -> usize {
+    pub fn find_liberty_gaining_captures(
+        &self,
+        loc: usize,
+        buf: &mut Vec<usize>,
+        start: usize,
+        idx: usize,
+    ) -> usize {
         let o = opp(self.colors[loc]);
         let mut checked: Vec<usize> = Vec::new();
         let mut found = 0;

@@ -61,7 +61,12 @@ impl KBoard {
     /// Whether the chain at `loc` (one liberty with `defender_first`, else
     /// at most two) is captured in a ladder. Leaves the stones as they
     /// were, though not necessarily the chain lists.
-    pub fn ladder_captured(&mut self, loc: usize, defender_first: bool, buf: &mut Vec<usize>) -> bool {
+    pub fn ladder_captured(
+        &mut self,
+        loc: usize,
+        defender_first: bool,
+        buf: &mut Vec<usize>,
+    ) -> bool {
         if loc >= self.colors.len() {
             return false;
         }
@@ -116,7 +121,7 @@ impl KBoard {
                 return false;
             }
             let s = sp as usize;
-            let is_defender = (defender_first && s % 2 == 0) || (!defender_first && s % 2 == 1);
+            let is_defender = defender_first == s.is_multiple_of(2);
 
             if list_cur[s] == -1 {
                 let libs = self.libs(loc);

@@ -305,7 +305,10 @@ pub fn fill(
     // Globals 5 to 18.
     let mut self_komi = hist.self_komi(pla);
     let board_area = (x_size * y_size) as f32;
-    self_komi = self_komi.clamp(-board_area - KOMI_CLIP_RADIUS, board_area + KOMI_CLIP_RADIUS);
+    self_komi = self_komi.clamp(
+        -board_area - KOMI_CLIP_RADIUS,
+        board_area + KOMI_CLIP_RADIUS,
+    );
     global[5] = self_komi / 20.0;
     match rules.ko {
         KataKo::Simple => {}
