@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tengen_core::{BoardSize, Color, Game, Move};
+use tengen_katago::model::ModelError;
 use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries, MAX_BOARD_SIDE};
 use tengen_katago::output::Evaluation;
 
@@ -19,7 +20,7 @@ static NETWORKS: Mutex<Vec<(PathBuf, usize, Arc<Network>)>> = Mutex::new(Vec::ne
 pub fn load_network(path: &Path, threads: usize) -> Result<Arc<Network>, String> {
     let canonical = path
         .canonicalize()
-        .map_err(|e| format!("cannot read the model {}: {e}", path.display()))?;
+        .map_err(|e| format!("cannot read it: {e}"))?;
     let mut cache = NETWORKS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, _, network)) = cache
         .iter()
@@ -27,7 +28,11 @@ pub fn load_network(path: &Path, threads: usize) -> Result<Arc<Network>, String>
     {
         return Ok(Arc::clone(network));
     }
-    let network = Arc::new(Network::load(&canonical, threads).map_err(|e| e.to_string())?);
+    let network = Arc::new(Network::load(&canonical, threads).map_err(|e| match e {
+        ModelError::Io { source, .. } => format!("cannot read it: {source}"),
+        ModelError::Directory(_) => "it is a directory, not a KataGo model file".to_string(),
+        ModelError::Format { error, .. } => format!("it cannot be used: {error}"),
+    })?);
     cache.push((canonical, threads, Arc::clone(&network)));
     Ok(network)
 }
@@ -124,5 +129,36 @@ impl PositionEvaluator for KataGoEvaluator {
 
     fn name(&self) -> &str {
         "katago"
+    }
+
+    fn raw_output(
+        &self,
+        game: &Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        let mut options = self.options;
+        if let Some(optimism) = optimism {
+            options.policy_optimism = optimism;
+        }
+        let size = game.size();
+        let symmetries: Vec<u8> = match symmetry {
+            Some(s) => vec![s],
+            None => (0..8).collect(),
+        };
+        let mut text = String::new();
+        for s in symmetries {
+            match self.network.evaluate(&[game], Symmetries::One(s), &options) {
+                Ok(evaluations) => text.push_str(&tengen_katago::raw_nn::format(
+                    &evaluations[0],
+                    size.width(),
+                    size.height(),
+                    &s.to_string(),
+                )),
+                Err(e) => return Some(Err(e.to_string())),
+            }
+            text.push('\n');
+        }
+        Some(Ok(text.trim_end().to_string()))
     }
 }

@@ -484,6 +484,7 @@ fn analysis_of(
                 visits: node.visits as u64,
                 winrate: node.winrate().unwrap_or(0.0),
                 prior: node.prior_wins / node.prior_visits.max(1.0) / prior_total.max(1e-6),
+                score_lead: None,
                 pv: tree
                     .principal_variation(c, 12)
                     .into_iter()

@@ -21,11 +21,11 @@ use tengen_nn::model::Model;
 
 use crate::evaluator::RolloutEvaluator;
 use crate::katago::KataGoEvaluator;
-use crate::puct::{PuctBot, PuctConfig};
 use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
 use crate::network::{NetworkEvaluator, NetworkMix};
 use crate::playout::PlayoutPolicy;
 use crate::policy::{PolicyBot, Termination};
+use crate::puct::{PuctBot, PuctConfig};
 use thiserror::Error;
 
 /// One setting a bot accepts in its spec string.
@@ -418,13 +418,14 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
             let Some(path) = spec.get("model").filter(|p| *p != "none") else {
                 return Err(BotError::Model {
                     path: "none".to_string(),
-                    reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
+                    reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)"
+                        .to_string(),
                 });
             };
             let threads = match spec.get("threads") {
-                Some(value) => {
-                    parse_whole(value, 1, 256).map_err(|r| bad_value("threads", value, &r))? as usize
-                }
+                Some(value) => parse_whole(value, 1, 256)
+                    .map_err(|r| bad_value("threads", value, &r))?
+                    as usize,
                 None => 1,
             };
             let network = crate::katago::load_network(std::path::Path::new(path), threads)
@@ -432,7 +433,10 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
                     path: path.to_string(),
                     reason,
                 })?;
-            Ok(Box::new(PuctBot::new(config, KataGoEvaluator::new(network))))
+            Ok(Box::new(PuctBot::new(
+                config,
+                KataGoEvaluator::new(network),
+            )))
         }
         other => unreachable!("bot '{other}' is listed but not built"),
     }
@@ -705,15 +709,25 @@ mod tests {
         let not_model = dir.join("notes.txt");
         std::fs::write(&not_model, "hello world\n").unwrap();
         let cases = [
-            (format!("katago:model={}", dir.join("missing.bin.gz").display()), "cannot read"),
+            (
+                format!("katago:model={}", dir.join("missing.bin.gz").display()),
+                "cannot read",
+            ),
             (format!("katago:model={}", dir.display()), "is a directory"),
-            (format!("katago:model={}", not_model.display()), "not a KataGo model"),
+            (
+                format!("katago:model={}", not_model.display()),
+                "not a KataGo model",
+            ),
         ];
         for (text, reason) in cases {
             let err = make_bot(&spec(&text), 1).err().unwrap().to_string();
             assert!(err.contains(reason), "{text}: {err}");
         }
-        for bad in ["katago:model=x,visits=0", "katago:model=x,batch=0", "katago:model=x,resign=2"] {
+        for bad in [
+            "katago:model=x,visits=0",
+            "katago:model=x,batch=0",
+            "katago:model=x,resign=2",
+        ] {
             let err = make_bot(&spec(bad), 1).err().unwrap();
             assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
         }

@@ -89,6 +89,20 @@ pub trait Agent {
     ) -> bool {
         false
     }
+    /// The raw answer of the agent's neural network for the side to move of
+    /// `game`, as text in KataGo's `kata-raw-nn` format: one block for
+    /// `symmetry` (0 to 7), or one block for each of the eight when `None`;
+    /// `optimism` overrides the policy optimism. `None` when the agent has
+    /// no such network; `Some(Err(reason))` when it cannot evaluate the
+    /// position.
+    fn raw_network_output(
+        &self,
+        _game: &Game,
+        _symmetry: Option<u8>,
+        _optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        None
+    }
 }
 
 /// A searching agent's view of a position, for GUIs (`lz-analyze`), the web
@@ -118,6 +132,9 @@ pub struct Candidate {
     pub winrate: f32,
     /// The prior probability the agent gave it before searching.
     pub prior: f32,
+    /// The side to move's expected lead in points after it, for agents
+    /// whose evaluation estimates the score (KataGo networks).
+    pub score_lead: Option<f32>,
     /// The expected continuation, starting with `mv`.
     pub pv: Vec<Move>,
 }

@@ -63,6 +63,7 @@ mod genmove;
 mod gogui;
 pub mod handicap;
 mod info;
+mod network;
 mod play;
 pub mod protocol;
 mod run;
@@ -119,6 +120,7 @@ pub const COMMANDS: &[&str] = &[
     "lz-analyze",
     "lz-genmove_analyze",
     "kata-analyze",
+    "kata-raw-nn",
     "kgs-time_settings",
     "kgs-rules",
     "kgs-game_over",
@@ -278,6 +280,8 @@ impl Engine {
             // sgf.rs
             "loadsgf" => self.loadsgf(args),
             "printsgf" => self.printsgf(args),
+            // network.rs
+            "kata-raw-nn" => self.kata_raw_nn(args),
             // gogui.rs
             "gogui-analyze_commands" => self.gogui_analyze_commands(args),
             "gogui-rules_game_id" => self.gogui_rules_game_id(args),

@@ -636,6 +636,7 @@ impl Agent for Probe {
                 visits: 60,
                 winrate: 0.6,
                 prior: 0.1,
+                score_lead: None,
                 pv: vec![Move::Pass, Move::Pass],
             }],
             ownership: Vec::new(),

@@ -88,6 +88,16 @@ pub trait PositionEvaluator: Send + Sync {
     fn supports(&self, size: BoardSize) -> Result<(), String>;
     /// Name for logs and GTP.
     fn name(&self) -> &str;
+    /// The network's raw answer as text (see
+    /// [`Agent::raw_network_output`]); `None` if the evaluator has none.
+    fn raw_output(
+        &self,
+        _game: &Game,
+        _symmetry: Option<u8>,
+        _optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        None
+    }
 }
 
 impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
@@ -99,6 +109,14 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
     }
     fn name(&self) -> &str {
         (**self).name()
+    }
+    fn raw_output(
+        &self,
+        game: &Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        (**self).raw_output(game, symmetry, optimism)
     }
 }
 
@@ -261,6 +279,7 @@ impl PuctAnalysis {
                     visits: c.visits,
                     winrate: c.winrate,
                     prior: c.prior,
+                    score_lead: Some(c.lead),
                     pv: c.pv.clone(),
                 })
                 .collect(),
@@ -666,6 +685,15 @@ fn analysis_of(
 impl<E: PositionEvaluator> Agent for PuctBot<E> {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn raw_network_output(
+        &self,
+        game: &Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        self.evaluator.raw_output(game, symmetry, optimism)
     }
 
     fn select_move(&mut self, game: &Game) -> Action {

@@ -134,10 +134,15 @@ pub fn format_report(
             ),
             Dialect::KataGo => write!(
                 line,
-                "info move {} visits {} winrate {:.6} prior {:.6} lcb {:.6} order {} pv {}",
+                "info move {} visits {} winrate {:.6}{} prior {:.6} lcb {:.6} order {} pv {}",
                 size.gtp(candidate.mv),
                 candidate.visits,
                 w,
+                // KataGo prints the lead under both names (scoreMean for
+                // older GUIs).
+                candidate.score_lead.map_or(String::new(), |lead| format!(
+                    " scoreMean {lead:.6} scoreLead {lead:.6}"
+                )),
                 candidate.prior.clamp(0.0, 1.0),
                 lcb,
                 order,
@@ -304,6 +309,7 @@ mod tests {
                     visits: 80,
                     winrate: 0.55,
                     prior: 0.25,
+                    score_lead: None,
                     pv: vec![d4, e5],
                 },
                 Candidate {
@@ -311,6 +317,7 @@ mod tests {
                     visits: 20,
                     winrate: 0.5,
                     prior: 0.1,
+                    score_lead: Some(-2.5),
                     pv: vec![Move::Pass],
                 },
             ],
@@ -334,6 +341,16 @@ mod tests {
             "{kata}"
         );
         assert!(!kata.contains("pass"));
+        let both = format_report(
+            &analysis,
+            size,
+            Dialect::KataGo,
+            &parse_request(&[]).unwrap(),
+        );
+        assert!(
+            both.contains("info move pass visits 20 winrate 0.500000 scoreMean -2.500000 scoreLead -2.500000 prior"),
+            "{both}"
+        );
         assert_eq!(kata.matches(" 0.5000").count(), 81);
     }
 }

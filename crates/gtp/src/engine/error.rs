@@ -44,6 +44,14 @@ pub enum CommandError {
     /// `kgs-rules` or `tengen-rules` with a rule set the engine cannot use.
     #[error("unknown rules: {0}")]
     UnknownRules(String),
+    /// `kata-raw-nn` for a bot without a neural network.
+    #[error(
+        "this bot has no neural network (kata-raw-nn needs one, e.g. --bot katago:model=PATH)"
+    )]
+    NoNetwork,
+    /// The network could not evaluate the position.
+    #[error("the network cannot evaluate this position: {0}")]
+    Network(String),
     /// `final_score` under NoGo before the game is over (nothing is counted
     /// in NoGo; only the end decides).
     #[error("cannot score")]

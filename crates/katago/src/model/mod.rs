@@ -161,7 +161,7 @@ impl ModelDesc {
             path: path.to_path_buf(),
             error: FormatError {
                 offset: decompressed,
-                layer: "header".to_string(),
+                layer: "the gzip stream".to_string(),
                 reason,
             },
         };
