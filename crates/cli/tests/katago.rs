@@ -91,7 +91,7 @@ fn kata_raw_nn_answers_as_katago_on_the_empty_board() {
     assert!(output.status.success(), "{stderr}");
     let r = responses(&output.stdout);
     assert_eq!(r.len(), 7, "{r:?}");
-    assert_eq!(r[0], "=");
+    assert_eq!(r[0].trim_end(), "=");
 
     // KataGo 1.18.1's own answer (crates/katago/tests/data/kata-raw-nn.txt).
     let reference = std::fs::read_to_string(
@@ -116,7 +116,7 @@ fn kata_raw_nn_answers_as_katago_on_the_empty_board() {
             "{label}: {ours} vs KataGo's {theirs}"
         );
     }
-    assert_eq!(our_policy.len(), 82);
+    assert_eq!(our_policy.len(), 81);
     for (ours, theirs) in our_policy.iter().zip(&their_policy) {
         assert!((ours.unwrap() - theirs.unwrap()).abs() <= 2e-6);
     }
