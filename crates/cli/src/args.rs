@@ -209,6 +209,36 @@ pub enum BenchCommand {
     /// The MCTS bot's whole search from the empty board, on one or more
     /// thread counts, with the speed-up over the first.
     Search(SearchArgs),
+    /// A KataGo network: forward passes per second and GFLOP/s at each batch
+    /// size and thread count, beside a plain matrix product on the same
+    /// GEMM, and the katago bot's visits per second.
+    Katago(KatagoBenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct KatagoBenchArgs {
+    /// The KataGo network (.bin.gz).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// Board sizes (square), comma-separated.
+    #[arg(long, default_value = "19", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(2..=25))]
+    pub size: Vec<u32>,
+    /// Batch sizes, comma-separated.
+    #[arg(long, default_value = "1,8", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub batch: Vec<u32>,
+    /// Thread counts, comma-separated.
+    #[arg(long, default_value = "1,2", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: Vec<u32>,
+    /// Wall-clock seconds per measurement.
+    #[arg(long, default_value_t = 5.0, value_parser = parse_seconds)]
+    pub seconds: f64,
+    /// Measurements per setting; the median is reported.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeat: u32,
+    /// Visits of one search from the empty board per size and thread count
+    /// for the search speed (0 skips it).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub visits: u64,
 }
 
 #[derive(Debug, Args)]

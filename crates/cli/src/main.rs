@@ -31,6 +31,9 @@ fn main() -> Result<()> {
         Command::Bench {
             bench: BenchCommand::Search(args),
         } => commands::bench::search(args),
+        Command::Bench {
+            bench: BenchCommand::Katago(args),
+        } => commands::bench::katago(args),
         Command::Sgf { sgf } => commands::sgf::run(sgf),
         Command::Serve(args) => commands::serve::run(args),
         Command::Nn { nn } => commands::nn::run(nn),

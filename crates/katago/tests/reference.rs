@@ -184,3 +184,65 @@ fn every_reference_position_matches_katago_within_tolerance() {
         worst[0], worst[1], worst[2], worst[3]
     );
 }
+
+/// The positions of the reference set, as games.
+fn reference_games() -> Vec<Game> {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    std::fs::read_to_string(data.join("positions.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let mut fields = line.splitn(3, '|');
+            let _name = fields.next();
+            let size: usize = fields.next().unwrap().parse().unwrap();
+            game_of(size, fields.next().unwrap_or(""))
+        })
+        .collect()
+}
+
+/// A batch of positions of several sizes, on one or two threads, gives what
+/// each position gives alone; and every symmetry is turned back to the
+/// board: the network, trained to be nearly symmetric, then agrees with
+/// itself under all eight.
+#[test]
+fn batches_threads_and_symmetries_agree() {
+    let games = reference_games();
+    let refs: Vec<&Game> = games.iter().step_by(3).collect();
+    let one = Network::load(&model_path(), 1).unwrap();
+    let two = Network::load(&model_path(), 2).unwrap();
+    let options = EvalOptions::default();
+    let batched = two.evaluate(&refs, Symmetries::One(0), &options).unwrap();
+    for (game, together) in refs.iter().zip(&batched) {
+        let alone = &one.evaluate(&[game], Symmetries::One(0), &options).unwrap()[0];
+        assert!((alone.white_win - together.white_win).abs() < 1e-5);
+        assert!((alone.white_lead - together.white_lead).abs() < 1e-3);
+        for (a, b) in alone.policy.iter().zip(&together.policy) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+    let (mut worst, mut moved) = (0.0f32, 0.0f32);
+    for game in refs.iter().take(4) {
+        let base = &one.evaluate(&[game], Symmetries::One(0), &options).unwrap()[0];
+        for symmetry in 1..8 {
+            let other = &one.evaluate(&[game], Symmetries::One(symmetry), &options).unwrap()[0];
+            let mut l1 = 0.0f32;
+            for (a, b) in base.policy.iter().zip(&other.policy) {
+                assert_eq!(*a < 0.0, *b < 0.0, "legality does not depend on the symmetry");
+                worst = worst.max((a - b).abs());
+                l1 += (a - b).abs();
+            }
+            // Half the L1 distance is the probability mass that moved.
+            assert!(l1 / 2.0 < 0.25, "symmetry {symmetry} moves {} of the policy", l1 / 2.0);
+            moved = moved.max(l1 / 2.0);
+            for (a, b) in base.white_ownership.iter().zip(&other.white_ownership) {
+                worst = worst.max((a - b).abs());
+            }
+        }
+        let all = &one.evaluate(&[game], Symmetries::All, &options).unwrap()[0];
+        let total: f32 = all.policy.iter().filter(|p| **p >= 0.0).sum();
+        assert!((total - 1.0).abs() < 1e-4, "averaged policy sums to {total}");
+    }
+    eprintln!("largest difference between symmetries: {worst} at a point, {moved} of the policy");
+    assert!(worst < 0.2, "symmetries disagree by {worst}: an output is not turned back");
+}

@@ -113,7 +113,10 @@ pub(crate) fn gemm_strided(
     }
 }
 
-/// `out[rows][n] (+)= a[rows][k] · w[k][n]`, all dense row-major.
+/// `out[rows][n] (+)= a[rows][k] · w[k][n]`, all dense row-major. With
+/// several threads the rows are split between them, each block one
+/// single-threaded product: the products of a network are too small for
+/// GEMM's own splitting to pay.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn matmul(
     rows: usize,
@@ -125,20 +128,49 @@ pub(crate) fn matmul(
     accumulate: bool,
     threads: usize,
 ) {
-    gemm_strided(
-        rows,
-        n,
-        k,
-        out,
-        Layout::rows(0, n),
-        a,
-        Layout::rows(0, k),
-        w,
-        Layout::rows(0, n),
-        1.0,
-        accumulate,
-        threads,
-    );
+    let min_rows_per_thread = 16;
+    if threads <= 1 || rows < 2 * min_rows_per_thread || rows * n * k < 1 << 16 {
+        gemm_strided(
+            rows,
+            n,
+            k,
+            out,
+            Layout::rows(0, n),
+            a,
+            Layout::rows(0, k),
+            w,
+            Layout::rows(0, n),
+            1.0,
+            accumulate,
+            1,
+        );
+        return;
+    }
+    let parts = threads.min(rows / min_rows_per_thread);
+    let chunk = rows.div_ceil(parts);
+    let out = &mut out[..rows * n];
+    rayon::scope(|scope| {
+        for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
+            let block_rows = out_block.len() / n;
+            let a_block = &a[index * chunk * k..(index * chunk + block_rows) * k];
+            scope.spawn(move |_| {
+                gemm_strided(
+                    block_rows,
+                    n,
+                    k,
+                    out_block,
+                    Layout::rows(0, n),
+                    a_block,
+                    Layout::rows(0, k),
+                    w,
+                    Layout::rows(0, n),
+                    1.0,
+                    accumulate,
+                    1,
+                );
+            });
+        }
+    });
 }
 
 /// A matrix layer applied to every row of `input`.

@@ -426,60 +426,72 @@ fn attention(
     if let Some(rope) = &b.rope {
         apply_rope(rope, grid, h_count, kv_count, d, &mut q, &mut k);
     }
-    let mut o = vec![0.0f32; rows * h_count * dv];
     let scale = 1.0 / (d as f32).sqrt();
     let group = h_count / kv_count;
-    s.b.clear();
-    s.b.resize(points * points, 0.0);
-    for pos in 0..grid.batch {
-        for h in 0..h_count {
-            let kvh = h / group;
-            // scores = q_h · k_hᵀ / sqrt(d)
-            gemm_strided(
-                points,
-                points,
-                d,
-                &mut s.b,
-                Layout::rows(0, points),
-                &q,
-                Layout {
-                    offset: pos * points * h_count * d + h * d,
-                    row_stride: h_count * d,
-                    col_stride: 1,
-                },
-                &k,
-                Layout {
-                    offset: pos * points * kv_count * d + kvh * d,
-                    row_stride: 1,
-                    col_stride: kv_count * d,
-                },
-                scale,
-                false,
-                threads,
-            );
-            softmax_rows(&mut s.b, points);
-            gemm_strided(
-                points,
-                dv,
-                points,
-                &mut o,
-                Layout {
-                    offset: pos * points * h_count * dv + h * dv,
-                    row_stride: h_count * dv,
-                    col_stride: 1,
-                },
-                &s.b,
-                Layout::rows(0, points),
-                &v,
-                Layout {
-                    offset: pos * points * kv_count * dv + kvh * dv,
-                    row_stride: kv_count * dv,
-                    col_stride: 1,
-                },
-                1.0,
-                false,
-                threads,
-            );
+    // One task per position and head, each with its own score matrix and
+    // output block; the blocks are then laid side by side.
+    let heads: Vec<(usize, usize)> = (0..grid.batch)
+        .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
+        .collect();
+    let run_head = |&(pos, h): &(usize, usize)| -> Vec<f32> {
+        let kvh = h / group;
+        let mut scores = vec![0.0f32; points * points];
+        // scores = q_h · k_hᵀ / sqrt(d)
+        gemm_strided(
+            points,
+            points,
+            d,
+            &mut scores,
+            Layout::rows(0, points),
+            &q,
+            Layout {
+                offset: pos * points * h_count * d + h * d,
+                row_stride: h_count * d,
+                col_stride: 1,
+            },
+            &k,
+            Layout {
+                offset: pos * points * kv_count * d + kvh * d,
+                row_stride: 1,
+                col_stride: kv_count * d,
+            },
+            scale,
+            false,
+            1,
+        );
+        softmax_rows(&mut scores, points);
+        let mut out = vec![0.0f32; points * dv];
+        gemm_strided(
+            points,
+            dv,
+            points,
+            &mut out,
+            Layout::rows(0, dv),
+            &scores,
+            Layout::rows(0, points),
+            &v,
+            Layout {
+                offset: pos * points * kv_count * dv + kvh * dv,
+                row_stride: kv_count * dv,
+                col_stride: 1,
+            },
+            1.0,
+            false,
+            1,
+        );
+        out
+    };
+    let blocks: Vec<Vec<f32>> = if threads > 1 {
+        use rayon::prelude::*;
+        heads.par_iter().map(run_head).collect()
+    } else {
+        heads.iter().map(run_head).collect()
+    };
+    let mut o = vec![0.0f32; rows * h_count * dv];
+    for (&(pos, h), block) in heads.iter().zip(&blocks) {
+        for p in 0..points {
+            let dst = (pos * points + p) * h_count * dv + h * dv;
+            o[dst..dst + dv].copy_from_slice(&block[p * dv..(p + 1) * dv]);
         }
     }
     apply_matmul(&b.out_proj, rows, &o, t, true, threads);
