@@ -213,6 +213,29 @@ pub enum BenchCommand {
     /// size and thread count, beside a plain matrix product on the same
     /// GEMM, and the katago bot's visits per second.
     Katago(KatagoBenchArgs),
+    /// How often a KataGo network's raw policy (symmetry 0) puts the move
+    /// played in game records first, and among its first five, over every
+    /// position of every record.
+    Policy(PolicyBenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct PolicyBenchArgs {
+    /// The KataGo network (.bin.gz).
+    #[arg(long)]
+    pub model: PathBuf,
+    /// Records (.sgf, .mgt) and folders of records, searched recursively.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Use only the first N records, in path order (default: all).
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// Positions evaluated together.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub batch: u32,
+    /// Threads of the forward pass.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 #[derive(Debug, Args)]

@@ -34,6 +34,9 @@ fn main() -> Result<()> {
         Command::Bench {
             bench: BenchCommand::Katago(args),
         } => commands::bench::katago(args),
+        Command::Bench {
+            bench: BenchCommand::Policy(args),
+        } => commands::bench::policy(args),
         Command::Sgf { sgf } => commands::sgf::run(sgf),
         Command::Serve(args) => commands::serve::run(args),
         Command::Nn { nn } => commands::nn::run(nn),

@@ -10,7 +10,7 @@ use tengen::bench::{self, BenchConfig, SearchBenchConfig, SearchProgress};
 use tengen::progress::SuspendingWriter;
 
 use super::seed_or_clock;
-use crate::args::{KatagoBenchArgs, PlayoutsArgs, SearchArgs};
+use crate::args::{KatagoBenchArgs, PlayoutsArgs, PolicyBenchArgs, SearchArgs};
 
 /// Runs `tengen bench playouts`.
 pub fn playouts(args: PlayoutsArgs) -> Result<()> {
@@ -152,5 +152,91 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+/// Runs `tengen bench policy`: top-1 and top-5 agreement of a KataGo
+/// network's raw policy with the moves of game records.
+pub fn policy(args: PolicyBenchArgs) -> Result<()> {
+    use std::io::Write;
+    use tengen_core::{Action, Game, Move};
+    use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries};
+
+    let network = Network::load(&args.model, args.threads as usize)?;
+    let (mut files, errors) = tengen::sgf_command::find_records(&args.paths);
+    for error in &errors {
+        tracing::warn!(%error, "skipped");
+    }
+    files.sort();
+    if let Some(limit) = args.games {
+        files.truncate(limit);
+    }
+    // Every position before a stone of the side to move, with that move.
+    let mut positions: Vec<(Game, Move)> = Vec::new();
+    let mut games = 0;
+    for file in &files {
+        let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+        let record = match tengen_sgf::read_game_bytes(&bytes) {
+            Ok(record) => record,
+            Err(error) => {
+                tracing::warn!(file = %file.display(), %error, "skipped");
+                continue;
+            }
+        };
+        games += 1;
+        let mut game = record.game;
+        while let Some((color, action)) = game.undo() {
+            if let Action::Move(mv @ Move::Play(_)) = action {
+                if color == game.to_move() {
+                    positions.push((game.clone(), mv));
+                }
+            }
+        }
+    }
+    let bar = ProgressBar::with_draw_target(Some(positions.len() as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
+            .context("progress bar template")?,
+    );
+    let (mut top1, mut top5, mut counted) = (0usize, 0usize, 0usize);
+    let options = EvalOptions::default();
+    let start = std::time::Instant::now();
+    for chunk in positions.chunks(args.batch as usize) {
+        let games: Vec<&Game> = chunk.iter().map(|(g, _)| g).collect();
+        let evaluations = match network.evaluate(&games, Symmetries::One(0), &options) {
+            Ok(e) => e,
+            Err(error) => {
+                tracing::warn!(%error, "positions skipped");
+                bar.inc(chunk.len() as u64);
+                continue;
+            }
+        };
+        for ((game, played), evaluation) in chunk.iter().zip(&evaluations) {
+            let size = game.size();
+            let width = size.width();
+            let mut ranked: Vec<(f32, Move)> = (0..size.height())
+                .flat_map(|y| (0..width).map(move |x| (x, y)))
+                .map(|(x, y)| (evaluation.policy[y * width + x], Move::Play(grid_point(size, x, y))))
+                .chain(std::iter::once((evaluation.policy[width * size.height()], Move::Pass)))
+                .collect();
+            ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let rank = ranked.iter().position(|(_, mv)| mv == played);
+            counted += 1;
+            top1 += usize::from(rank == Some(0));
+            top5 += usize::from(rank.is_some_and(|r| r < 5));
+        }
+        bar.inc(chunk.len() as u64);
+        bar.set_message(format!("top-1 {:.1}%", 100.0 * top1 as f64 / counted.max(1) as f64));
+    }
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{games} records, {counted} positions: top-1 {:.1}% ({top1}), top-5 {:.1}% ({top5}); {:.1} positions/s",
+        100.0 * top1 as f64 / counted.max(1) as f64,
+        100.0 * top5 as f64 / counted.max(1) as f64,
+        counted as f64 / seconds
+    )?;
     Ok(())
 }
