@@ -44,9 +44,12 @@ fn responses(stdout: &[u8]) -> Vec<String> {
     text.trim_end().split("\n\n").map(str::to_string).collect()
 }
 
-/// The numbers of one `kata-raw-nn` block, by label, with the policy and
-/// ownership rows.
-fn values(block: &str) -> (Vec<(String, f64)>, Vec<Option<f64>>, Vec<f64>) {
+/// A `kata-raw-nn` block's numbers: by label, the policy rows (`None` for
+/// `NAN`), the ownership rows.
+type Block = (Vec<(String, f64)>, Vec<Option<f64>>, Vec<f64>);
+
+/// The numbers of one `kata-raw-nn` block.
+fn values(block: &str) -> Block {
     let (mut named, mut policy, mut ownership) = (Vec::new(), Vec::new(), Vec::new());
     let mut section = "";
     for line in block.lines() {

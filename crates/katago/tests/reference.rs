@@ -225,15 +225,25 @@ fn batches_threads_and_symmetries_agree() {
     for game in refs.iter().take(4) {
         let base = &one.evaluate(&[game], Symmetries::One(0), &options).unwrap()[0];
         for symmetry in 1..8 {
-            let other = &one.evaluate(&[game], Symmetries::One(symmetry), &options).unwrap()[0];
+            let other = &one
+                .evaluate(&[game], Symmetries::One(symmetry), &options)
+                .unwrap()[0];
             let mut l1 = 0.0f32;
             for (a, b) in base.policy.iter().zip(&other.policy) {
-                assert_eq!(*a < 0.0, *b < 0.0, "legality does not depend on the symmetry");
+                assert_eq!(
+                    *a < 0.0,
+                    *b < 0.0,
+                    "legality does not depend on the symmetry"
+                );
                 worst = worst.max((a - b).abs());
                 l1 += (a - b).abs();
             }
             // Half the L1 distance is the probability mass that moved.
-            assert!(l1 / 2.0 < 0.25, "symmetry {symmetry} moves {} of the policy", l1 / 2.0);
+            assert!(
+                l1 / 2.0 < 0.25,
+                "symmetry {symmetry} moves {} of the policy",
+                l1 / 2.0
+            );
             moved = moved.max(l1 / 2.0);
             for (a, b) in base.white_ownership.iter().zip(&other.white_ownership) {
                 worst = worst.max((a - b).abs());
@@ -241,8 +251,14 @@ fn batches_threads_and_symmetries_agree() {
         }
         let all = &one.evaluate(&[game], Symmetries::All, &options).unwrap()[0];
         let total: f32 = all.policy.iter().filter(|p| **p >= 0.0).sum();
-        assert!((total - 1.0).abs() < 1e-4, "averaged policy sums to {total}");
+        assert!(
+            (total - 1.0).abs() < 1e-4,
+            "averaged policy sums to {total}"
+        );
     }
     eprintln!("largest difference between symmetries: {worst} at a point, {moved} of the policy");
-    assert!(worst < 0.2, "symmetries disagree by {worst}: an output is not turned back");
+    assert!(
+        worst < 0.2,
+        "symmetries disagree by {worst}: an output is not turned back"
+    );
 }

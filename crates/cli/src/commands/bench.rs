@@ -99,10 +99,16 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
             for &threads in &args.threads {
                 let (mut nets, mut plains) = (Vec::new(), Vec::new());
                 for run in 0..args.repeat {
-                    bar.set_message(format!("{size}x{size}, batch {batch}, {threads} thread(s), run {}", run + 1));
+                    bar.set_message(format!(
+                        "{size}x{size}, batch {batch}, {threads} thread(s), run {}",
+                        run + 1
+                    ));
                     // Alternate the network and the plain product so that
                     // both see the same machine load.
-                    nets.push(forward_rate(&model, side, batch as usize, threads as usize, duration).per_second);
+                    nets.push(
+                        forward_rate(&model, side, batch as usize, threads as usize, duration)
+                            .per_second,
+                    );
                     plains.push(gemm_rate(1024, 1024, 1024, threads as usize, duration / 2).gflops);
                     bar.inc(1);
                 }
@@ -124,8 +130,16 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     }
     bar.finish_and_clear();
     if args.visits > 0 {
-        writeln!(out, "\nsearch from the empty board ({} visits, batch 16)", args.visits)?;
-        writeln!(out, "{:>5} {:>7} {:>10} {:>10}", "size", "threads", "visits", "visits/s")?;
+        writeln!(
+            out,
+            "\nsearch from the empty board ({} visits, batch 16)",
+            args.visits
+        )?;
+        writeln!(
+            out,
+            "{:>5} {:>7} {:>10} {:>10}",
+            "size", "threads", "visits", "visits/s"
+        )?;
         for &size in &args.size {
             for &threads in &args.threads {
                 let spec: tengen_bots::BotSpec = format!(
@@ -193,10 +207,13 @@ pub fn policy(args: PolicyBenchArgs) -> Result<()> {
             }
         }
     }
-    let bar = ProgressBar::with_draw_target(Some(positions.len() as u64), ProgressDrawTarget::stderr());
+    let bar =
+        ProgressBar::with_draw_target(Some(positions.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
-        ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})")
-            .context("progress bar template")?,
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
+        )
+        .context("progress bar template")?,
     );
     let (mut top1, mut top5, mut counted) = (0usize, 0usize, 0usize);
     let options = EvalOptions::default();
@@ -216,8 +233,16 @@ pub fn policy(args: PolicyBenchArgs) -> Result<()> {
             let width = size.width();
             let mut ranked: Vec<(f32, Move)> = (0..size.height())
                 .flat_map(|y| (0..width).map(move |x| (x, y)))
-                .map(|(x, y)| (evaluation.policy[y * width + x], Move::Play(grid_point(size, x, y))))
-                .chain(std::iter::once((evaluation.policy[width * size.height()], Move::Pass)))
+                .map(|(x, y)| {
+                    (
+                        evaluation.policy[y * width + x],
+                        Move::Play(grid_point(size, x, y)),
+                    )
+                })
+                .chain(std::iter::once((
+                    evaluation.policy[width * size.height()],
+                    Move::Pass,
+                )))
                 .collect();
             ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
             let rank = ranked.iter().position(|(_, mv)| mv == played);
@@ -226,7 +251,10 @@ pub fn policy(args: PolicyBenchArgs) -> Result<()> {
             top5 += usize::from(rank.is_some_and(|r| r < 5));
         }
         bar.inc(chunk.len() as u64);
-        bar.set_message(format!("top-1 {:.1}%", 100.0 * top1 as f64 / counted.max(1) as f64));
+        bar.set_message(format!(
+            "top-1 {:.1}%",
+            100.0 * top1 as f64 / counted.max(1) as f64
+        ));
     }
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
