@@ -182,7 +182,7 @@ pub const BOTS: &[BotInfo] = &[
             },
             BotOption {
                 name: "batch",
-                default: "16",
+                default: "8",
                 help: "leaves evaluated together in one forward pass (1 to 256)",
             },
             BotOption {
@@ -504,7 +504,12 @@ pub fn termination(spec: &BotSpec) -> Result<Termination, BotError> {
 
 /// The PUCT settings a `katago` spec gives.
 pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
-    let mut config = PuctConfig::default();
+    let mut config = PuctConfig {
+        // Batching gains little on a CPU (about 7% from 1 to 8 on 19x19)
+        // while wide batches spread visits by virtual loss.
+        batch: 8,
+        ..PuctConfig::default()
+    };
     for (key, value) in &spec.options {
         let bad = |reason: &str| BotError::BadValue {
             key: key.clone(),

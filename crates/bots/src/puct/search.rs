@@ -248,6 +248,21 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if self.tree.root().state == NodeState::Leaf {
                 want = want.min(1);
             }
+            // Under a time limit a round must fit in the time left: one
+            // network evaluation of a large board can take a quarter of a
+            // second, so a full batch could overrun a short clock by
+            // seconds. The first round measures the cost of a visit.
+            if let Some(limit) = limits.max_time {
+                let elapsed = start.elapsed();
+                let done = self.stats.new_visits;
+                want = if done == 0 {
+                    want.min(1)
+                } else {
+                    let per_visit = elapsed.as_secs_f64() / done as f64;
+                    let left = limit.saturating_sub(elapsed).as_secs_f64();
+                    want.min(((left / per_visit.max(1e-9)) as u64).max(1))
+                };
+            }
             if want == 0 {
                 break;
             }
