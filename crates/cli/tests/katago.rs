@@ -44,9 +44,13 @@ fn responses(stdout: &[u8]) -> Vec<String> {
     text.trim_end().split("\n\n").map(str::to_string).collect()
 }
 
+/// A `kata-raw-nn` block's numbers: by label, the policy (`None` for NAN),
+/// the ownership.
+type RawValues = (Vec<(String, f64)>, Vec<Option<f64>>, Vec<f64>);
+
 /// The numbers of one `kata-raw-nn` block, by label, with the policy and
 /// ownership rows.
-fn values(block: &str) -> (Vec<(String, f64)>, Vec<Option<f64>>, Vec<f64>) {
+fn values(block: &str) -> RawValues {
     let (mut named, mut policy, mut ownership) = (Vec::new(), Vec::new(), Vec::new());
     let mut section = "";
     for line in block.lines() {
