@@ -6,11 +6,12 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tengen_bots::katago::KataGoEvaluator;
 use tengen_bots::puct::PuctBot;
 use tengen_bots::{BotError, BotInfo, BotOption, BotSpec};
-use tengen_core::Agent;
+use tengen_core::{parse_duration, Agent};
 use tengen_katago::network::Network;
 
 use crate::error::{ApiError, ServeError};
@@ -21,20 +22,31 @@ pub const NAME: &str = "katago";
 
 /// Root visits per move when a request sets neither a budget nor `visits`
 /// nor `time` (fewer if the server's limit is lower).
-pub const DEFAULT_VISITS: u64 = 200;
+pub const DEFAULT_VISITS: u64 = 100;
+
+/// The longest a `katago` search may think: the server's `max_think` less
+/// its grace (at least half of `max_think`). A search stops only between
+/// batches of evaluations, and a batch on a large board can take seconds on
+/// a small machine; the rest of the answer time is left for it.
+pub fn time_cap(limits: &Limits) -> Duration {
+    limits
+        .max_think
+        .saturating_sub(limits.grace)
+        .max(limits.max_think / 2)
+}
 
 /// The settings a client may give the server's `katago` bot. `model` and
 /// `threads` are the server's.
 pub const OPTIONS: &[BotOption] = &[
     BotOption {
         name: "visits",
-        default: "200",
+        default: "100",
         help: "root visits per move (the budget's playouts); at most the server's max_playouts",
     },
     BotOption {
         name: "time",
         default: "none",
-        help: "thinking time per move, such as 2s or 500ms; at most the server's max_seconds, which also caps every search",
+        help: "thinking time per move, such as 2s or 500ms; at most the server's max_seconds, and every search stops a little before it",
     },
     BotOption {
         name: "batch",
@@ -134,8 +146,8 @@ impl KataGoModel {
 
     /// Fills in the server's budget after the request's own (see
     /// [`crate::budget::apply`]): `visits` when neither `visits` nor `time`
-    /// is set, and a `time` no longer than the server's cap, so that a
-    /// search ends before the request would time out.
+    /// is set, and a `time` no longer than [`time_cap`], so that a search
+    /// ends before the request would time out.
     pub fn fill_budget(&self, spec: &mut BotSpec, limits: &Limits) {
         if spec.get("visits").is_none() && spec.get("time").is_none() {
             spec.set(
@@ -143,8 +155,10 @@ impl KataGoModel {
                 DEFAULT_VISITS.min(limits.max_playouts.max(1)).to_string(),
             );
         }
-        if spec.get("time").is_none() {
-            spec.set("time", format!("{}s", limits.max_think.as_secs_f64()));
+        let cap = time_cap(limits);
+        let asked = spec.get("time").and_then(|text| parse_duration(text).ok());
+        if asked.is_none_or(|time| time > cap) {
+            spec.set("time", format!("{}s", cap.as_secs_f64()));
         }
     }
 

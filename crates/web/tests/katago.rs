@@ -177,7 +177,18 @@ fn a_server_with_a_network_offers_katago_and_plays_legal_moves() {
     // Settings of the search a client may choose.
     legal_move(&mut client, "katago:batch=1,visits=3", 9, &[], Value::Null);
     // A time instead of visits, within the server's cap.
-    legal_move(&mut client, "katago", 9, &[], json!({"seconds": 0.2}));
+    let body = legal_move(&mut client, "katago", 9, &[], json!({"seconds": 0.2}));
+    assert_eq!(body["diagnostics"]["bot"], "katago:time=0.2s");
+    // A search stops before the answer's deadline: by max_think less the
+    // grace, whatever the request allows itself.
+    let body = legal_move(
+        &mut client,
+        "katago:visits=1",
+        9,
+        &[],
+        json!({"seconds": 9.5}),
+    );
+    assert_eq!(body["diagnostics"]["bot"], "katago:visits=1,time=8s");
 }
 
 #[test]
