@@ -227,12 +227,13 @@ async fn select_move(
         message: rejection.body_text(),
     })?;
     let mut spec: BotSpec = bot.parse()?;
+    // The server's own network for `katago` (a clear refusal when it has
+    // none, or when the spec names options the server keeps to itself).
     let katago = if spec.name == katago::NAME {
-        // The server's own network, or a clear refusal when it has none.
-        let info = state.info(&spec)?;
+        state.info(&spec)?;
         let model = state.katago.clone().expect("offered only with a network");
         model.check_options(&spec)?;
-        Some((model, info))
+        Some(model)
     } else {
         None
     };
@@ -246,7 +247,7 @@ async fn select_move(
         }
     }
     let info = match &katago {
-        Some((_, info)) => *info,
+        Some(model) => model.info(),
         None => state.info(&spec)?,
     };
     let Json(request) = body?;
@@ -260,10 +261,9 @@ async fn select_move(
         };
         return Err(ApiError::GameOver(why));
     }
-    let katago = katago.map(|(model, _)| {
+    if let Some(model) = &katago {
         model.fill_budget(&mut spec, &state.limits);
-        model
-    });
+    }
     let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
     let make = state.bots.make;
     // The katago bot's spec names no file: the server's network is added
