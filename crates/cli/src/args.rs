@@ -200,6 +200,11 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = tengen_web::Limits::default().max_concurrent as u32,
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub max_concurrent: u32,
+    /// A KataGo network (.bin.gz) to offer as the bot 'katago' ("KataGo
+    /// network" on the page) on every board size up to 25x25; loaded at
+    /// start-up, and the server does not start if it cannot be read.
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

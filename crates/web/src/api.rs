@@ -19,6 +19,7 @@ use tengen_sgf::{date, write_game, GameInfo};
 use crate::assets;
 use crate::budget::{self, AppliedBudget};
 use crate::error::ApiError;
+use crate::katago;
 use crate::request::GameRequest;
 use crate::score::{self, ScoreReport};
 use crate::AppState;
@@ -101,9 +102,7 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
     let limits = &state.limits;
     Json(BotListing {
         bots: state
-            .bots
-            .list
-            .iter()
+            .offered()
             .map(|info| BotEntry {
                 name: info.name,
                 description: info.description,
@@ -228,17 +227,29 @@ async fn select_move(
         message: rejection.body_text(),
     })?;
     let mut spec: BotSpec = bot.parse()?;
-    if let Some(model) = spec.get("model") {
+    // The server's own network for `katago` (a clear refusal when it has
+    // none, or when the spec names options the server keeps to itself).
+    let katago = if spec.name == katago::NAME {
+        state.info(&spec)?;
+        let model = state.katago.clone().expect("offered only with a network");
+        model.check_options(&spec)?;
+        Some(model)
+    } else {
+        None
+    };
+    if let (None, Some(model)) = (&katago, spec.get("model")) {
         // A client must not make the server open files by name: only the
         // model compiled into the binary is served.
         if model != "builtin" && model != "none" {
-            return Err(ApiError::BadBody {
-                status: axum::http::StatusCode::BAD_REQUEST,
-                message: format!("bot option model={model}: the server plays only model=builtin"),
-            });
+            return Err(ApiError::OptionRefused(format!(
+                "bot option model={model}: the server plays only model=builtin"
+            )));
         }
     }
-    let info = state.bots.info(&spec)?;
+    let info = match &katago {
+        Some(model) => model.info(),
+        None => state.info(&spec)?,
+    };
     let Json(request) = body?;
     let applied = budget::apply(&mut spec, info, request.budget.as_ref(), &state.limits)?;
     let game = request.replay(&state.limits)?;
@@ -250,12 +261,20 @@ async fn select_move(
         };
         return Err(ApiError::GameOver(why));
     }
+    if let Some(model) = &katago {
+        model.fill_budget(&mut spec, &state.limits);
+    }
     let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
     let make = state.bots.make;
+    // The katago bot's spec names no file: the server's network is added
+    // when the bot is built.
     let spec_text = spec.to_string();
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
     let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move || {
-        let mut bot = make(&spec, seed)?;
+        let mut bot = match &katago {
+            Some(model) => model.make_bot(&spec)?,
+            None => make(&spec, seed)?,
+        };
         bot.plays_size(game.size())
             .map_err(|reason| tengen_bots::BotError::BoardSize {
                 bot: spec.to_string(),

@@ -1,5 +1,5 @@
 //! The thinking budget: a request's `budget` mapped onto the bot's own
-//! `playouts` and `time` options, and every such setting (from the budget or
+//! `playouts` (or `visits`, for the `katago` bot) and `time` options, and every such setting (from the budget or
 //! written in the bot spec of the URL) held to the server's limits, so that
 //! no request can occupy a bot slot for long.
 
@@ -14,7 +14,8 @@ use crate::Limits;
 /// What became of a request's budget.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct AppliedBudget {
-    /// Playouts set on the bot, if it takes them.
+    /// Playouts set on the bot, if it takes them (as `visits` for a bot
+    /// that counts visits).
     pub playouts: Option<u64>,
     /// Seconds set on the bot, if it takes a time.
     pub seconds: Option<f64>,
@@ -23,9 +24,9 @@ pub struct AppliedBudget {
 }
 
 /// Checks `budget` against the limits and writes it into `spec` as the
-/// bot's `playouts` and `time` options where `info` lists them; then checks
-/// the spec's own `playouts`, `time`, `memory` and `threads` against the
-/// limits.
+/// bot's `playouts` (or, failing that, `visits`) and `time` options where
+/// `info` lists them; then checks the spec's own `playouts`, `visits`,
+/// `time`, `memory` and `threads` against the limits.
 pub fn apply(
     spec: &mut BotSpec,
     info: &BotInfo,
@@ -36,11 +37,15 @@ pub fn apply(
     if let Some(budget) = budget {
         if let Some(playouts) = budget.playouts {
             check_playouts(playouts, limits)?;
-            if info.option("playouts").is_some() {
-                spec.set("playouts", playouts.to_string());
-                applied.playouts = Some(playouts);
-            } else {
-                applied.ignored.push("playouts");
+            match ["playouts", "visits"]
+                .into_iter()
+                .find(|name| info.option(name).is_some())
+            {
+                Some(name) => {
+                    spec.set(name, playouts.to_string());
+                    applied.playouts = Some(playouts);
+                }
+                None => applied.ignored.push("playouts"),
             }
         }
         if let Some(seconds) = budget.seconds {
@@ -53,11 +58,13 @@ pub fn apply(
             }
         }
     }
-    if let Some(text) = spec.get("playouts") {
-        // Values that are not numbers are left to the bot, which refuses them
-        // with its own reason.
-        if let Ok(playouts) = text.replace('_', "").parse::<u64>() {
-            check_playouts(playouts, limits)?;
+    for name in ["playouts", "visits"] {
+        if let Some(text) = spec.get(name) {
+            // Values that are not numbers are left to the bot, which refuses
+            // them with its own reason.
+            if let Ok(count) = text.replace('_', "").parse::<u64>() {
+                check_count(name, count, limits)?;
+            }
         }
     }
     if let Some(text) = spec.get("time") {
@@ -91,9 +98,14 @@ pub fn apply(
 }
 
 fn check_playouts(playouts: u64, limits: &Limits) -> Result<(), ApiError> {
-    if playouts == 0 || playouts > limits.max_playouts {
+    check_count("playouts", playouts, limits)
+}
+
+/// Playouts or visits, both held to `max_playouts`.
+fn check_count(what: &str, count: u64, limits: &Limits) -> Result<(), ApiError> {
+    if count == 0 || count > limits.max_playouts {
         return Err(ApiError::Budget(format!(
-            "a budget of {playouts} playouts is out of range: 1 to {} per move",
+            "a budget of {count} {what} is out of range: 1 to {} per move",
             limits.max_playouts
         )));
     }
@@ -155,6 +167,30 @@ mod tests {
         let applied = apply(&mut spec, &random, Some(&budget(Some(5), None)), &limits).unwrap();
         assert_eq!(spec.to_string(), "random");
         assert_eq!(applied.ignored, vec!["playouts"]);
+    }
+
+    #[test]
+    fn a_budget_of_playouts_becomes_visits_for_a_bot_that_counts_visits() {
+        let info = BotInfo {
+            name: "katago",
+            description: "",
+            options: crate::katago::OPTIONS,
+        };
+        let limits = Limits {
+            max_playouts: 50,
+            ..Limits::default()
+        };
+        let mut spec = BotSpec::named("katago");
+        let applied = apply(&mut spec, &info, Some(&budget(Some(8), Some(0.5))), &limits).unwrap();
+        assert_eq!(spec.to_string(), "katago:visits=8,time=0.5s");
+        assert_eq!(applied.playouts, Some(8));
+        assert!(apply(&mut spec, &info, Some(&budget(Some(51), None)), &limits).is_err());
+        let mut spec: BotSpec = "katago:visits=51".parse().unwrap();
+        let err = apply(&mut spec, &info, None, &limits).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a budget of 51 visits is out of range: 1 to 50 per move"
+        );
     }
 
     #[test]

@@ -80,6 +80,14 @@ pub enum ApiError {
     /// No bot has this name.
     #[error("{0}")]
     UnknownBot(BotError),
+    /// The bot exists but this server does not offer it (the `katago` bot
+    /// of a server started without a network).
+    #[error("{0}")]
+    BotNotOffered(String),
+    /// A bot option the server does not let clients set (a model file, the
+    /// network's threads).
+    #[error("{0}")]
+    OptionRefused(String),
     /// No such page or endpoint.
     #[error("no such endpoint: {0}")]
     NotFound(String),
@@ -107,7 +115,9 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadBody { status, .. } => *status,
-            ApiError::UnknownBot(_) | ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::UnknownBot(_) | ApiError::BotNotOffered(_) | ApiError::NotFound(_) => {
+                StatusCode::NOT_FOUND
+            }
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooManyMoves { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Busy(_) | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
@@ -182,6 +192,14 @@ pub enum ServeError {
         address: String,
         /// The system's reason.
         source: std::io::Error,
+    },
+    /// The KataGo network to serve cannot be loaded.
+    #[error("cannot serve the KataGo network '{path}': {reason}")]
+    Model {
+        /// The file as given.
+        path: String,
+        /// Why it cannot be used (one line).
+        reason: String,
     },
     /// The async runtime could not be started, or the server failed.
     #[error("server error: {0}")]

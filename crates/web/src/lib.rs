@@ -22,6 +22,7 @@ pub mod api;
 pub mod assets;
 pub mod budget;
 pub mod error;
+pub mod katago;
 pub mod request;
 pub mod score;
 
@@ -35,6 +36,7 @@ use tokio::sync::{oneshot, Semaphore};
 
 pub use api::router;
 pub use error::{ApiError, ServeError};
+pub use katago::KataGoModel;
 
 /// What one request may ask of the server.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,6 +129,9 @@ pub struct ServerConfig {
     pub limits: Limits,
     /// The bots offered.
     pub bots: Bots,
+    /// A KataGo network, loaded at start-up, offered as the `katago` bot;
+    /// without one the bot is not offered.
+    pub katago: Option<KataGoModel>,
 }
 
 impl Default for ServerConfig {
@@ -136,6 +141,7 @@ impl Default for ServerConfig {
             port: 8080,
             limits: Limits::default(),
             bots: Bots::default(),
+            katago: None,
         }
     }
 }
@@ -147,18 +153,58 @@ pub struct AppState {
     pub limits: Limits,
     /// The bots offered.
     pub bots: Bots,
+    /// The KataGo network offered as the `katago` bot, if any.
+    pub katago: Option<KataGoModel>,
     /// One permit per bot computation allowed at once.
     pub slots: Arc<Semaphore>,
 }
 
 impl AppState {
-    /// The shared state for `limits` and `bots`.
+    /// The shared state for `limits` and `bots`, with no KataGo network.
     pub fn new(limits: Limits, bots: Bots) -> AppState {
         AppState {
             limits,
             bots,
+            katago: None,
             slots: Arc::new(Semaphore::new(limits.max_concurrent)),
         }
+    }
+
+    /// The shared state a configuration describes.
+    pub fn from_config(config: ServerConfig) -> AppState {
+        AppState {
+            katago: config.katago,
+            ..AppState::new(config.limits, config.bots)
+        }
+    }
+
+    /// The bots offered, in the order listed: those of [`Bots::list`] but
+    /// the registry's `katago` (which needs a file a client must not name),
+    /// then the server's own `katago` when it has a network.
+    pub fn offered(&self) -> impl Iterator<Item = &'static BotInfo> + '_ {
+        self.bots
+            .list
+            .iter()
+            .filter(|info| info.name != katago::NAME)
+            .chain(self.katago.as_ref().map(KataGoModel::info))
+    }
+
+    /// The listing entry of the bot `spec` names, if this server offers it.
+    pub fn info(&self, spec: &BotSpec) -> Result<&'static BotInfo, ApiError> {
+        if spec.name == katago::NAME && self.katago.is_none() {
+            return Err(ApiError::BotNotOffered(format!(
+                "this server offers no '{}' bot: it plays a KataGo network only when \
+                 started with --model PATH",
+                katago::NAME
+            )));
+        }
+        self.offered()
+            .find(|info| info.name == spec.name)
+            .ok_or_else(|| {
+                ApiError::UnknownBot(BotError::UnknownBot {
+                    name: spec.name.clone(),
+                })
+            })
     }
 }
 
@@ -190,7 +236,7 @@ pub fn run(config: ServerConfig, ready: impl FnOnce(SocketAddr)) -> Result<(), S
         let address = listener.local_addr()?;
         tracing::info!(%address, "listening");
         ready(address);
-        let app = router(AppState::new(config.limits, config.bots));
+        let app = router(AppState::from_config(config));
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 // If no handler can be installed, serve until killed.
@@ -247,7 +293,7 @@ pub fn spawn(config: ServerConfig) -> Result<ServerHandle, ServeError> {
                 }
             };
             let _ = ready_tx.send(listener.local_addr().map_err(ServeError::from));
-            let app = router(AppState::new(config.limits, config.bots));
+            let app = router(AppState::from_config(config));
             axum::serve(listener, app)
                 .with_graceful_shutdown(async {
                     let _ = stop_rx.await;

@@ -14,6 +14,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
         ..tengen_web::ServerConfig::default()
     };
     config.limits.max_concurrent = args.max_concurrent as usize;
+    if let Some(path) = &args.model {
+        // Loaded now, so that a file that cannot be read stops the server
+        // before it listens rather than failing a game.
+        let threads = config.limits.max_threads;
+        config.katago = Some(tengen_web::KataGoModel::load(path, threads)?);
+        tracing::info!(model = %path.display(), threads, "KataGo network loaded");
+    }
     tengen_web::run(config, |address| {
         let url = format!("http://{address}/");
         // The one line on stdout: people open it, the browser test reads it.

@@ -14,6 +14,8 @@ const $ = (id) => document.getElementById(id);
 let saved = null; // {settings, moves, score, analysis}
 let game = null;
 let bots = [];
+/** The server's limits, as `GET /api/bots` lists them. */
+let limits = {};
 let thinking = false;
 let request = null; // the bot request in flight: {controller}
 
@@ -377,7 +379,8 @@ function renderAnalysis() {
   box.append(line);
   const summary = document.createElement("p");
   summary.className = "muted";
-  summary.textContent = `${info.color} ${info.move} after ${analysis.playouts} playouts.`;
+  const unit = (info.data.bot || "").startsWith("katago") ? "visits" : "playouts";
+  summary.textContent = `${info.color} ${info.move} after ${analysis.playouts} ${unit}.`;
   box.append(summary);
   if (analysis.candidates && analysis.candidates.length) {
     const table = document.createElement("table");
@@ -432,6 +435,9 @@ function defaultKomi() {
   return rulesOf({ rules: $("rules").value }).komi;
 }
 
+/** What the bot menu calls a bot, where its name is not enough. */
+const BOT_LABELS = { katago: "KataGo network" };
+
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
 const NETWORK_OPTION = "model=builtin";
 
@@ -449,20 +455,25 @@ function fillStrength() {
     description += ", guided by the shipped 9×9 policy network (9×9 games only)";
   }
   $("bot-description").textContent = description;
+  // A budget of playouts is the bot's playouts, or its visits (katago).
   const playouts = bot && bot.options.find((o) => o.name === "playouts");
+  const visits = bot && bot.options.find((o) => o.name === "visits");
+  const count = playouts || visits;
   const time = bot && bot.options.find((o) => o.name === "time");
   const input = $("strength");
   const row = $("strength-row");
-  if (playouts) {
+  if (count) {
+    const word = playouts ? "playouts" : "visits";
     row.hidden = false;
-    $("strength-label").textContent = "Playouts per move";
+    $("strength-label").textContent = playouts ? "Playouts per move" : "Visits per move";
     input.min = "1";
-    input.max = "1000000";
+    input.max = String(limits.max_playouts || 1000000);
     input.step = "1";
     // "none" means the bot's own default (10,000 for mcts); offer a number.
-    input.value = /^\d+$/.test(playouts.default) ? playouts.default : "10000";
+    input.value = /^\d+$/.test(count.default) ? count.default : "10000";
+    if (Number(input.value) > Number(input.max)) input.value = input.max;
     input.dataset.kind = "playouts";
-    $("strength-note").textContent = "More playouts: stronger and slower.";
+    $("strength-note").textContent = `More ${word}: stronger and slower.`;
   } else if (time) {
     row.hidden = false;
     $("strength-label").textContent = "Seconds per move";
@@ -554,6 +565,7 @@ async function loadBots() {
     const response = await fetch("/api/bots");
     const data = await response.json();
     bots = data.bots || [];
+    limits = data.limits || {};
   } catch {
     bots = [{ name: "random", description: "uniformly random legal moves", options: [] }];
   }
@@ -566,7 +578,7 @@ async function loadBots() {
     select.append(option);
   };
   for (const bot of bots) {
-    add(bot.name, bot.name);
+    add(bot.name, BOT_LABELS[bot.name] || bot.name);
     // A tree search that can take a model also comes guided by the shipped one.
     if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
       add(`${bot.name}:${NETWORK_OPTION}`, `${bot.name} + network (9×9)`);

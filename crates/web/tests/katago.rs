@@ -1,0 +1,287 @@
+//! The `katago` bot over real HTTP: a server given a KataGo network (the one
+//! the PyPI package katrain 1.20.0 ships, fetched by `scripts/katago-model`
+//! and cached under `target/katago/`) offers it and plays legal moves with
+//! the server's budget; a server without one neither lists nor plays it; and
+//! no client can make the server open a model file.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::http::{Client, Response};
+use serde_json::{json, Value};
+use tengen_core::{BoardSize, Game, Rules};
+use tengen_web::{spawn, KataGoModel, Limits, ServerConfig, ServerHandle};
+
+/// The network's path, from `scripts/katago-model` (run once).
+fn model_path() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let output = Command::new("bash")
+            .arg(root.join("scripts/katago-model"))
+            .output()
+            .expect("run scripts/katago-model");
+        assert!(
+            output.status.success(),
+            "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
+    })
+}
+
+/// Limits that keep every search tiny: at most 4 visits a move.
+fn small_limits() -> Limits {
+    Limits {
+        max_playouts: 4,
+        max_threads: 2,
+        ..Limits::default()
+    }
+}
+
+fn server(katago: Option<KataGoModel>) -> ServerHandle {
+    spawn(ServerConfig {
+        port: 0,
+        limits: small_limits(),
+        katago,
+        ..ServerConfig::default()
+    })
+    .expect("the server starts")
+}
+
+fn server_with_model() -> ServerHandle {
+    let model = KataGoModel::load(model_path(), 2).expect("the network loads");
+    server(Some(model))
+}
+
+fn bot_names(client: &mut Client) -> Vec<String> {
+    client.get("/api/bots").unwrap().json()["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|bot| bot["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[track_caller]
+fn assert_error(response: &Response, status: u16, part: &str) {
+    assert_eq!(response.status, status, "body: {}", response.text());
+    let message = response.json()["error"]
+        .as_str()
+        .expect("an error message")
+        .to_string();
+    assert!(
+        message.contains(part),
+        "'{message}' does not mention '{part}'"
+    );
+}
+
+fn replay(size: usize, moves: &[&str]) -> Game {
+    let size = BoardSize::square(size).unwrap();
+    let mut game = Game::new(size, Rules::default());
+    for mv in moves {
+        game.play(size.parse_gtp(mv).unwrap()).unwrap();
+    }
+    game
+}
+
+/// Asks the server's katago bot for a move and checks it is legal; returns
+/// the answer.
+fn legal_move(client: &mut Client, bot: &str, size: usize, moves: &[&str], budget: Value) -> Value {
+    let mut request = json!({"board_size": size, "moves": moves, "seed": 3});
+    if !budget.is_null() {
+        request["budget"] = budget;
+    }
+    let response = client
+        .post_json(&format!("/select-move/{bot}"), &request)
+        .unwrap();
+    assert_eq!(response.status, 200, "{size}x{size}: {}", response.text());
+    let body = response.json();
+    let bot_move = body["bot_move"].as_str().unwrap();
+    let game = replay(size, moves);
+    let mv = game
+        .size()
+        .parse_gtp(bot_move)
+        .unwrap_or_else(|e| panic!("{size}x{size}: '{bot_move}': {e}"));
+    assert_eq!(game.legal(mv), Ok(()), "{size}x{size}: {bot_move}");
+    body
+}
+
+#[test]
+fn a_server_with_a_network_offers_katago_and_plays_legal_moves() {
+    let server = server_with_model();
+    let mut client = Client::new(server.address);
+
+    let listing = client.get("/api/bots").unwrap().json();
+    let names = bot_names(&mut client);
+    assert_eq!(names.iter().filter(|name| *name == "katago").count(), 1);
+    let katago = listing["bots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|bot| bot["name"] == "katago")
+        .unwrap();
+    let description = katago["description"].as_str().unwrap();
+    assert!(description.contains("KataGo network"), "{description}");
+    assert!(description.contains("b10c384h6nbttflrs"), "{description}");
+    let options: Vec<&str> = katago["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|option| option["name"].as_str().unwrap())
+        .collect();
+    assert!(options.contains(&"visits"), "{options:?}");
+    assert!(!options.contains(&"model"), "{options:?}");
+    assert!(!options.contains(&"threads"), "{options:?}");
+
+    // The request's budget becomes the bot's visits.
+    let body = legal_move(
+        &mut client,
+        "katago",
+        9,
+        &["E5", "C3"],
+        json!({"playouts": 2}),
+    );
+    let diagnostics = &body["diagnostics"];
+    assert_eq!(diagnostics["color"], "black");
+    assert_eq!(diagnostics["budget"]["playouts"], 2);
+    let spec = diagnostics["bot"].as_str().unwrap();
+    assert!(spec.starts_with("katago:visits=2,time="), "{spec}");
+    // The server's file is never shown to clients.
+    assert!(!spec.contains("model"), "{spec}");
+    let analysis = &diagnostics["analysis"];
+    assert!(analysis["playouts"].as_u64().unwrap() >= 1, "{analysis}");
+    let winrate = analysis["winrate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&winrate), "{winrate}");
+    assert!(!analysis["candidates"].as_array().unwrap().is_empty());
+    assert_eq!(analysis["ownership"].as_array().unwrap().len(), 81);
+
+    // Without a budget the server's own applies: its max_playouts here.
+    let body = legal_move(&mut client, "katago", 19, &["Q16"], Value::Null);
+    let spec = body["diagnostics"]["bot"].as_str().unwrap();
+    assert!(spec.starts_with("katago:visits=4,time="), "{spec}");
+    assert_eq!(
+        body["diagnostics"]["analysis"]["ownership"]
+            .as_array()
+            .unwrap()
+            .len(),
+        361
+    );
+
+    // Small and odd boards too.
+    legal_move(&mut client, "katago", 2, &[], json!({"playouts": 1}));
+    legal_move(&mut client, "katago", 7, &["D4"], json!({"playouts": 1}));
+    // Settings of the search a client may choose.
+    legal_move(&mut client, "katago:batch=1,visits=3", 9, &[], Value::Null);
+    // A time instead of visits, within the server's cap.
+    let body = legal_move(&mut client, "katago", 9, &[], json!({"seconds": 0.2}));
+    assert_eq!(body["diagnostics"]["bot"], "katago:time=0.2s");
+    // A search stops before the answer's deadline: by max_think less the
+    // grace, whatever the request allows itself.
+    let body = legal_move(
+        &mut client,
+        "katago:visits=1",
+        9,
+        &[],
+        json!({"seconds": 9.5}),
+    );
+    assert_eq!(body["diagnostics"]["bot"], "katago:visits=1,time=8s");
+}
+
+#[test]
+fn clients_cannot_choose_the_model_or_exceed_the_budget() {
+    let server = server_with_model();
+    let mut client = Client::new(server.address);
+    let request = json!({"board_size": 9, "moves": []});
+    // As a client sends it: the path's slashes encoded.
+    let model = model_path().display().to_string().replace('/', "%2F");
+    for bot in [
+        format!("katago:model={model}"),
+        "katago:model=%2Fetc%2Fpasswd".to_string(),
+        "katago:model=builtin".to_string(),
+    ] {
+        let response = client
+            .post_json(&format!("/select-move/{bot}"), &request)
+            .unwrap();
+        assert_error(&response, 400, "cannot choose a model file");
+    }
+    // Nor through the other bots that take a model.
+    let response = client
+        .post_json(&format!("/select-move/mcts:model={model}"), &request)
+        .unwrap();
+    assert_error(&response, 400, "only model=builtin");
+    let response = client
+        .post_json("/select-move/katago:threads=2", &request)
+        .unwrap();
+    assert_error(&response, 400, "threads");
+    let response = client
+        .post_json("/select-move/katago:reuse=false", &request)
+        .unwrap();
+    assert_error(&response, 400, "no option 'reuse'");
+    let response = client
+        .post_json(
+            "/select-move/katago",
+            &json!({"board_size": 9, "moves": [], "budget": {"playouts": 5}}),
+        )
+        .unwrap();
+    assert_error(&response, 400, "1 to 4");
+    let response = client
+        .post_json("/select-move/katago:visits=1000", &request)
+        .unwrap();
+    assert_error(&response, 400, "1000 visits");
+    let response = client
+        .post_json("/select-move/katago:time=1h", &request)
+        .unwrap();
+    assert_error(&response, 400, "out of range");
+}
+
+#[test]
+fn a_server_without_a_network_neither_lists_nor_plays_katago() {
+    let server = server(None);
+    let mut client = Client::new(server.address);
+    let names = bot_names(&mut client);
+    assert!(!names.iter().any(|name| name == "katago"), "{names:?}");
+    assert!(names.iter().any(|name| name == "mcts"), "{names:?}");
+    let request = json!({"board_size": 9, "moves": []});
+    for bot in [
+        "katago".to_string(),
+        "katago:visits=1".to_string(),
+        format!(
+            "katago:model={}",
+            model_path().display().to_string().replace('/', "%2F")
+        ),
+    ] {
+        let response = client
+            .post_json(&format!("/select-move/{bot}"), &request)
+            .unwrap();
+        assert_error(&response, 404, "started with --model PATH");
+    }
+}
+
+#[test]
+fn networks_that_cannot_be_read_are_refused_when_loading() {
+    let dir = std::env::temp_dir().join(format!("tengen-web-katago-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = dir.join("notes.bin.gz");
+    std::fs::write(&text, "not a network").unwrap();
+    for (path, reason) in [
+        (dir.join("missing.bin.gz"), "cannot read it"),
+        (dir.clone(), "is a directory"),
+        (text, "not a KataGo model"),
+    ] {
+        let error = KataGoModel::load(&path, 1).unwrap_err().to_string();
+        assert!(
+            error.starts_with(&format!(
+                "cannot serve the KataGo network '{}'",
+                path.display()
+            )),
+            "{error}"
+        );
+        assert!(error.contains(reason), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
