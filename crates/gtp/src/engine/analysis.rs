@@ -199,7 +199,9 @@ impl Engine {
         let mut started = false;
         let mut failed: Option<io::Error> = None;
         let mut sink = |analysis: &Analysis| {
-            if failed.is_some() {
+            // A report before the search has a candidate says nothing (and
+            // an `ownership` with no `info` before it confuses clients).
+            if failed.is_some() || analysis.candidates.is_empty() {
                 return;
             }
             let mut text = String::new();
