@@ -523,23 +523,12 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
                     _ => Some(parse_whole(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
                 }
             }
-            "time" => {
-                config.time = match value.as_str() {
-                    "none" => None,
-                    _ => Some(parse_think_time(value).map_err(|r| bad(&r))?),
-                }
-            }
+            "time" => config.time = time_option(value).map_err(|r| bad(&r))?,
             "batch" => config.batch = parse_whole(value, 1, 256).map_err(|r| bad(&r))? as usize,
             "resign" => {
                 config.resign_threshold = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
             }
-            "reuse" => {
-                config.reuse = match value.as_str() {
-                    "true" | "yes" | "1" | "on" => true,
-                    "false" | "no" | "0" | "off" => false,
-                    _ => return Err(bad("expected true or false")),
-                }
-            }
+            "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
             // Read by `make_bot`.
             "model" | "threads" => {}
             _ => unreachable!("options are checked against the listing"),
@@ -564,25 +553,14 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                     _ => Some(parse_whole(value, 1, 1_000_000_000).map_err(|r| bad(&r))?),
                 }
             }
-            "time" => {
-                config.time = match value.as_str() {
-                    "none" => None,
-                    _ => Some(parse_think_time(value).map_err(|r| bad(&r))?),
-                }
-            }
+            "time" => config.time = time_option(value).map_err(|r| bad(&r))?,
             "threads" => config.threads = parse_whole(value, 1, 256).map_err(|r| bad(&r))? as usize,
             "memory" => {
                 config.max_nodes =
                     nodes_for_mib(parse_whole(value, 1, 65_536).map_err(|r| bad(&r))?)
             }
             "resign" => config.resign_below = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?,
-            "reuse" => {
-                config.reuse = match value.as_str() {
-                    "true" | "yes" | "1" | "on" => true,
-                    "false" | "no" | "0" | "off" => false,
-                    _ => return Err(bad("expected true or false")),
-                }
-            }
+            "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
             "rave" => {
                 config.params.selection.rave_equivalence =
                     parse_real(value, 1.0, 1e9).map_err(|r| bad(&r))?
@@ -605,6 +583,23 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
         }
     }
     Ok(config)
+}
+
+/// A bot's `time` option: `none`, or a thinking time ([`parse_think_time`]).
+fn time_option(text: &str) -> Result<Option<Duration>, String> {
+    match text {
+        "none" => Ok(None),
+        _ => parse_think_time(text).map(Some),
+    }
+}
+
+/// A yes/no option: `true`, `yes`, `1`, `on` or their opposites.
+fn parse_flag(text: &str) -> Result<bool, String> {
+    match text {
+        "true" | "yes" | "1" | "on" => Ok(true),
+        "false" | "no" | "0" | "off" => Ok(false),
+        _ => Err("expected true or false".to_string()),
+    }
 }
 
 /// A whole number from `min` to `max`, or the reason it is not one.

@@ -4,22 +4,9 @@
 //! and a model that cannot be read is refused at start-up.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-fn model_path() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let output = Command::new("bash")
-        .arg(root.join("scripts/katago-model"))
-        .output()
-        .expect("run scripts/katago-model");
-    assert!(
-        output.status.success(),
-        "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
-}
+use tengen_katago::reference::model_path;
 
 fn run_gtp(args: &[&str], input: &str) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))

@@ -5,22 +5,9 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
-
-fn model_path() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let output = Command::new("bash")
-        .arg(root.join("scripts/katago-model"))
-        .output()
-        .expect("run scripts/katago-model");
-    assert!(
-        output.status.success(),
-        "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
-}
+use tengen_katago::reference::model_path;
 
 /// `tengen serve` with these arguments, its error output free of logs and
 /// backtraces.

@@ -12,4 +12,5 @@ pub mod model;
 pub mod network;
 pub mod output;
 pub mod raw_nn;
+pub mod reference;
 pub mod symmetry;

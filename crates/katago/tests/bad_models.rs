@@ -3,24 +3,9 @@
 //! in its text tokens, and files that are not KataGo models at all.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use tengen_katago::reference::model_path;
 
 use tengen_katago::model::{ModelDesc, ModelError};
-
-fn model_path() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let output = Command::new("bash")
-        .arg(root.join("scripts/katago-model"))
-        .output()
-        .expect("run scripts/katago-model");
-    assert!(
-        output.status.success(),
-        "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
-}
 
 fn decompressed() -> Vec<u8> {
     let file = std::fs::File::open(model_path()).unwrap();

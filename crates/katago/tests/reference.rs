@@ -4,26 +4,11 @@
 //! The network comes from the PyPI package katrain 1.20.0 through
 //! `scripts/katago-model`, cached under `target/katago/`.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+use tengen_katago::reference::model_path;
 
 use tengen_core::{BoardSize, Color, Game, KoRule, Rules};
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
-
-/// The network file, downloaded once.
-pub fn model_path() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let output = Command::new("bash")
-        .arg(root.join("scripts/katago-model"))
-        .output()
-        .expect("run scripts/katago-model");
-    assert!(
-        output.status.success(),
-        "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
-}
 
 struct Expected {
     name: String,

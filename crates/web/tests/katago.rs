@@ -6,32 +6,12 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
+use tengen_katago::reference::model_path;
 
 use common::http::{Client, Response};
 use serde_json::{json, Value};
 use tengen_core::{BoardSize, Game, Rules};
 use tengen_web::{spawn, KataGoModel, Limits, ServerConfig, ServerHandle};
-
-/// The network's path, from `scripts/katago-model` (run once).
-fn model_path() -> &'static Path {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let output = Command::new("bash")
-            .arg(root.join("scripts/katago-model"))
-            .output()
-            .expect("run scripts/katago-model");
-        assert!(
-            output.status.success(),
-            "cannot get the KataGo network katrain==1.20.0 from PyPI (needed by this test): {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        PathBuf::from(String::from_utf8(output.stdout).unwrap().trim())
-    })
-}
 
 /// Limits that keep every search tiny: at most 4 visits a move.
 fn small_limits() -> Limits {
