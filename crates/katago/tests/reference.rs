@@ -96,7 +96,7 @@ fn every_reference_position_matches_katago_within_tolerance() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let positions = std::fs::read_to_string(data.join("positions.txt")).unwrap();
     let expected = parse_expected(&std::fs::read_to_string(data.join("kata-raw-nn.txt")).unwrap());
-    let network = Network::load(&model_path(), 2).expect("load the network");
+    let network = Network::load(model_path(), 2).expect("load the network");
     let mut worst = [0.0f64; 4];
     let mut compared = 0;
     for (line, exp) in positions
@@ -194,8 +194,8 @@ fn reference_games() -> Vec<Game> {
 fn batches_threads_and_symmetries_agree() {
     let games = reference_games();
     let refs: Vec<&Game> = games.iter().step_by(3).collect();
-    let one = Network::load(&model_path(), 1).unwrap();
-    let two = Network::load(&model_path(), 2).unwrap();
+    let one = Network::load(model_path(), 1).unwrap();
+    let two = Network::load(model_path(), 2).unwrap();
     let options = EvalOptions::default();
     let batched = two.evaluate(&refs, Symmetries::One(0), &options).unwrap();
     for (game, together) in refs.iter().zip(&batched) {
