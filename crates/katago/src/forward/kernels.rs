@@ -281,6 +281,33 @@ pub(crate) fn apply_conv(
     );
 }
 
+/// `e^x` for the softmax and SiLU, within 2 ulp of `f32::exp` for `x` in
+/// `[-87, 88]` and clamped outside it: range reduction by powers of two and
+/// Cephes' degree-5 polynomial, without branches so that loops over it
+/// vectorise (the attention's softmax takes 780,000 exponentials per block
+/// on 19×19, a third of the forward pass with the library's `exp`).
+#[inline(always)]
+pub(crate) fn fast_exp(x: f32) -> f32 {
+    const LOG2E: f32 = std::f32::consts::LOG2_E;
+    // ln 2 split in a part exact in few bits and the rest.
+    const LN2_HI: f32 = 0.693_359_4;
+    const LN2_LO: f32 = -2.121_944_4e-4;
+    // Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
+    const ROUND: f32 = 12_582_912.0;
+    let x = x.clamp(-87.0, 88.0);
+    let n = (x * LOG2E + ROUND) - ROUND;
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let mut p = 1.987_569_1e-4_f32;
+    p = p * r + 1.398_199_9e-3;
+    p = p * r + 8.333_452e-3;
+    p = p * r + 4.166_579_6e-2;
+    p = p * r + 1.666_666_5e-1;
+    p = p * r + 5.000_000_1e-1;
+    let e = p * r * r + r + 1.0;
+    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    e * scale
+}
+
 /// The activation of one value.
 #[inline]
 pub(crate) fn activate(act: Activation, x: f32) -> f32 {
@@ -292,7 +319,7 @@ pub(crate) fn activate(act: Activation, x: f32) -> f32 {
             let softplus = (x.min(20.0)).exp().ln_1p() + (x.max(20.0) - 20.0);
             x * softplus.tanh()
         }
-        Activation::Silu => x / (1.0 + (-x).exp()),
+        Activation::Silu => x / (1.0 + fast_exp(-x)),
     }
 }
 
@@ -406,14 +433,32 @@ pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &m
 pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
     for row in values.chunks_exact_mut(width) {
         let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let mut sum = 0.0;
         for v in row.iter_mut() {
-            *v = (*v - max).exp();
-            sum += *v;
+            *v = fast_exp(*v - max);
         }
+        let sum: f32 = row.iter().sum();
         let inv = 1.0 / sum;
         for v in row.iter_mut() {
             *v *= inv;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fast_exp;
+
+    #[test]
+    fn fast_exp_is_within_two_ulp_of_the_library() {
+        let mut x = -87.0f32;
+        while x <= 88.0 {
+            let (fast, exact) = (fast_exp(x), x.exp());
+            let ulp = (exact.to_bits() as i64 - fast.to_bits() as i64).abs();
+            assert!(ulp <= 2, "exp({x}) = {fast}, library {exact}: {ulp} ulp");
+            x += 0.000_731;
+        }
+        assert_eq!(fast_exp(-1000.0), fast_exp(-87.0));
+        assert!(fast_exp(-87.0) > 0.0);
+        assert_eq!(fast_exp(0.0), 1.0);
     }
 }
