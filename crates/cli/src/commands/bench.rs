@@ -132,7 +132,7 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     if args.visits > 0 {
         writeln!(
             out,
-            "\nsearch from the empty board ({} visits, batch 16)",
+            "\nsearch from the empty board ({} visits, the bot's default batch of 8)",
             args.visits
         )?;
         writeln!(

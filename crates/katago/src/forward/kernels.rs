@@ -323,15 +323,42 @@ pub(crate) fn activate(act: Activation, x: f32) -> f32 {
     }
 }
 
+/// Runs `f` on blocks of whole rows of `out` (rows `width` wide), one
+/// block per thread of the current pool when there is enough work; `f` is
+/// given the index of the block's first row.
+pub(crate) fn for_row_blocks(out: &mut [f32], width: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
+    let rows = out.len() / width.max(1);
+    let threads = rayon::current_num_threads();
+    if threads <= 1 || out.len() < 1 << 15 || rows < 2 {
+        f(0, out);
+        return;
+    }
+    let block_rows = rows.div_ceil(threads);
+    rayon::scope(|scope| {
+        for (index, block) in out.chunks_mut(block_rows * width).enumerate() {
+            let f = &f;
+            scope.spawn(move |_| f(index * block_rows, block));
+        }
+    });
+}
+
 /// `out = act(input * scale + bias)` per channel, for rows of `channels`.
 pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
     let channels = norm.scale.len();
     out.clear();
-    out.extend(input.chunks_exact(channels).flat_map(|row| {
-        row.iter()
-            .zip(norm.scale.iter().zip(&norm.bias))
-            .map(|(&x, (&s, &b))| activate(act, x * s + b))
-    }));
+    out.resize(input.len(), 0.0);
+    for_row_blocks(out, channels, |first_row, block| {
+        let source = &input[first_row * channels..][..block.len()];
+        for (dst_row, row) in block
+            .chunks_exact_mut(channels)
+            .zip(source.chunks_exact(channels))
+        {
+            for (((d, &x), &s), &b) in dst_row.iter_mut().zip(row).zip(&norm.scale).zip(&norm.bias)
+            {
+                *d = activate(act, x * s + b);
+            }
+        }
+    });
 }
 
 /// Activation in place.
@@ -417,16 +444,19 @@ pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &m
     let channels = weight.len();
     out.clear();
     out.resize(input.len(), 0.0);
-    for (row, dst) in input
-        .chunks_exact(channels)
-        .zip(out.chunks_exact_mut(channels))
-    {
-        let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
-        let r = 1.0 / (mean_square + epsilon).sqrt();
-        for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
-            *d = x * r * w;
+    for_row_blocks(out, channels, |first_row, block| {
+        let source = &input[first_row * channels..][..block.len()];
+        for (row, dst) in source
+            .chunks_exact(channels)
+            .zip(block.chunks_exact_mut(channels))
+        {
+            let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
+            let r = 1.0 / (mean_square + epsilon).sqrt();
+            for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
+                *d = x * r * w;
+            }
         }
-    }
+    });
 }
 
 /// Softmax of each row in place.

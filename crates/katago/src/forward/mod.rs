@@ -566,8 +566,12 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize)
     s.c.resize(rows * width, 0.0);
     apply_matmul(&b.linear1, rows, &s.a, &mut s.b, false, threads);
     apply_matmul(&b.gate, rows, &s.a, &mut s.c, false, threads);
-    for (x, g) in s.b.iter_mut().zip(&s.c) {
-        *x = kernels::activate(crate::model::Activation::Silu, *x) * g;
-    }
+    let gate = &s.c;
+    kernels::for_row_blocks(&mut s.b, width, |first_row, block| {
+        let gate = &gate[first_row * width..][..block.len()];
+        for (x, g) in block.iter_mut().zip(gate) {
+            *x = kernels::activate(crate::model::Activation::Silu, *x) * g;
+        }
+    });
     apply_matmul(&b.linear2, rows, &s.b, t, true, threads);
 }
