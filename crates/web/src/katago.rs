@@ -50,7 +50,7 @@ pub const OPTIONS: &[BotOption] = &[
     },
     BotOption {
         name: "batch",
-        default: "16",
+        default: "8",
         help: "leaves evaluated together in one forward pass (1 to 256)",
     },
     BotOption {
