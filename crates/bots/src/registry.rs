@@ -433,10 +433,9 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
                     path: path.to_string(),
                     reason,
                 })?;
-            Ok(Box::new(PuctBot::new(
-                config,
-                KataGoEvaluator::new(network),
-            )))
+            Ok(Box::new(
+                PuctBot::new(config, KataGoEvaluator::new(network)).named("katago"),
+            ))
         }
         other => unreachable!("bot '{other}' is listed but not built"),
     }

@@ -82,7 +82,15 @@ mod tests {
     #[test]
     fn every_listed_name_builds() {
         for bot in tengen_bots::BOTS {
-            assert_eq!(make_agent(bot.name, 1).unwrap().name(), bot.name);
+            // The katago bot needs a network file.
+            let spec = match bot.name {
+                "katago" => format!(
+                    "katago:model={}",
+                    tengen_katago::reference::model_path().display()
+                ),
+                name => name.to_string(),
+            };
+            assert_eq!(make_agent(&spec, 1).unwrap().name(), bot.name);
             assert!(bot_listing().contains(bot.name));
         }
         assert!(make_agent("RANDOM", 1).is_ok());

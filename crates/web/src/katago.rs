@@ -165,9 +165,8 @@ impl KataGoModel {
     /// A bot for one request, searching with the loaded network.
     pub fn make_bot(&self, spec: &BotSpec) -> Result<Box<dyn Agent + Send>, BotError> {
         let config = tengen_bots::registry::puct_config(spec)?;
-        Ok(Box::new(PuctBot::new(
-            config,
-            KataGoEvaluator::new(Arc::clone(&self.network)),
-        )))
+        Ok(Box::new(
+            PuctBot::new(config, KataGoEvaluator::new(Arc::clone(&self.network))).named(NAME),
+        ))
     }
 }

@@ -339,6 +339,13 @@ impl<E: PositionEvaluator> PuctBot<E> {
         }
     }
 
+    /// The same bot under another name (the registry names it after the
+    /// spec that built it, as every bot).
+    pub fn named(mut self, name: &str) -> Self {
+        self.name = name.to_string();
+        self
+    }
+
     /// The settings.
     pub fn config(&self) -> &PuctConfig {
         &self.config
