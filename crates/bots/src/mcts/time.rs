@@ -40,6 +40,24 @@ pub fn expected_moves_left(empty_points: usize) -> f64 {
     (empty_points as f64 * 0.4).max(12.0)
 }
 
+/// A move's target and maximum thinking times: the bot's own `time`
+/// setting (both, if set), shortened by the clock's budget when a clock
+/// applies. `(None, None)`: no time limit.
+pub fn think_times(
+    fixed: Option<Duration>,
+    settings: TimeSettings,
+    left: Option<TimeLeft>,
+    empty_points: usize,
+) -> (Option<Duration>, Option<Duration>) {
+    match budget(settings, left, empty_points) {
+        Some(clock) => (
+            Some(fixed.map_or(clock.target, |t| t.min(clock.target))),
+            Some(fixed.map_or(clock.max, |t| t.min(clock.max))),
+        ),
+        None => (fixed, fixed),
+    }
+}
+
 /// The budget for a move with `empty_points` empty points on the board,
 /// under `settings`, with `left` what the controller last reported for the
 /// bot's colour (`None` if it reported nothing: the full main time is

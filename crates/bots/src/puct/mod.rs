@@ -395,7 +395,8 @@ impl<E: PositionEvaluator> PuctBot<E> {
 
     /// The search's limits for this move.
     fn limits(&self, game: &Game) -> Limits {
-        let clock = time::budget(
+        let (target_time, max_time) = time::think_times(
+            self.config.time,
             self.time_settings,
             self.time_left[game.to_move()],
             game.board().empty_count(),
@@ -403,17 +404,9 @@ impl<E: PositionEvaluator> PuctBot<E> {
         let mut limits = Limits {
             visits: self.config.visits,
             playouts: self.config.playouts,
-            target_time: self.config.time,
-            max_time: self.config.time,
+            target_time,
+            max_time,
         };
-        if let Some(clock) = clock {
-            limits.target_time = Some(
-                limits
-                    .target_time
-                    .map_or(clock.target, |t| t.min(clock.target)),
-            );
-            limits.max_time = Some(limits.max_time.map_or(clock.max, |t| t.min(clock.max)));
-        }
         if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
             limits.visits = Some(DEFAULT_VISITS);
         }

@@ -127,33 +127,22 @@ pub fn forward(
             beta,
         } => {
             trunk_out.resize(t.len(), 0.0);
-            for b in 0..batch {
-                let part = &t[b * points * channels..(b + 1) * points * channels];
-                let dst = &mut trunk_out[b * points * channels..(b + 1) * points * channels];
-                if *spatial {
-                    let mean_square =
-                        part.iter().map(|x| x * x).sum::<f32>() / (points * channels) as f32;
-                    let r = 1.0 / (mean_square + epsilon).sqrt();
-                    for (row, out) in part
-                        .chunks_exact(channels)
-                        .zip(dst.chunks_exact_mut(channels))
-                    {
-                        for c in 0..channels {
-                            out[c] =
-                                kernels::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
-                        }
-                    }
-                } else {
-                    for (row, out) in part
-                        .chunks_exact(channels)
-                        .zip(dst.chunks_exact_mut(channels))
-                    {
-                        let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
-                        let r = 1.0 / (mean_square + epsilon).sqrt();
-                        for c in 0..channels {
-                            out[c] =
-                                kernels::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
-                        }
+            let mean_square = |x: &[f32]| x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32;
+            let sample = points * channels;
+            for (part, dst) in t
+                .chunks_exact(sample)
+                .zip(trunk_out.chunks_exact_mut(sample))
+            {
+                // Spatial: one scale for the whole position; else one per point.
+                let position_scale = spatial.then(|| 1.0 / (mean_square(part) + epsilon).sqrt());
+                for (row, out) in part
+                    .chunks_exact(channels)
+                    .zip(dst.chunks_exact_mut(channels))
+                {
+                    let r =
+                        position_scale.unwrap_or_else(|| 1.0 / (mean_square(row) + epsilon).sqrt());
+                    for c in 0..channels {
+                        out[c] = kernels::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
                     }
                 }
             }
@@ -216,11 +205,7 @@ pub fn forward(
             let hidden = bias.bias.len();
             let mut h = vec![0.0f32; batch * hidden];
             apply_matmul(&policy.gpool_to_pass, batch, &s.pooled, &mut h, false, 1);
-            for row in h.chunks_exact_mut(hidden) {
-                for (v, b) in row.iter_mut().zip(&bias.bias) {
-                    *v += b;
-                }
-            }
+            add_to_rows(&mut h, &bias.bias);
             act_in_place(*act, &mut h);
             apply_matmul(mul, batch, &h, &mut pass, false, 1);
         }
@@ -246,11 +231,7 @@ pub fn forward(
     let v2 = value.v2_mul.out_channels;
     let mut hidden = vec![0.0f32; batch * v2];
     apply_matmul(&value.v2_mul, batch, &s.pooled, &mut hidden, false, 1);
-    for row in hidden.chunks_exact_mut(v2) {
-        for (v, b) in row.iter_mut().zip(&value.v2_bias.bias) {
-            *v += b;
-        }
-    }
+    add_to_rows(&mut hidden, &value.v2_bias.bias);
     act_in_place(value.v2_act, &mut hidden);
     let mut values = vec![0.0f32; batch * 3];
     apply_matmul(&value.v3_mul, batch, &hidden, &mut values, false, 1);
@@ -574,4 +555,13 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize)
         }
     });
     apply_matmul(&b.linear2, rows, &s.b, t, true, threads);
+}
+
+/// Adds `bias` to every row of `values` (rows as wide as `bias`).
+fn add_to_rows(values: &mut [f32], bias: &[f32]) {
+    for row in values.chunks_exact_mut(bias.len()) {
+        for (v, b) in row.iter_mut().zip(bias) {
+            *v += b;
+        }
+    }
 }
