@@ -427,13 +427,19 @@ fn read_conv(r: &mut Reader<'_>) -> Result<Conv, FormatError> {
     })
 }
 
-fn read_norm(r: &mut Reader<'_>, channels: usize) -> Result<Norm, FormatError> {
-    let name = r.name("a norm's name")?;
-    r.set_layer(&name);
+/// A layer's channel count, which must be `channels`.
+fn read_channels(r: &mut Reader<'_>, channels: usize) -> Result<usize, FormatError> {
     let count = r.count("the channels", MAX_CHANNELS)?;
     if count != channels {
         return Err(r.error(format!("{count} channels where {channels} were expected")));
     }
+    Ok(count)
+}
+
+fn read_norm(r: &mut Reader<'_>, channels: usize) -> Result<Norm, FormatError> {
+    let name = r.name("a norm's name")?;
+    r.set_layer(&name);
+    let count = read_channels(r, channels)?;
     let epsilon = r.float("epsilon")?;
     let has_scale = r.flag("hasScale")?;
     let has_bias = r.flag("hasBias")?;
@@ -533,10 +539,7 @@ fn read_transformer_norm(
 ) -> Result<(Vec<f32>, f32), FormatError> {
     let name = r.name("a norm's name")?;
     r.set_layer(&name);
-    let count = r.count("the channels", MAX_CHANNELS)?;
-    if count != channels {
-        return Err(r.error(format!("{count} channels where {channels} were expected")));
-    }
+    let count = read_channels(r, channels)?;
     let epsilon = r.float("epsilon")?;
     if !(epsilon > 0.0 && epsilon <= 1.0) {
         return Err(r.error(format!("epsilon {epsilon} is outside (0, 1]")));
@@ -784,10 +787,7 @@ pub(crate) fn read_trunk(r: &mut Reader<'_>, version: i64) -> Result<Trunk, Form
     let tip_norm = if rms_tip {
         let name = r.name("the trunk tip's name")?;
         r.set_layer(&name);
-        let count = r.count("the channels", MAX_CHANNELS)?;
-        if count != channels {
-            return Err(r.error(format!("{count} channels where {channels} were expected")));
-        }
+        let count = read_channels(r, channels)?;
         let epsilon = r.float("epsilon")?;
         let spatial = r.flag("spatial")?;
         r.int_in("the channel group size", 0, 0)?;
