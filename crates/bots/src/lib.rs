@@ -22,3 +22,4 @@ pub mod policy;
 pub mod prior;
 pub mod puct;
 pub mod tactics;
+pub mod termination;

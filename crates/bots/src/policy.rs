@@ -3,41 +3,18 @@
 //! to `[1e-6, 1 − 1e-6]`, renormalised and sampled into a ranked list; the
 //! bot plays the first legal move of the list that does not fill one of its
 //! own eyes, and passes when none is left. Termination strategies (pass when
-//! the opponent passes, resign at a large margin) wrap it as in the book.
+//! the opponent passes, resign at a large margin) wrap it as in the book
+//! ([`crate::termination`]; the registry's policy bot passes after the
+//! opponent by default).
 
-use tengen_core::{Action, Agent, Color, Game, Move, Rng};
+use tengen_core::{Action, Agent, Game, Move, Rng};
 use tengen_nn::model::Model;
-
-/// When a policy bot stops playing on.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Termination {
-    /// Pass as soon as the opponent passes (the book's
-    /// `PassWhenOpponentPasses`).
-    pub pass_after_opponent: bool,
-    /// Resign when, after `resign_after` turns, the board counted as it
-    /// stands (area, komi) puts the bot behind by more than this many points
-    /// (the book's `ResignLargeMargin`). `None` never resigns.
-    pub resign_margin: Option<f64>,
-    /// Turns before resigning is considered.
-    pub resign_after: usize,
-}
-
-impl Default for Termination {
-    fn default() -> Self {
-        Termination {
-            pass_after_opponent: true,
-            resign_margin: None,
-            resign_after: 0,
-        }
-    }
-}
 
 /// Plays the policy network's move probabilities (see the module docs).
 #[derive(Debug)]
 pub struct PolicyBot {
     model: Model,
     rng: Rng,
-    termination: Termination,
     name: String,
 }
 
@@ -47,11 +24,10 @@ const CLIP: f32 = 1e-6;
 
 impl PolicyBot {
     /// A bot playing `model`, its random choices seeded by `seed`.
-    pub fn new(model: Model, seed: u64, termination: Termination) -> PolicyBot {
+    pub fn new(model: Model, seed: u64) -> PolicyBot {
         PolicyBot {
             model,
             rng: Rng::new(seed),
-            termination,
             name: "policy".to_string(),
         }
     }
@@ -128,22 +104,6 @@ impl PolicyBot {
         }
         Move::Pass
     }
-
-    /// Whether the bot should resign: far behind on the board as it stands.
-    fn should_resign(&self, game: &Game) -> bool {
-        let Some(margin) = self.termination.resign_margin else {
-            return false;
-        };
-        if game.turn_count() < self.termination.resign_after {
-            return false;
-        }
-        let black_margin = game.score().margin();
-        let own = match game.to_move() {
-            Color::Black => black_margin,
-            Color::White => -black_margin,
-        };
-        own < -margin
-    }
 }
 
 impl Agent for PolicyBot {
@@ -159,13 +119,6 @@ impl Agent for PolicyBot {
         if self.plays_size(game.size()).is_err() {
             // Front ends refuse such a board first (`plays_size`); should a
             // game reach the bot anyway, it gives up rather than guess.
-            return Action::Resign;
-        }
-        if self.termination.pass_after_opponent && matches!(game.last_move(), Some((_, Move::Pass)))
-        {
-            return Action::Move(Move::Pass);
-        }
-        if self.should_resign(game) {
             return Action::Resign;
         }
         Action::Move(self.policy_move(game))

@@ -24,8 +24,9 @@ use crate::katago::KataGoEvaluator;
 use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
 use crate::network::{NetworkEvaluator, NetworkMix};
 use crate::playout::PlayoutPolicy;
-use crate::policy::{PolicyBot, Termination};
+use crate::policy::PolicyBot;
 use crate::puct::{PuctBot, PuctConfig};
+use crate::termination::{Terminating, Termination};
 use thiserror::Error;
 
 /// One setting a bot accepts in its spec string.
@@ -57,12 +58,34 @@ impl BotInfo {
     }
 }
 
+/// `pass`, as every bot but the policy bot lists it (see [`crate::termination`]).
+pub const PASS_OPTION: BotOption = BotOption {
+    name: "pass",
+    default: "never",
+    help: "'opponent': pass when the opponent has passed and the count as it stands (dead stones estimated, komi) wins; 'never': the bot decides",
+};
+
+/// `resign`, a margin in points, as every bot lists it (see [`crate::termination`]).
+pub const RESIGN_OPTION: BotOption = BotOption {
+    name: "resign",
+    default: "none",
+    help: "resign when the count as it stands (dead stones estimated, komi) puts the bot behind by more than this many points, or 'none'",
+};
+
 /// Every bot [`make_bot`] can build, in the order they are listed to users.
 pub const BOTS: &[BotInfo] = &[
     BotInfo {
         name: "random",
-        description: "uniformly random legal moves that do not fill its own eyes (the book's RandomBot)",
-        options: &[],
+        description: "uniformly random legal moves that do not fill its own eyes (the book's RandomBot, Müller's Go1)",
+        options: &[
+            BotOption {
+                name: "eyes",
+                default: "keep",
+                help: "'keep': never fill an own eye, pass when only eyes are left (Go1); 'fill': uniform over every legal move, own eyes included (Go0)",
+            },
+            PASS_OPTION,
+            RESIGN_OPTION,
+        ],
     },
     BotInfo {
         name: "mcts",
@@ -89,7 +112,7 @@ pub const BOTS: &[BotInfo] = &[
                 help: "most MiB the search tree may use (1 to 65536)",
             },
             BotOption {
-                name: "resign",
+                name: "resignrate",
                 default: "0.1",
                 help: "resign when the best win rate is below this (0 never resigns)",
             },
@@ -133,6 +156,8 @@ pub const BOTS: &[BotInfo] = &[
                 default: "48",
                 help: "with a model: visits a node needs before the network's policy joins its children's priors (the root's at once)",
             },
+            PASS_OPTION,
+            RESIGN_OPTION,
         ],
     },
     BotInfo {
@@ -145,15 +170,10 @@ pub const BOTS: &[BotInfo] = &[
                 help: "the model file ('builtin': the shipped 9x9 model)",
             },
             BotOption {
-                name: "pass",
                 default: "opponent",
-                help: "'opponent': pass as soon as the opponent passes; 'never': only when no move is left",
+                ..PASS_OPTION
             },
-            BotOption {
-                name: "resign",
-                default: "none",
-                help: "resign when behind on the board by more than this many points (area count, komi), or 'none'",
-            },
+            RESIGN_OPTION,
         ],
     },
     BotInfo {
@@ -186,7 +206,7 @@ pub const BOTS: &[BotInfo] = &[
                 help: "leaves evaluated together in one forward pass (1 to 256)",
             },
             BotOption {
-                name: "resign",
+                name: "resignrate",
                 default: "0",
                 help: "resign when the win rate stays below this for 3 moves (0 never resigns)",
             },
@@ -195,6 +215,8 @@ pub const BOTS: &[BotInfo] = &[
                 default: "true",
                 help: "keep the search tree between moves (true or false)",
             },
+            PASS_OPTION,
+            RESIGN_OPTION,
         ],
     },
 ];
@@ -390,12 +412,17 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
             });
         }
     }
-    match info.name {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
+    let termination = termination(spec, info)?;
+    let bot: Box<dyn Agent + Send> = match info.name {
+        "random" => match spec.get("eyes").unwrap_or("keep") {
+            "keep" => Box::new(RandomBot::new(seed)),
+            "fill" => Box::new(RandomBot::filling_eyes(seed)),
+            other => return Err(bad_value("eyes", other, "expected keep or fill")),
+        },
         "mcts" => {
             let config = mcts_config(spec)?;
             match spec.get("model") {
-                None | Some("none") => Ok(Box::new(MctsBot::with_rollouts(config, seed))),
+                None | Some("none") => Box::new(MctsBot::with_rollouts(config, seed)),
                 Some(path) => {
                     let mix = network_mix(spec)?;
                     let model = load_model(path)?;
@@ -404,14 +431,13 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
                         RolloutEvaluator::new(PlayoutPolicy::default(), seed),
                         mix,
                     );
-                    Ok(Box::new(MctsBot::new(config, evaluator)))
+                    Box::new(MctsBot::new(config, evaluator))
                 }
             }
         }
         "policy" => {
-            let termination = termination(spec)?;
             let model = load_model(spec.get("model").unwrap_or("builtin"))?;
-            Ok(Box::new(PolicyBot::new(model, seed, termination)))
+            Box::new(PolicyBot::new(model, seed))
         }
         "katago" => {
             let config = puct_config(spec)?;
@@ -433,12 +459,11 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
                     path: path.to_string(),
                     reason,
                 })?;
-            Ok(Box::new(
-                PuctBot::new(config, KataGoEvaluator::new(network)).named("katago"),
-            ))
+            Box::new(PuctBot::new(config, KataGoEvaluator::new(network)).named("katago"))
         }
         other => unreachable!("bot '{other}' is listed but not built"),
-    }
+    };
+    Ok(Terminating::wrap(bot, termination))
 }
 
 /// Loads a model file, or the shipped one for `builtin`.
@@ -476,26 +501,25 @@ pub fn network_mix(spec: &BotSpec) -> Result<NetworkMix, BotError> {
     Ok(mix)
 }
 
-/// The policy bot's termination strategies (`pass`, `resign`).
-pub fn termination(spec: &BotSpec) -> Result<Termination, BotError> {
-    let mut termination = Termination::default();
-    if let Some(value) = spec.get("pass") {
-        termination.pass_after_opponent = match value {
+/// The termination strategies a spec gives (`pass`, `resign`), with the
+/// defaults of the bot's listing for the keys not given.
+pub fn termination(spec: &BotSpec, info: &BotInfo) -> Result<Termination, BotError> {
+    let mut termination = Termination::NONE;
+    let value = |key: &str| {
+        spec.get(key)
+            .or_else(|| info.option(key).map(|option| option.default))
+    };
+    if let Some(text) = value("pass") {
+        termination.pass_after_opponent = match text {
             "opponent" => true,
             "never" => false,
-            _ => return Err(bad_value("pass", value, "expected opponent or never")),
+            _ => return Err(bad_value("pass", text, "expected opponent or never")),
         };
     }
-    if let Some(value) = spec.get("resign") {
-        termination.resign_margin = match value {
+    if let Some(text) = value("resign") {
+        termination.resign_margin = match text {
             "none" => None,
-            _ => Some(
-                // Read as f32, as it always was, then widened.
-                f64::from(
-                    parse_real::<f32>(value, 0.0, 1000.0)
-                        .map_err(|r| bad_value("resign", value, &r))?,
-                ),
-            ),
+            _ => Some(parse_real(text, 0.0, 1000.0).map_err(|r| bad_value("resign", text, &r))?),
         };
     }
     Ok(termination)
@@ -524,12 +548,12 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
             }
             "time" => config.time = time_option(value).map_err(|r| bad(&r))?,
             "batch" => config.batch = parse_whole(value, 1, 256).map_err(|r| bad(&r))? as usize,
-            "resign" => {
+            "resignrate" => {
                 config.resign_threshold = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
             }
             "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
-            // Read by `make_bot`.
-            "model" | "threads" => {}
+            // Read by `make_bot` and `termination`.
+            "model" | "threads" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -558,7 +582,9 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.max_nodes =
                     nodes_for_mib(parse_whole(value, 1, 65_536).map_err(|r| bad(&r))?)
             }
-            "resign" => config.resign_below = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?,
+            "resignrate" => {
+                config.resign_below = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
+            }
             "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
             "rave" => {
                 config.params.selection.rave_equivalence =
@@ -576,8 +602,9 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.params.policy_visits =
                     parse_whole(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
-            // The network's options are read by `network_mix`.
-            "model" | "value" | "prior" => {}
+            // The network's options are read by `network_mix`, the
+            // termination options by `termination`.
+            "model" | "value" | "prior" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -725,7 +752,9 @@ mod tests {
         for bad in [
             "katago:model=x,visits=0",
             "katago:model=x,batch=0",
-            "katago:model=x,resign=2",
+            "katago:model=x,resignrate=2",
+            "katago:model=x,resign=-1",
+            "katago:model=x,pass=sometimes",
         ] {
             let err = make_bot(&spec(bad), 1).err().unwrap();
             assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
@@ -763,7 +792,7 @@ mod tests {
         let err = make_bot(&spec("random:depth=3"), 1).err().unwrap();
         assert_eq!(
             err.to_string(),
-            "bot 'random' has no option 'depth' (it takes no options)"
+            "bot 'random' has no option 'depth' (its options: eyes, pass, resign)"
         );
     }
 
@@ -794,7 +823,10 @@ mod tests {
             "mcts:time=1d",
             "mcts:time=-1",
             "mcts:memory=0",
-            "mcts:resign=0.9",
+            "mcts:resignrate=0.9",
+            "mcts:resign=lots",
+            "random:eyes=maybe",
+            "random:pass=always",
             "mcts:reuse=maybe",
             "mcts:rave=nan",
         ] {
@@ -808,6 +840,67 @@ mod tests {
                 .to_string(),
             "bad value '0s' for option 'time': must be more than 0 and at most a day"
         );
+    }
+
+    /// `pass` and `resign` are offered by every bot and built by one
+    /// wrapper; the options change what the bot does.
+    #[test]
+    fn every_bot_takes_the_termination_options() {
+        use tengen_core::{Action, Board, BoardSize, Color, Game, Move, Rules};
+        for info in BOTS {
+            assert!(info.option("pass").is_some(), "{}", info.name);
+            assert_eq!(
+                info.option("resign").unwrap().default,
+                "none",
+                "{}",
+                info.name
+            );
+        }
+        assert_eq!(
+            termination(
+                &spec("policy"),
+                BOTS.iter().find(|b| b.name == "policy").unwrap()
+            ),
+            Ok(Termination {
+                pass_after_opponent: true,
+                ..Termination::NONE
+            })
+        );
+        // White to move after Black's pass on an empty board: komi wins.
+        let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        game.play(Move::Pass).unwrap();
+        let mut plain = make_bot(&spec("random"), 1).unwrap();
+        let mut passer = make_bot(&spec("random:pass=opponent"), 1).unwrap();
+        assert!(matches!(
+            plain.select_move(&game),
+            Action::Move(Move::Play(_))
+        ));
+        assert_eq!(passer.select_move(&game), Action::Move(Move::Pass));
+        let mut resigner = make_bot(&spec("mcts:resign=5,playouts=10"), 1).unwrap();
+        assert!(
+            matches!(resigner.select_move(&game), Action::Move(_)),
+            "7.5 ahead"
+        );
+        let fresh = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        assert_eq!(resigner.select_move(&fresh), Action::Resign, "7.5 behind");
+        assert_eq!(resigner.name(), "mcts");
+        // Go0 fills its own eyes where Go1 passes.
+        let board = Board::from_ascii(
+            ". x . x .\n\
+             x x x x x\n\
+             o o o o o\n\
+             o . o . o\n\
+             o o o o o",
+        )
+        .unwrap();
+        let game = Game::from_position(board, Color::Black, Rules::default());
+        let mut go1 = make_bot(&spec("random:eyes=keep"), 1).unwrap();
+        let mut go0 = make_bot(&spec("random:eyes=fill"), 1).unwrap();
+        assert_eq!(go1.select_move(&game), Action::Move(Move::Pass));
+        assert!(matches!(
+            go0.select_move(&game),
+            Action::Move(Move::Play(_))
+        ));
     }
 
     #[test]

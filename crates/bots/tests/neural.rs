@@ -6,7 +6,8 @@ use tengen_bots::evaluator::RolloutEvaluator;
 use tengen_bots::mcts::{MctsBot, MctsConfig};
 use tengen_bots::network::{NetworkEvaluator, NetworkMix};
 use tengen_bots::playout::PlayoutPolicy;
-use tengen_bots::policy::{PolicyBot, Termination};
+use tengen_bots::policy::PolicyBot;
+use tengen_bots::termination::{Terminating, Termination};
 use tengen_bots::{make_bot, BotError, BotSpec};
 use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
 use tengen_nn::model::Model;
@@ -25,17 +26,10 @@ fn model(n: usize) -> Model {
     .unwrap()
 }
 
-fn never_pass_first() -> Termination {
-    Termination {
-        pass_after_opponent: false,
-        ..Termination::default()
-    }
-}
-
 #[test]
 fn the_policy_bot_plays_whole_games_legally_and_keeps_its_eyes() {
-    let mut black = PolicyBot::new(model(5), 1, never_pass_first());
-    let mut white = PolicyBot::new(model(5), 2, never_pass_first());
+    let mut black = PolicyBot::new(model(5), 1);
+    let mut white = PolicyBot::new(model(5), 2);
     for _ in 0..3 {
         let mut game = Game::new(BoardSize::square(5).unwrap(), Rules::default());
         while !game.is_over() && game.turn_count() < 300 {
@@ -75,14 +69,29 @@ fn the_policy_bot_plays_whole_games_legally_and_keeps_its_eyes() {
 #[test]
 fn termination_strategies() {
     let size = BoardSize::square(5).unwrap();
-    let mut bot = PolicyBot::new(model(5), 1, Termination::default());
+    let passer = Termination {
+        pass_after_opponent: true,
+        ..Termination::NONE
+    };
+    // White to move after Black's pass on an empty board: komi wins it the
+    // count, so it passes too.
+    let mut bot = Terminating::new(Box::new(PolicyBot::new(model(5), 1)), passer);
     let mut game = Game::new(size, Rules::default());
     game.play(Move::Pass).unwrap();
     assert_eq!(
         bot.select_move(&game),
         Action::Move(Move::Pass),
-        "passes after a pass"
+        "passes after a pass when ahead"
     );
+    // Black to move after White's pass on an empty board: the count (komi
+    // to White) loses, so the bot plays on.
+    let empty = Board::new(size);
+    let mut game = Game::from_position(empty, Color::White, Rules::default());
+    game.play(Move::Pass).unwrap();
+    assert!(matches!(
+        bot.select_move(&game),
+        Action::Move(Move::Play(_))
+    ));
 
     // Black to move, far behind on the board as it stands.
     let board = Board::from_ascii(
@@ -94,9 +103,8 @@ fn termination_strategies() {
     )
     .unwrap();
     let game = Game::from_position(board, Color::Black, Rules::default());
-    let mut resigner = PolicyBot::new(
-        model(5),
-        1,
+    let mut resigner = Terminating::new(
+        Box::new(PolicyBot::new(model(5), 1)),
         Termination {
             pass_after_opponent: true,
             resign_margin: Some(10.0),
@@ -104,7 +112,7 @@ fn termination_strategies() {
         },
     );
     assert_eq!(resigner.select_move(&game), Action::Resign);
-    let mut stubborn = PolicyBot::new(model(5), 1, Termination::default());
+    let mut stubborn = Terminating::new(Box::new(PolicyBot::new(model(5), 1)), passer);
     assert!(matches!(
         stubborn.select_move(&game),
         Action::Move(Move::Play(_))

@@ -84,16 +84,17 @@ pub fn max_turns(size: BoardSize) -> usize {
     4 * size.points_count()
 }
 
-/// The bot a spec names, set up for self-play: bots that can resign do not,
-/// unless the spec says otherwise, so that every game is played out.
+/// The bot a spec names, set up for self-play: bots that resign by their
+/// win rate do not, unless the spec says otherwise, so that every game is
+/// played out.
 fn self_play_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
     let mut spec: BotSpec = spec.parse()?;
     if spec
         .info()
-        .is_some_and(|info| info.option("resign").is_some())
-        && spec.get("resign").is_none()
+        .is_some_and(|info| info.option("resignrate").is_some())
+        && spec.get("resignrate").is_none()
     {
-        spec.set("resign", "0");
+        spec.set("resignrate", "0");
     }
     tengen_bots::make_bot(&spec, seed)
 }

@@ -141,7 +141,9 @@ pub struct Candidate {
 
 /// The book's `RandomBot`: a uniformly random legal move that does not fill
 /// one of its own eyes ([`crate::Board::is_point_an_eye`]), and a pass when no
-/// such move is left. Legality is the game's, superko included.
+/// such move is left. Legality is the game's, superko included. This is
+/// Müller's Go1; [`RandomBot::filling_eyes`] is his Go0, uniform over every
+/// legal move, own eyes included, passing only when no move is legal.
 ///
 /// Under NoGo it draws uniformly among the legal moves that do not fill one
 /// of its own eyes, and only when none is left uniformly among the legal
@@ -153,14 +155,32 @@ pub struct Candidate {
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     rng: Rng,
+    fill_eyes: bool,
 }
 
 impl RandomBot {
-    /// A random bot whose choices are determined by `seed`.
+    /// A random bot (Go1: it keeps its own eyes) whose choices are
+    /// determined by `seed`.
     pub fn new(seed: u64) -> RandomBot {
         RandomBot {
             rng: Rng::new(seed),
+            fill_eyes: false,
         }
+    }
+
+    /// Müller's Go0: uniformly random among all legal moves, its own eyes
+    /// included (so it can kill its own groups), passing only when no move
+    /// is legal; under NoGo, uniform over the legal moves.
+    pub fn filling_eyes(seed: u64) -> RandomBot {
+        RandomBot {
+            fill_eyes: true,
+            ..RandomBot::new(seed)
+        }
+    }
+
+    /// Whether the bot fills its own eyes (Go0) or keeps them (Go1).
+    pub fn fills_eyes(&self) -> bool {
+        self.fill_eyes
     }
 }
 
@@ -181,7 +201,7 @@ impl Agent for RandomBot {
         let board = game.board();
         let mut candidates: Vec<_> = board
             .empty_points()
-            .filter(|&p| !board.is_point_an_eye(p, color))
+            .filter(|&p| self.fill_eyes || !board.is_point_an_eye(p, color))
             .collect();
         // Draw without replacement until a legal one turns up: uniform over the
         // legal non-eye points without testing every point.
@@ -211,7 +231,7 @@ impl RandomBot {
             if game.legal(Move::Play(point)).is_err() {
                 continue;
             }
-            if board.is_point_an_eye(point, color) {
+            if !self.fill_eyes && board.is_point_an_eye(point, color) {
                 legal_eyes.push(point);
                 continue;
             }

@@ -146,7 +146,7 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     assert.equal(await page.locator("#new-game-dialog").isVisible(), false);
 
     // More moves on the left side, then pass until the bot passes too (the
-    // random bot fills the board first).
+    // page's random bot passes after the person once the count favours it).
     for (const v of ["B5", "C5", "D5", "D6", "D4", "C6", "C4", "B3", "B7", "D8", "D2", "A5"]) {
       const taken = await page.locator(`[data-stone][data-vertex="${v}"]`).count();
       if (taken || (await page.textContent("#turn")).startsWith("Game over")) continue;
@@ -173,7 +173,7 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     const sgf = readFileSync(sgfPath, "utf8");
     assert.match(sgf, /^\(;FF\[4\]GM\[1\]/);
     assert.ok(sgf.includes(`RE[${result}]`), `RE[${result}] in ${sgf.slice(0, 200)}`);
-    assert.ok(sgf.includes("PB[You]") && sgf.includes("PW[tengen random]"));
+    assert.ok(sgf.includes("PB[You]") && sgf.includes("PW[tengen random:pass=opponent]"));
     const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8" });
     assert.match(check, /games 1, moves \d+, failures 0/);
 

@@ -1,7 +1,8 @@
 //! The `katago` bot a server offers when it is started with a KataGo
 //! network (`tengen serve --model PATH`): the network is loaded once, at
 //! start-up, and every request's bot searches with it. Clients choose the
-//! search's settings (`visits`, `time`, `batch`, `resign`) but never the
+//! search's settings (`visits`, `time`, `batch`, `resignrate`) and the
+//! termination options (`pass`, `resign`) but never the
 //! network: the server names it, so no request can make it open a file.
 
 use std::path::{Path, PathBuf};
@@ -10,6 +11,7 @@ use std::time::Duration;
 
 use tengen_bots::katago::KataGoEvaluator;
 use tengen_bots::puct::PuctBot;
+use tengen_bots::termination::Terminating;
 use tengen_bots::{BotError, BotInfo, BotOption, BotSpec};
 use tengen_core::{parse_duration, Agent};
 use tengen_katago::network::Network;
@@ -54,10 +56,12 @@ pub const OPTIONS: &[BotOption] = &[
         help: "leaves evaluated together in one forward pass (1 to 256)",
     },
     BotOption {
-        name: "resign",
+        name: "resignrate",
         default: "0",
         help: "resign when the win rate stays below this for 3 moves (0 never resigns)",
     },
+    tengen_bots::registry::PASS_OPTION,
+    tengen_bots::registry::RESIGN_OPTION,
 ];
 
 /// A KataGo network loaded for serving.
@@ -165,8 +169,8 @@ impl KataGoModel {
     /// A bot for one request, searching with the loaded network.
     pub fn make_bot(&self, spec: &BotSpec) -> Result<Box<dyn Agent + Send>, BotError> {
         let config = tengen_bots::registry::puct_config(spec)?;
-        Ok(Box::new(
-            PuctBot::new(config, KataGoEvaluator::new(Arc::clone(&self.network))).named(NAME),
-        ))
+        let termination = tengen_bots::registry::termination(spec, self.info)?;
+        let bot = PuctBot::new(config, KataGoEvaluator::new(Arc::clone(&self.network))).named(NAME);
+        Ok(Terminating::wrap(Box::new(bot), termination))
     }
 }

@@ -197,6 +197,30 @@ impl Controller {
     ) -> Result<Vec<Point>, ControllerError> {
         let command = format!("final_status_list {}", status.gtp());
         let answer = self.send(&command)?;
+        self.vertices(command, answer)
+    }
+
+    /// `fixed_handicap stones`: the engine places `stones` handicap stones
+    /// where the GTP specification puts them and names the points.
+    pub fn fixed_handicap(&mut self, stones: usize) -> Result<Vec<Point>, ControllerError> {
+        let command = format!("fixed_handicap {stones}");
+        let answer = self.send(&command)?;
+        self.vertices(command, answer)
+    }
+
+    /// `set_free_handicap vertex…`: tells the engine where Black's handicap
+    /// stones stand (on an empty board).
+    pub fn set_free_handicap(&mut self, points: &[Point]) -> Result<(), ControllerError> {
+        let vertices: Vec<String> = points
+            .iter()
+            .map(|&point| self.size.gtp(Move::Play(point)))
+            .collect();
+        self.send(&format!("set_free_handicap {}", vertices.join(" ")))
+            .map(drop)
+    }
+
+    /// The points of an answer that lists vertices, or why it does not.
+    fn vertices(&self, command: String, answer: String) -> Result<Vec<Point>, ControllerError> {
         let mut points = Vec::new();
         for word in answer.split_whitespace() {
             match self.size.parse_gtp(word) {
@@ -204,8 +228,8 @@ impl Controller {
                 Ok(Move::Pass) | Err(_) => {
                     return Err(ControllerError::Malformed {
                         command,
-                        response: answer.clone(),
                         reason: format!("'{word}' is not a vertex on this board"),
+                        response: answer,
                     })
                 }
             }

@@ -438,6 +438,13 @@ function defaultKomi() {
 /** What the bot menu calls a bot, where its name is not enough. */
 const BOT_LABELS = { katago: "KataGo network" };
 
+/**
+ * The spec the menu plays a bot with, where its own defaults do not suit a
+ * person: the random bot passes once the person has passed and the count
+ * favours it, instead of filling the board while the person passes.
+ */
+const DEFAULT_SPECS = { random: "random:pass=opponent" };
+
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
 const NETWORK_OPTION = "model=builtin";
 
@@ -578,7 +585,7 @@ async function loadBots() {
     select.append(option);
   };
   for (const bot of bots) {
-    add(bot.name, BOT_LABELS[bot.name] || bot.name);
+    add(DEFAULT_SPECS[bot.name] || bot.name, BOT_LABELS[bot.name] || bot.name);
     // A tree search that can take a model also comes guided by the shipped one.
     if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
       add(`${bot.name}:${NETWORK_OPTION}`, `${bot.name} + network (9×9)`);

@@ -1,0 +1,280 @@
+//! The book's termination strategies for any bot: `PassWhenOpponentPasses`
+//! and `ResignLargeMargin`, as one wrapper ([`Terminating`]) that the
+//! registry puts around every bot given `pass=opponent` or `resign=MARGIN`.
+//!
+//! Both read the same count: the board as it stands, with the dead stones
+//! that [`game_status`] finds (the estimate GTP's `final_score`, the web
+//! page and the match referee use), scored under the game's rules with komi.
+//! Passing after the opponent's pass ends the game, and the game is then
+//! counted that way, so the bot passes exactly when that count gives it the
+//! win.
+
+use std::time::Duration;
+
+use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
+use tengen_core::{
+    Action, Agent, Analysis, BoardSize, Color, Game, Move, TimeLeft, TimeSettings, Variant,
+};
+
+/// When a bot stops playing on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Termination {
+    /// Pass when the opponent has just passed and the count as it stands
+    /// wins (the book's `PassWhenOpponentPasses`, made safe: the book's
+    /// strategy passes even when passing loses).
+    pub pass_after_opponent: bool,
+    /// Resign when the count as it stands puts the bot behind by more than
+    /// this many points (the book's `ResignLargeMargin`). `None` never
+    /// resigns.
+    pub resign_margin: Option<f64>,
+    /// Turns of the game before resigning is considered (the book's
+    /// `cut_off_move`).
+    pub resign_after: usize,
+}
+
+impl Termination {
+    /// No termination: the bot decides alone.
+    pub const NONE: Termination = Termination {
+        pass_after_opponent: false,
+        resign_margin: None,
+        resign_after: 0,
+    };
+
+    /// Whether either strategy is switched on.
+    pub fn is_active(&self) -> bool {
+        self.pass_after_opponent || self.resign_margin.is_some()
+    }
+
+    /// What the strategies decide for the side to move of `game`, or
+    /// `None` when the bot should choose. NoGo has no passes and no count,
+    /// so there they never decide.
+    pub fn decide(&self, game: &Game) -> Option<Action> {
+        if game.rules().is_nogo() || game.is_over() {
+            return None;
+        }
+        let opponent_passed = matches!(game.last_move(), Some((_, Move::Pass)));
+        let wants_pass = self.pass_after_opponent && opponent_passed;
+        let wants_resign_check =
+            self.resign_margin.is_some() && game.turn_count() >= self.resign_after;
+        if !wants_pass && !wants_resign_check {
+            return None;
+        }
+        let lead = lead_as_it_stands(game, game.to_move());
+        if wants_pass && lead > 0.0 {
+            return Some(Action::Move(Move::Pass));
+        }
+        match self.resign_margin {
+            Some(margin) if wants_resign_check && lead < -margin => Some(Action::Resign),
+            _ => None,
+        }
+    }
+}
+
+/// `color`'s lead in points by the count as it stands: area or territory
+/// under the game's rules, komi included, with the dead stones of
+/// [`game_status`] taken off. Negative when `color` is behind.
+pub fn lead_as_it_stands(game: &Game, color: Color) -> f64 {
+    let dead = game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED).dead_points();
+    let black_lead = game.score_with_dead(&dead).margin();
+    match color {
+        Color::Black => black_lead,
+        Color::White => -black_lead,
+    }
+}
+
+/// A bot with [`Termination`] strategies: each move, the strategies are
+/// asked first, and the bot only when they do not decide. Everything else
+/// (analysis, clocks, cleanup moves) is the bot's own.
+pub struct Terminating {
+    bot: Box<dyn Agent + Send>,
+    termination: Termination,
+}
+
+impl Terminating {
+    /// `bot` with `termination`.
+    pub fn new(bot: Box<dyn Agent + Send>, termination: Termination) -> Terminating {
+        Terminating { bot, termination }
+    }
+
+    /// `bot` with `termination`, or `bot` itself when no strategy is on.
+    pub fn wrap(bot: Box<dyn Agent + Send>, termination: Termination) -> Box<dyn Agent + Send> {
+        if termination.is_active() {
+            Box::new(Terminating::new(bot, termination))
+        } else {
+            bot
+        }
+    }
+
+    /// The strategies.
+    pub fn termination(&self) -> Termination {
+        self.termination
+    }
+}
+
+impl Agent for Terminating {
+    fn name(&self) -> &str {
+        self.bot.name()
+    }
+
+    fn select_move(&mut self, game: &Game) -> Action {
+        match self.termination.decide(game) {
+            Some(action) => action,
+            None => self.bot.select_move(game),
+        }
+    }
+
+    fn select_cleanup_move(&mut self, game: &Game) -> Action {
+        // Cleanup play captures dead stones before the count: passing
+        // early is what it exists to prevent, so the bot decides alone.
+        self.bot.select_cleanup_move(game)
+    }
+
+    fn plays(&self, variant: Variant) -> bool {
+        self.bot.plays(variant)
+    }
+
+    fn plays_size(&self, size: BoardSize) -> Result<(), String> {
+        self.bot.plays_size(size)
+    }
+
+    fn reset(&mut self) {
+        self.bot.reset()
+    }
+
+    fn set_time_settings(&mut self, settings: TimeSettings) {
+        self.bot.set_time_settings(settings)
+    }
+
+    fn set_time_left(&mut self, color: Color, left: TimeLeft) {
+        self.bot.set_time_left(color, left)
+    }
+
+    fn analysis(&self) -> Option<Analysis> {
+        self.bot.analysis()
+    }
+
+    fn select_move_reporting(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+    ) -> Action {
+        match self.termination.decide(game) {
+            Some(action) => action,
+            None => self.bot.select_move_reporting(game, interval, report),
+        }
+    }
+
+    fn analyze(
+        &mut self,
+        game: &Game,
+        interval: Duration,
+        report: &mut dyn FnMut(&Analysis),
+        stop: &dyn Fn() -> bool,
+    ) -> bool {
+        self.bot.analyze(game, interval, report, stop)
+    }
+
+    fn raw_network_output(
+        &self,
+        game: &Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Option<Result<String, String>> {
+        self.bot.raw_network_output(game, symmetry, optimism)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::{Board, RandomBot, Rules};
+
+    fn position(diagram: &str, to_move: Color) -> Game {
+        Game::from_position(
+            Board::from_ascii(diagram).unwrap(),
+            to_move,
+            Rules::default(),
+        )
+    }
+
+    /// White has the whole 5×5 but a corner; Black's lone stone is dead.
+    const WHITE_AHEAD: &str = "o o o o o\n\
+                               o o o o o\n\
+                               o o . o o\n\
+                               . . . . .\n\
+                               x . . . .";
+
+    #[test]
+    fn the_count_takes_off_dead_stones_and_adds_komi() {
+        // A two-eyed white wall, and a black stone inside White's area.
+        let game = position(
+            ". o . o .\n\
+             o o o o o\n\
+             . . . . .\n\
+             . . x . .\n\
+             . . . . .",
+            Color::Black,
+        );
+        let lead = lead_as_it_stands(&game, Color::White);
+        let dead = game_status(&game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED);
+        let expected = -game.score_with_dead(&dead.dead_points()).margin();
+        assert_eq!(lead, expected);
+        assert_eq!(lead_as_it_stands(&game, Color::Black), -lead);
+    }
+
+    #[test]
+    fn passes_after_the_opponent_only_when_the_count_wins() {
+        let passer = Termination {
+            pass_after_opponent: true,
+            ..Termination::NONE
+        };
+        // White, far ahead, passes back.
+        let mut game = position(WHITE_AHEAD, Color::Black);
+        assert_eq!(passer.decide(&game), None, "nobody has passed");
+        game.play(Move::Pass).unwrap();
+        assert_eq!(passer.decide(&game), Some(Action::Move(Move::Pass)));
+        // Black, far behind, plays on after White's pass.
+        let mut game = position(WHITE_AHEAD, Color::White);
+        game.play(Move::Pass).unwrap();
+        assert_eq!(passer.decide(&game), None, "passing would lose");
+        // Never under NoGo, which has no passes.
+        let nogo = Game::new(BoardSize::square(5).unwrap(), "nogo".parse().unwrap());
+        assert_eq!(passer.decide(&nogo), None);
+    }
+
+    #[test]
+    fn resigns_only_beyond_the_margin_and_after_the_cut_off() {
+        let game = position(WHITE_AHEAD, Color::Black);
+        let behind = -lead_as_it_stands(&game, Color::Black);
+        assert!(behind > 10.0, "{behind}");
+        let resigner = |margin: f64, after: usize| Termination {
+            resign_margin: Some(margin),
+            resign_after: after,
+            ..Termination::NONE
+        };
+        assert_eq!(resigner(10.0, 0).decide(&game), Some(Action::Resign));
+        assert_eq!(resigner(behind + 1.0, 0).decide(&game), None);
+        assert_eq!(resigner(10.0, 50).decide(&game), None);
+        // White, far ahead, never resigns.
+        let white = position(WHITE_AHEAD, Color::White);
+        assert_eq!(resigner(0.0, 0).decide(&white), None);
+    }
+
+    #[test]
+    fn the_wrapper_asks_the_bot_when_the_strategies_do_not_decide() {
+        let termination = Termination {
+            pass_after_opponent: true,
+            resign_margin: Some(100.0),
+            resign_after: 0,
+        };
+        let mut bot = Terminating::new(Box::new(RandomBot::new(3)), termination);
+        assert_eq!(bot.name(), "random");
+        let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        assert!(matches!(
+            bot.select_move(&game),
+            Action::Move(Move::Play(_))
+        ));
+        assert_eq!(bot.termination(), termination);
+    }
+}
