@@ -21,7 +21,9 @@
 //! [`handicap`], `play` (moves, undo, legality, resuming a finished game),
 //! `genmove` (asking the agent, checking its answer), `time` (clock
 //! settings), `score` (`final_score`, `final_status_list`), `sgf`
-//! (`loadsgf`, `printsgf`), `gogui` (GoGui's rules and analysis commands),
+//! (`loadsgf`, `printsgf`), `gogui` (GoGui's rules and analysis commands,
+//! and the search pictures `tengen-candidates`, `tengen-pv` and
+//! `tengen-ownership` in GoGui's `gfx` language),
 //! [`analysis`] (streamed analysis); `args` parses the arguments that
 //! several commands share, and `run` is the loop over input and output.
 //!
@@ -39,6 +41,12 @@
 //! - Dead stones for `final_score` and `final_status_list` come from the
 //!   core's count of finished games ([`tengen_core::scoring::game_status`]),
 //!   the same one the web page and the match referee use.
+//! - `gogui-rules_final_result` is `unknown` until the game has ended (two
+//!   passes or a resignation), then the result as `final_score` gives it:
+//!   GoGui shows it as the game's result, so it must not be a mid-game count.
+//! - `tengen-candidates`, `tengen-pv` and `tengen-ownership` draw a search
+//!   of the position for GoGui (`gfx`); `gogui-analyze_commands` offers them
+//!   only when the bot can analyse.
 //!
 //! Under NoGo rules ([`tengen_core::Variant::NoGo`], `tengen gtp --game
 //! nogo`) the engine speaks as the CMPUT 455 NoGo engines do:
@@ -72,7 +80,7 @@ mod setup;
 mod sgf;
 mod time;
 
-use tengen_core::{Agent, BoardSize, ByColor, Color, Game, Rules};
+use tengen_core::{Agent, BoardSize, ByColor, Color, Game, Rules, Variant};
 
 use self::analysis::is_streamed;
 use self::error::CommandResult;
@@ -133,6 +141,9 @@ pub const COMMANDS: &[&str] = &[
     "gogui-rules_final_result",
     "gogui-rules_captured_count",
     "tengen-rules",
+    "tengen-candidates",
+    "tengen-pv",
+    "tengen-ownership",
 ];
 
 /// A GTP engine serving one [`Agent`].
@@ -146,6 +157,9 @@ pub struct Engine {
     time_left: ByColor<Option<TimeLeft>>,
     status_seed: u64,
     status_playouts: usize,
+    /// Whether the agent analyses, as last asked, and for which board size
+    /// and game (see `gogui::agent_analyses`).
+    analyses: Option<((BoardSize, Variant), bool)>,
     quit: bool,
 }
 
@@ -160,6 +174,7 @@ impl Engine {
             time_left: ByColor::default(),
             status_seed: DEFAULT_STATUS_SEED,
             status_playouts: DEFAULT_STATUS_PLAYOUTS,
+            analyses: None,
             quit: false,
         }
     }
@@ -291,6 +306,9 @@ impl Engine {
             "gogui-rules_board" => self.gogui_rules_board(args),
             "gogui-rules_final_result" => self.gogui_rules_final_result(args),
             "gogui-rules_captured_count" => self.gogui_rules_captured_count(args),
+            "tengen-candidates" => self.tengen_candidates(args),
+            "tengen-pv" => self.tengen_pv(args),
+            "tengen-ownership" => self.tengen_ownership(args),
             _ => Err(CommandError::UnknownCommand),
         }
     }

@@ -310,8 +310,16 @@ impl Agent for Cheater {
 fn resignation_is_answered_and_recorded() {
     let size = BoardSize::square(9).unwrap();
     let mut engine = Engine::new(Box::new(Resigner), size, Rules::default());
+    assert_eq!(
+        engine.handle_line("gogui-rules_final_result").unwrap(),
+        "= unknown\n\n"
+    );
     assert_eq!(engine.handle_line("genmove w").unwrap(), "= resign\n\n");
     assert_eq!(engine.handle_line("final_score").unwrap(), "= B+R\n\n");
+    assert_eq!(
+        engine.handle_line("gogui-rules_final_result").unwrap(),
+        "= B+R\n\n"
+    );
     assert_eq!(
         engine.handle_line("gogui-rules_legal_moves").unwrap(),
         "= \n\n"

@@ -1,6 +1,6 @@
 //! GTP sessions kept as data: every `tests/data/*.gtp` file is replayed
-//! against an [`Engine`] serving a seeded `RandomBot`, and every response must
-//! match the file exactly.
+//! against an [`Engine`] serving a seeded bot (`RandomBot` unless the file
+//! names another), and every response must match the file exactly.
 //!
 //! # Format
 //!
@@ -15,10 +15,13 @@
 //!   expected response is the `<` lines joined by line breaks plus the empty
 //!   line that ends every GTP response. An input with no `<` lines must get no
 //!   response at all (comments, blank lines).
-//! - `! seed N`, `! size N`, `! rules R`, `! game G`: settings of the engine,
-//!   before the first input line (defaults: seed 1, 19×19, `aga`, `go`).
-//!   `! game nogo` is `tengen gtp --game nogo`: the `nogo` rules and, unless
-//!   `! size` says otherwise, a 7×7 board.
+//! - `! seed N`, `! size N`, `! rules R`, `! game G`, `! bot SPEC`: settings
+//!   of the engine, before the first input line (defaults: seed 1, 19×19,
+//!   `aga`, `go`, `random`). `! game nogo` is `tengen gtp --game nogo`: the
+//!   `nogo` rules and, unless `! size` says otherwise, a 7×7 board. `! bot`
+//!   takes a spec as `tengen gtp --bot` does (`mcts:playouts=50`), built with
+//!   the seed; a searching bot's answers are reproducible only with a
+//!   playout budget and one thread.
 //! - `% text`: a note for readers; blank lines are ignored too.
 //!
 //! After every command the board's incremental state is checked against a
@@ -30,7 +33,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use tengen_core::{BoardSize, RandomBot, Rules, Variant};
+use tengen_bots::{make_bot, BotSpec};
+use tengen_core::{Agent, BoardSize, Rules, Variant};
 use tengen_gtp::Engine;
 
 fn unescape(text: &str) -> Vec<u8> {
@@ -78,6 +82,7 @@ struct Step {
 
 struct Transcript {
     seed: u64,
+    bot: BotSpec,
     size: BoardSize,
     rules: Rules,
     steps: Vec<Step>,
@@ -90,12 +95,14 @@ struct Settings {
     size: Option<BoardSize>,
     rules: Option<Rules>,
     game: Option<Variant>,
+    bot: Option<BotSpec>,
 }
 
 fn parse(path: &Path, text: &str) -> Transcript {
     let mut settings = Settings::default();
     let mut transcript = Transcript {
         seed: 1,
+        bot: "random".parse().unwrap(),
         size: BoardSize::square(19).unwrap(),
         rules: Rules::default(),
         steps: Vec::new(),
@@ -124,6 +131,7 @@ fn parse(path: &Path, text: &str) -> Transcript {
                 "size" => settings.size = Some(BoardSize::parse(value).expect("size")),
                 "rules" => settings.rules = Some(value.parse().expect("rules")),
                 "game" => settings.game = Some(Variant::parse(value).expect("go or nogo")),
+                "bot" => settings.bot = Some(value.parse().expect("bot spec")),
                 _ => panic!("{where_}: unknown setting {key}"),
             }
         } else if !(line.trim().is_empty() || line.starts_with('%')) {
@@ -132,6 +140,9 @@ fn parse(path: &Path, text: &str) -> Transcript {
     }
     let nogo = settings.game == Some(Variant::NoGo);
     transcript.seed = settings.seed.unwrap_or(1);
+    if let Some(bot) = settings.bot {
+        transcript.bot = bot;
+    }
     transcript.size = settings
         .size
         .unwrap_or_else(|| BoardSize::square(if nogo { 7 } else { 19 }).unwrap());
@@ -167,12 +178,10 @@ fn transcript_files() -> Vec<PathBuf> {
 fn replay(path: &Path) -> (Vec<Option<String>>, Vec<String>) {
     let text = fs::read_to_string(path).unwrap();
     let transcript = parse(path, &text);
-    let mut engine = Engine::new(
-        Box::new(RandomBot::new(transcript.seed)),
-        transcript.size,
-        transcript.rules,
-    )
-    .with_status_seed(transcript.seed);
+    let bot: Box<dyn Agent> = make_bot(&transcript.bot, transcript.seed)
+        .unwrap_or_else(|e| panic!("{}: bot {}: {e}", path.display(), transcript.bot));
+    let mut engine =
+        Engine::new(bot, transcript.size, transcript.rules).with_status_seed(transcript.seed);
     let mut actual = Vec::new();
     let mut failures = Vec::new();
     for step in &transcript.steps {
