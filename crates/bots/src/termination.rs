@@ -2,16 +2,20 @@
 //! and `ResignLargeMargin`, as one wrapper ([`Terminating`]) that the
 //! registry puts around every bot given `pass=opponent` or `resign=MARGIN`.
 //!
-//! Both read the same count: the board as it stands, with the dead stones
+//! Passing reads the count of the board as it stands, with the dead stones
 //! that [`game_status`] finds (the estimate GTP's `final_score`, the web
-//! page and the match referee use), scored under the game's rules with komi.
-//! Passing after the opponent's pass ends the game, and the game is then
-//! counted that way, so the bot passes exactly when that count gives it the
-//! win.
+//! page and the match referee use), scored under the game's rules with
+//! komi: passing after the opponent's pass ends the game, and the game is
+//! then counted that way, so the bot passes exactly when that count gives
+//! it the win. Resigning reads the expected lead of the same playouts
+//! ([`expected_lead`]), which also means something while the board is
+//! still open.
 
 use std::time::Duration;
 
-use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
+use tengen_core::scoring::{
+    expected_lead, game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
+};
 use tengen_core::{
     Action, Agent, Analysis, BoardSize, Color, Game, Move, TimeLeft, TimeSettings, Variant,
 };
@@ -23,9 +27,9 @@ pub struct Termination {
     /// wins (the book's `PassWhenOpponentPasses`, made safe: the book's
     /// strategy passes even when passing loses).
     pub pass_after_opponent: bool,
-    /// Resign when the count as it stands puts the bot behind by more than
-    /// this many points (the book's `ResignLargeMargin`). `None` never
-    /// resigns.
+    /// Resign when the expected lead ([`expected_lead`]) puts the bot
+    /// behind by more than this many points (the book's
+    /// `ResignLargeMargin`). `None` never resigns.
     pub resign_margin: Option<f64>,
     /// Turns of the game before resigning is considered (the book's
     /// `cut_off_move`).
@@ -59,14 +63,25 @@ impl Termination {
         if !wants_pass && !wants_resign_check {
             return None;
         }
-        let lead = lead_as_it_stands(game, game.to_move());
-        if wants_pass && lead > 0.0 {
+        if wants_pass && lead_as_it_stands(game, game.to_move()) > 0.0 {
             return Some(Action::Move(Move::Pass));
         }
         match self.resign_margin {
-            Some(margin) if wants_resign_check && lead < -margin => Some(Action::Resign),
+            Some(margin) if wants_resign_check && expected_lead_of(game) < -margin => {
+                Some(Action::Resign)
+            }
             _ => None,
         }
+    }
+}
+
+/// The side to move's expected lead ([`expected_lead`]).
+fn expected_lead_of(game: &Game) -> f64 {
+    let black_lead = expected_lead(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED)
+        .expect("Go positions have a count");
+    match game.to_move() {
+        Color::Black => black_lead,
+        Color::White => -black_lead,
     }
 }
 
@@ -246,7 +261,7 @@ mod tests {
     #[test]
     fn resigns_only_beyond_the_margin_and_after_the_cut_off() {
         let game = position(WHITE_AHEAD, Color::Black);
-        let behind = -lead_as_it_stands(&game, Color::Black);
+        let behind = -expected_lead_of(&game);
         assert!(behind > 10.0, "{behind}");
         let resigner = |margin: f64, after: usize| Termination {
             resign_margin: Some(margin),
@@ -259,6 +274,15 @@ mod tests {
         // White, far ahead, never resigns.
         let white = position(WHITE_AHEAD, Color::White);
         assert_eq!(resigner(0.0, 0).decide(&white), None);
+        // An open board is no reason to resign: two stones each on 9×9
+        // is about komi, whatever the playouts say of a lone stone.
+        let mut open = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        for vertex in ["C3", "G7", "A9", "J1"] {
+            open.play(open.size().parse_gtp(vertex).unwrap()).unwrap();
+        }
+        let lead = expected_lead_of(&open);
+        assert!(lead.abs() < 20.0, "{lead}");
+        assert_eq!(resigner(30.0, 0).decide(&open), None);
     }
 
     #[test]

@@ -84,9 +84,11 @@ pub struct SelfplayArgs {
     /// Bot playing both colours (instead of --black and --white).
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["black", "white"])]
     pub bot: Option<String>,
-    /// Pause after each move, in milliseconds.
-    #[arg(long, default_value_t = 0, conflicts_with = "games")]
-    pub delay_ms: u64,
+    /// Pause after each move, in milliseconds [default: 300 when standard
+    /// output is a terminal, where the board is redrawn in place; 0 when it
+    /// is piped].
+    #[arg(long, conflicts_with = "games")]
+    pub delay_ms: Option<u64>,
     /// Play this many games without printing boards: a progress bar, then
     /// wins by colour and the mean length. Game i's bots are seeded
     /// seed + 2i and seed + 2i + 1.
@@ -183,6 +185,15 @@ pub struct MatchArgs {
     /// Turns after which a game is stopped and counted (default 3 x points).
     #[arg(long)]
     pub max_moves: Option<usize>,
+    /// Black's handicap stones (2 to 9; 4 on 7x7 and even sizes), at the
+    /// fixed points of the GTP specification; White moves first, and komi
+    /// is 0.5 unless --komi says otherwise.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub handicap: usize,
+    /// Print the board and a score estimate after every move (redrawn in
+    /// place on a terminal), as the book's play_local does.
+    #[arg(long)]
+    pub watch: bool,
 }
 
 #[derive(Debug, Args)]

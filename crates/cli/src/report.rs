@@ -1,5 +1,8 @@
 //! What is printed about a game: move lines and the result line.
 
+use std::io::{self, IsTerminal, Write};
+
+use tengen_core::scoring::{expected_lead, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{Action, BoardSize, Color, Game, Move, Outcome};
 
 /// `Black plays D4`, `White passes` or `Black resigns`.
@@ -54,6 +57,64 @@ pub fn capitalized(color: Color) -> &'static str {
 pub fn board_diagram(game: &Game) -> String {
     let last = game.last_move().and_then(|(_, mv)| mv.point());
     game.board().diagram(last)
+}
+
+/// The score estimate shown while a game is watched: `Estimate: B+3.2`,
+/// Black's expected lead from the playouts of the dead-stone estimate
+/// ([`tengen_core::scoring::expected_lead`]); empty under NoGo, which has
+/// no count.
+pub fn estimate_line(game: &Game) -> String {
+    match expected_lead(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED) {
+        None => String::new(),
+        Some(lead) if lead.abs() < 0.05 => "Estimate: even".to_string(),
+        Some(lead) if lead > 0.0 => format!("Estimate: B+{lead:.1}"),
+        Some(lead) => format!("Estimate: W+{:.1}", -lead),
+    }
+}
+
+/// Where boards are shown one after another. On a terminal each board
+/// replaces the one before (the screen is cleared and the cursor sent
+/// home, as the book's `bot_v_bot` does), so a game can be watched in
+/// place; elsewhere (a pipe, a file) boards follow one another unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Screen {
+    redraw: bool,
+}
+
+impl Screen {
+    /// Redrawing in place exactly when standard output is a terminal.
+    pub fn stdout() -> Screen {
+        Screen {
+            redraw: io::stdout().is_terminal(),
+        }
+    }
+
+    /// Boards that follow one another (for pipes, files and tests).
+    pub const fn scrolling() -> Screen {
+        Screen { redraw: false }
+    }
+
+    /// Each board replaces the last, whatever the output is.
+    pub const fn redrawing() -> Screen {
+        Screen { redraw: true }
+    }
+
+    /// Whether each board replaces the last.
+    pub fn redraws(&self) -> bool {
+        self.redraw
+    }
+
+    /// Writes `text` (a board and its lines) as the next screen.
+    pub fn show(&self, out: &mut impl Write, text: &str) -> io::Result<()> {
+        if self.redraw {
+            // ANSI: cursor home, then clear the screen.
+            out.write_all(b"\x1b[H\x1b[2J")?;
+        } else {
+            writeln!(out)?;
+        }
+        out.write_all(text.as_bytes())?;
+        out.flush()
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use tengen_core::{Action, Agent, BoardSize, Color, Game, IllegalMove, Outcome, R
 use tengen_sgf::{write_game, GameInfo};
 use thiserror::Error;
 
-use crate::report::{action_line, board_diagram, capitalized, result_line, size_text};
+use crate::report::{action_line, board_diagram, capitalized, result_line, size_text, Screen};
 use tengen_bots::{BotError, BotSpec};
 
 /// What a self-play game is made of.
@@ -30,8 +30,25 @@ pub struct SelfPlayConfig {
     /// Seed of Black's bot; White's uses the next number, so one seed replays
     /// the whole game.
     pub seed: u64,
+    /// How the moves are shown.
+    pub view: View,
+}
+
+/// How a game is shown while it is played.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
     /// Pause after each move, so a person can watch.
     pub delay: Duration,
+    /// Whether each board replaces the last (a terminal) or they scroll.
+    pub screen: Screen,
+}
+
+impl View {
+    /// Boards one after another at full speed: the output for pipes and files.
+    pub const SCROLLING: View = View {
+        delay: Duration::ZERO,
+        screen: Screen::scrolling(),
+    };
 }
 
 /// How a self-play game went.
@@ -107,8 +124,7 @@ pub fn run(
 ) -> Result<SelfPlaySummary, SelfPlayError> {
     let mut black = self_play_agent(&config.black, config.seed)?;
     let mut white = self_play_agent(&config.white, config.seed.wrapping_add(1))?;
-    writeln!(
-        out,
+    let title = format!(
         "Self-play on {}: Black {}, White {}, rules {}, komi {}, seed {}",
         size_text(config.size),
         black.name(),
@@ -116,36 +132,44 @@ pub fn run(
         config.rules,
         config.rules.komi,
         config.seed
-    )?;
+    );
+    writeln!(out, "{title}")?;
     let mut game = Game::new(config.size, config.rules);
     play_game(
         &mut game,
-        black.as_mut(),
-        white.as_mut(),
+        [black.as_mut(), white.as_mut()],
         max_turns(config.size),
-        config.delay,
+        &config.view,
+        &title,
         out,
     )
 }
 
-/// Plays `game` to its end between `black` and `white` (or until `max_turns`
-/// turns have been played, then counts the position as it stands), writing
-/// each move, the board after it and finally the result line to `out`.
+/// Plays `game` to its end between `players` (Black, White), or until
+/// `max_turns` turns have been played, then counts the position as it
+/// stands; writes each move and the board after it to `out` as `view`
+/// says (a redrawn screen starts with `title`), then the result line.
 pub fn play_game(
     game: &mut Game,
-    black: &mut dyn Agent,
-    white: &mut dyn Agent,
+    players: [&mut dyn Agent; 2],
     max_turns: usize,
-    delay: Duration,
+    view: &View,
+    title: &str,
     out: &mut impl Write,
 ) -> Result<SelfPlaySummary, SelfPlayError> {
+    let [black, white] = players;
     let capped = play_moves(game, black, white, max_turns, |game, color, action| {
-        writeln!(out)?;
-        writeln!(out, "{}", action_line(game, color, action))?;
-        write!(out, "{}", board_diagram(game))?;
-        out.flush()?;
-        if !delay.is_zero() && !game.is_over() {
-            std::thread::sleep(delay);
+        let mut frame = String::new();
+        if view.screen.redraws() {
+            frame.push_str(title);
+            frame.push('\n');
+        }
+        frame.push_str(&action_line(game, color, action));
+        frame.push('\n');
+        frame.push_str(&board_diagram(game));
+        view.screen.show(out, &frame)?;
+        if !view.delay.is_zero() && !game.is_over() {
+            std::thread::sleep(view.delay);
         }
         Ok(())
     })?;
@@ -455,7 +479,7 @@ mod tests {
             black: "random".into(),
             white: "random".into(),
             seed,
-            delay: Duration::ZERO,
+            view: View::SCROLLING,
         }
     }
 
@@ -488,10 +512,10 @@ mod tests {
         let mut out = Vec::new();
         let summary = play_game(
             &mut game,
-            &mut black,
-            &mut white,
+            [&mut black, &mut white],
             3,
-            Duration::ZERO,
+            &View::SCROLLING,
+            "title",
             &mut out,
         )
         .unwrap();
@@ -500,6 +524,41 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("Stopped after 3 turns"), "{text}");
         assert!(text.lines().last().unwrap().starts_with("Result: "));
+    }
+
+    /// On a terminal every board replaces the last: each frame clears the
+    /// screen and starts with the title; the result stays below the last
+    /// board. Piped output has no control characters.
+    #[test]
+    fn a_terminal_redraws_the_board_in_place() {
+        let mut redrawn = config(4);
+        redrawn.view.screen = Screen::redrawing();
+        let (summary, text) = transcript(&redrawn);
+        let clear = "\x1b[H\x1b[2J";
+        assert_eq!(
+            text.matches(clear).count(),
+            summary.turns,
+            "one frame per turn"
+        );
+        let frames: Vec<&str> = text.split(clear).skip(1).collect();
+        for frame in &frames {
+            assert!(
+                frame.starts_with("Self-play on 5x5: Black random, White random"),
+                "{frame}"
+            );
+        }
+        let last = frames.last().unwrap();
+        assert!(last.contains("Result: "), "{last}");
+        let (_, piped) = transcript(&config(4));
+        assert!(!piped.contains('\x1b'));
+        // The same moves either way.
+        let moves = |t: &str| {
+            t.lines()
+                .filter(|l| l.contains(" plays ") || l.contains(" passes"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(moves(&text), moves(&piped));
     }
 
     #[test]

@@ -76,3 +76,78 @@ fn random_bot_against_gnugo() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--handicap` and `--watch`, as the book's `play_local`: GNU Go takes
+/// three stones against tengen's random bot, White moves first, komi is
+/// 0.5, every move is shown with the board and a score estimate, and the
+/// record has `HA` and `AB` and loads into GNU Go with the stones.
+#[test]
+fn handicap_game_against_gnugo_watched() {
+    if !std::path::Path::new(GNUGO).exists() {
+        eprintln!("note: {GNUGO} not installed; skipping the handicap match");
+        return;
+    }
+    let tengen = env!("CARGO_BIN_EXE_tengen");
+    let dir = std::env::temp_dir().join(format!("tengen-handicap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = Command::new(tengen)
+        .args(["match", "--games", "1", "--size", "9", "--rules", "chinese"])
+        .args(["--handicap", "3", "--watch", "--max-moves", "30"])
+        .arg("--engine")
+        .arg(format!("{GNUGO} --mode gtp --level 1 --chinese-rules"))
+        .arg("--engine")
+        .arg(format!("{tengen} gtp --bot random --seed 5"))
+        .arg("--sgf-dir")
+        .arg(&dir)
+        .output()
+        .expect("run tengen match");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    assert!(!stdout.contains('\x1b'), "piped output is not redrawn");
+    let path = dir.join("game-0000.sgf");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let record = tengen_sgf::read_game(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let turns = record.game.turn_count();
+    assert!(turns > 0);
+    assert_eq!(record.game.handicap(), 3);
+    assert!(text.contains("HA[3]") && text.contains("KM[0.5]"), "{text}");
+    assert!(text.contains("AB["), "{text}");
+    // One frame per turn, the first White's, each with the board and a count.
+    assert_eq!(
+        stdout.matches("Game 0: Black GNU Go").count(),
+        turns,
+        "{stdout}"
+    );
+    assert!(stdout.contains(", handicap 3\nTurn 1: White "), "{stdout}");
+    let counted = stdout.matches("Estimate: ").count() + stdout.matches("Result: ").count();
+    assert_eq!(counted, turns, "{stdout}");
+    assert!(stdout.contains("Games: 1"), "the report follows: {stdout}");
+
+    // GNU Go loads the record with its handicap stones.
+    let mut gnugo = Command::new(GNUGO)
+        .args(["--mode", "gtp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let script = format!("loadsgf {} 1\nlist_stones black\nquit\n", path.display());
+    gnugo
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let reply = String::from_utf8_lossy(&gnugo.wait_with_output().unwrap().stdout).into_owned();
+    let stones = reply.split("\n\n").nth(1).unwrap_or_default();
+    assert_eq!(
+        stones.split_whitespace().count(),
+        4,
+        "'=' and 3 stones: {reply}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

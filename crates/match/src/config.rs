@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tengen_core::{BoardSize, Rules};
+use tengen_core::{BoardSize, Game, Rules};
 
 use crate::clock::Clock;
 
@@ -67,6 +67,16 @@ pub struct MatchConfig {
     /// The most turns (passes included) before the game is stopped and
     /// counted. `None`: 3 × the number of points.
     pub max_moves: Option<usize>,
+    /// Black's handicap stones (0: none, else 2 up to
+    /// [`tengen_core::max_fixed_handicap`]), placed where the GTP
+    /// specification puts fixed handicap; White moves first after them.
+    /// Engines are told with `fixed_handicap`, or with `set_free_handicap`
+    /// when they lack it or place the stones elsewhere. Komi stays what
+    /// `komi` says (`tengen match` makes it 0.5 unless given).
+    pub handicap: usize,
+    /// Whether [`crate::run_match`] reports every move
+    /// ([`crate::MatchEvent::Moved`]), for watching games as they go.
+    pub watch: bool,
 }
 
 impl MatchConfig {
@@ -88,6 +98,20 @@ impl MatchConfig {
             move_timeout: None,
             command_timeout: DEFAULT_COMMAND_TIMEOUT,
             max_moves: None,
+            handicap: 0,
+            watch: false,
+        }
+    }
+
+    /// A new game of this match: the empty board, or Black's handicap
+    /// stones with White to move; `Err` with the reason when the handicap
+    /// does not fit the board.
+    pub fn new_game(&self) -> Result<Game, String> {
+        match self.handicap {
+            0 => Ok(Game::new(self.size, self.referee_rules())),
+            1 => Err("a handicap is 2 stones or more (0 for an even game)".to_string()),
+            stones => Game::with_handicap(self.size, self.referee_rules(), stones)
+                .map_err(|err| format!("handicap {stones}: {err}")),
         }
     }
 
@@ -126,8 +150,12 @@ impl MatchConfig {
             (None, Some(t)) => format!("{}s/move", t.as_secs_f64()),
             (None, None) => "no time limit".to_string(),
         };
+        let handicap = match self.handicap {
+            0 => String::new(),
+            stones => format!(" | handicap {stones}"),
+        };
         format!(
-            "{} vs {} | {} | {} | komi {} | {} turns max | {time}",
+            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}",
             self.engines[0],
             self.engines[1],
             self.size,
@@ -171,5 +199,30 @@ mod tests {
         );
         config.clock = Some(Clock::absolute(Duration::from_secs(60)));
         assert_ne!(config.key(), clocked);
+        let even = config.key();
+        config.handicap = 4;
+        assert_ne!(config.key(), even, "a handicap match is another match");
+    }
+
+    #[test]
+    fn handicap_games_start_with_the_stones_and_white_to_move() {
+        let mut config = MatchConfig::new(["a".into(), "b".into()], 2);
+        let game = config.new_game().unwrap();
+        assert_eq!(
+            (game.handicap(), game.to_move()),
+            (0, tengen_core::Color::Black)
+        );
+        config.handicap = 4;
+        let game = config.new_game().unwrap();
+        assert_eq!(game.handicap(), 4);
+        assert_eq!(game.to_move(), tengen_core::Color::White);
+        assert_eq!(game.board().stone_count(tengen_core::Color::Black), 4);
+        config.handicap = 1;
+        assert!(config.new_game().is_err());
+        config.handicap = 10;
+        assert!(config.new_game().unwrap_err().contains("handicap 10"));
+        config.size = BoardSize::square(7).unwrap();
+        config.handicap = 5;
+        assert!(config.new_game().is_err(), "7x7 takes at most 4");
     }
 }

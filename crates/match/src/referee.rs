@@ -6,7 +6,7 @@ use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_
 use tengen_core::{Color, Game, Move, Outcome, Point, Rules, Score};
 use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
 
-use crate::clock::{Clock, ClockState};
+use crate::clock::ClockState;
 use crate::config::{MatchConfig, CLOCK_GRACE};
 use crate::record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
 
@@ -113,15 +113,60 @@ fn tell_rules(engine: &mut Controller, config: &MatchConfig) -> Result<(), Contr
     }
 }
 
+/// Tells an engine Black's handicap stones: `fixed_handicap` when it knows
+/// the command and places the stones where the referee does, else (after
+/// clearing the board again) `set_free_handicap` with the referee's points.
+fn place_handicap(engine: &mut Controller, game: &Game) -> Result<(), ControllerError> {
+    let stones = game.handicap();
+    let board = game.board();
+    let mut points: Vec<Point> = board
+        .size()
+        .points()
+        .filter(|&p| board.stone(p) == Some(Color::Black))
+        .collect();
+    points.sort();
+    let knows_fixed = match engine.list_commands() {
+        Ok(known) => known.iter().any(|c| c == "fixed_handicap"),
+        Err(ControllerError::Engine { .. }) => false,
+        Err(err) => return Err(err),
+    };
+    if knows_fixed {
+        match engine.fixed_handicap(stones) {
+            Ok(mut placed) => {
+                placed.sort();
+                if placed == points {
+                    return Ok(());
+                }
+                tracing::warn!(
+                    engine = engine.command_line(),
+                    "the engine's fixed handicap differs from the referee's; sending the referee's"
+                );
+                engine.clear_board()?;
+            }
+            Err(ControllerError::Engine { .. }) => engine.clear_board()?,
+            Err(err) => return Err(err),
+        }
+    }
+    engine.set_free_handicap(&points)
+}
+
 /// Plays game `index` of the match between fresh processes of both engines.
-/// `names` are the engines' names for the record.
-pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2]) -> PlayedGame {
+/// `names` are the engines' names for the record; `on_move` sees the game
+/// after every move.
+pub(crate) fn play_game(
+    index: usize,
+    config: &MatchConfig,
+    names: &[String; 2],
+    on_move: &dyn Fn(&Game),
+) -> PlayedGame {
     let black = MatchConfig::black_engine(index);
     let engine_of = |color: Color| match color {
         Color::Black => black,
         Color::White => 1 - black,
     };
-    let mut game = Game::new(config.size, config.referee_rules());
+    let mut game = config
+        .new_game()
+        .expect("run_match checks that the match makes a game");
     let mut time = [EngineTime::default(); 2];
     let mut record = GameRecord {
         index,
@@ -143,7 +188,13 @@ pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2])
     let mut engines: [Option<Controller>; 2] = [None, None];
     let mut forfeit = None;
     for (e, slot) in engines.iter_mut().enumerate() {
-        match start_engine(&config.engines[e], config) {
+        let started = start_engine(&config.engines[e], config).and_then(|mut engine| {
+            if game.handicap() > 0 {
+                place_handicap(&mut engine, &game)?;
+            }
+            Ok(engine)
+        });
+        match started {
             Ok(engine) => *slot = Some(engine),
             Err(err) => {
                 forfeit = Some(forfeit_from_error(e, &err));
@@ -152,23 +203,13 @@ pub(crate) fn play_game(index: usize, config: &MatchConfig, names: &[String; 2])
         }
     }
 
-    let max_moves = config.effective_max_moves();
-    let move_timeout = config.effective_move_timeout();
     let mut capped = false;
     if forfeit.is_none() {
         let [Some(first), Some(second)] = &mut engines else {
             unreachable!("both engines started");
         };
         let mut pair = [first, second];
-        forfeit = play_moves(
-            &mut game,
-            &mut pair,
-            engine_of,
-            max_moves,
-            move_timeout,
-            config.clock,
-            &mut time,
-        );
+        forfeit = play_moves(&mut game, &mut pair, engine_of, config, &mut time, on_move);
         capped = forfeit.is_none() && !game.is_over();
     }
     record.time = time;
@@ -247,13 +288,16 @@ fn play_moves(
     game: &mut Game,
     engines: &mut [&mut Controller; 2],
     engine_of: impl Fn(Color) -> usize,
-    max_moves: usize,
-    move_timeout: Duration,
-    clock: Option<Clock>,
+    config: &MatchConfig,
     time: &mut [EngineTime; 2],
+    on_move: &dyn Fn(&Game),
 ) -> Option<Forfeit> {
     let size = game.size();
-    let mut clocks = clock.map(|clock| [ClockState::new(clock), ClockState::new(clock)]);
+    let max_moves = config.effective_max_moves();
+    let move_timeout = config.effective_move_timeout();
+    let mut clocks = config
+        .clock
+        .map(|clock| [ClockState::new(clock), ClockState::new(clock)]);
     while !game.is_over() && game.turn_count() < max_moves {
         let color = game.to_move();
         let side = engine_of(color);
@@ -293,6 +337,7 @@ fn play_moves(
             Err(err) => return Some(forfeit_from_error(side, &err)),
             Ok(GenMove::Resign) => {
                 game.resign().expect("the game is not over");
+                on_move(game);
                 return None;
             }
             Ok(GenMove::Move(mv)) => mv,
@@ -314,6 +359,7 @@ fn play_moves(
             }
             return Some(forfeit);
         }
+        on_move(game);
     }
     None
 }

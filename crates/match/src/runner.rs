@@ -12,6 +12,8 @@ use std::thread;
 use tengen_gtp::controller::{Controller, ControllerError};
 use tengen_sgf::{date, GameInfo};
 
+use tengen_core::Game;
+
 use crate::config::MatchConfig;
 use crate::record::{GameEnd, GameRecord};
 use crate::referee::{play_game, PlayedGame};
@@ -22,6 +24,10 @@ use crate::results;
 /// not an error: it forfeits that game).
 #[derive(Debug, thiserror::Error)]
 pub enum MatchError {
+    /// The match's settings cannot make a game (a handicap the board does
+    /// not take).
+    #[error("{0}")]
+    Setup(String),
     /// An engine could not be started or would not say its name before the
     /// first game, so no game could be played with it.
     #[error("engine {engine} ('{command_line}') is not usable: {source}")]
@@ -66,6 +72,15 @@ pub enum MatchEvent<'a> {
         /// Games already in the results file, not played again.
         resumed: usize,
     },
+    /// A move was played (only when [`MatchConfig::watch`] is set).
+    Moved {
+        /// The game's index in the match.
+        index: usize,
+        /// The engine playing Black, 0 or 1.
+        black: usize,
+        /// The game after the move.
+        game: &'a Game,
+    },
     /// A game has ended and been recorded.
     GameFinished {
         /// The game.
@@ -88,6 +103,7 @@ pub fn run_match(
     config: &MatchConfig,
     mut progress: impl FnMut(&MatchEvent<'_>),
 ) -> Result<MatchReport, MatchError> {
+    config.new_game().map_err(MatchError::Setup)?;
     let key = config.key();
     let resumed = match &config.results_file {
         Some(path) => {
@@ -130,7 +146,7 @@ pub fn run_match(
     let stop = AtomicBool::new(false);
     let mut failure = None;
     thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel::<Result<GameRecord, MatchError>>();
+        let (sender, receiver) = mpsc::channel::<Message>();
         let workers = config.concurrency.max(1).min(pending.len());
         for _ in 0..workers {
             let sender = sender.clone();
@@ -142,9 +158,19 @@ pub fn run_match(
                     let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
                     };
-                    let played = play_game(index, config, names);
+                    let on_move = |game: &Game| {
+                        if config.watch {
+                            // A closed channel means the match is stopping;
+                            // the game ends on its own.
+                            let _ = sender.send(Message::Moved {
+                                index,
+                                game: Box::new(game.clone()),
+                            });
+                        }
+                    };
+                    let played = play_game(index, config, names, &on_move);
                     let outcome = save_sgf(config, played);
-                    if sender.send(outcome).is_err() {
+                    if sender.send(Message::Finished(Box::new(outcome))).is_err() {
                         break;
                     }
                 }
@@ -152,7 +178,18 @@ pub fn run_match(
         }
         // Only the workers hold senders now, so the loop ends with them.
         drop(sender);
-        for outcome in receiver {
+        for message in receiver {
+            let outcome = match message {
+                Message::Moved { index, game } => {
+                    progress(&MatchEvent::Moved {
+                        index,
+                        black: MatchConfig::black_engine(index),
+                        game: &game,
+                    });
+                    continue;
+                }
+                Message::Finished(outcome) => *outcome,
+            };
             let written = outcome.and_then(|record| {
                 if let Some(path) = &config.results_file {
                     results::append(path, &results::to_line(&key, &record)).map_err(|source| {
@@ -192,6 +229,14 @@ pub fn run_match(
         resumed: resumed_count,
         games: records,
     })
+}
+
+/// What a worker tells the main thread.
+enum Message {
+    /// A move of game `index` was played (watched matches only).
+    Moved { index: usize, game: Box<Game> },
+    /// A game ended: its record, or the error that stops the match.
+    Finished(Box<Result<GameRecord, MatchError>>),
 }
 
 /// Starts engine `engine` once to learn its name and check that it speaks GTP.
@@ -237,8 +282,13 @@ fn save_sgf(config: &MatchConfig, played: PlayedGame) -> Result<GameRecord, Matc
         ));
     }
     if record.dead_stones > 0 {
+        let how = if record.dead_agreed == Some(true) {
+            "as both engines agreed"
+        } else {
+            "as the referee estimated (the engines disagreed)"
+        };
         comment.push(format!(
-            "{} dead stones removed, as both engines agreed.",
+            "{} dead stones removed, {how}.",
             record.dead_stones
         ));
     }

@@ -109,6 +109,7 @@ fn run(config: &MatchConfig) -> (MatchReport, Vec<usize>, usize) {
     let report = run_match(config, |event| match event {
         MatchEvent::Started { resumed: r, .. } => resumed = *r,
         MatchEvent::GameFinished { record, .. } => played.push(record.index),
+        MatchEvent::Moved { .. } => {}
     })
     .expect("the match runs");
     (report, played, resumed)
@@ -563,4 +564,103 @@ fn nogo_ends_when_the_side_to_move_cannot_move_and_passes_forfeit() {
         assert_eq!(game.result, "W+F");
     }
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A handicap game against GNU Go: the engines are told the stones, White
+/// moves first, the record has `HA` and `AB`, and a watched match reports
+/// every move.
+#[test]
+fn handicap_games_against_gnugo() {
+    if !Path::new(GNUGO).exists() {
+        eprintln!("note: {GNUGO} is not installed; skipping this test");
+        return;
+    }
+    let dir = temp_dir("handicap");
+    let gnugo = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
+    let mut config = small_config([gnugo.clone(), gnugo], 2);
+    config.size = BoardSize::square(9).unwrap();
+    config.komi = 0.5;
+    config.handicap = 4;
+    config.max_moves = Some(12);
+    config.watch = true;
+    config.sgf_dir = Some(dir.join("sgf"));
+    let mut moves = [0usize; 2];
+    let mut first_mover = Vec::new();
+    let report = run_match(&config, |event| {
+        if let MatchEvent::Moved { index, game, .. } = event {
+            if moves[*index] == 0 {
+                first_mover.push(game.last_move().map(|(color, _)| color));
+            }
+            moves[*index] += 1;
+            assert_eq!(
+                game.turn_count(),
+                moves[*index],
+                "one event per move, in order"
+            );
+            assert_eq!(game.handicap(), 4);
+        }
+    })
+    .expect("the match runs");
+    for game in &report.games {
+        assert!(game.forfeit.is_none(), "{:?}", game.forfeit);
+        assert_eq!(moves[game.index], game.moves, "game {}", game.index);
+    }
+    assert_eq!(first_mover, vec![Some(tengen_core::Color::White); 2]);
+    let sgf = fs::read_to_string(dir.join("sgf").join("game-0000.sgf")).unwrap();
+    assert!(sgf.contains("HA[4]"), "{sgf}");
+    // The AB property's values: up to the next property or node.
+    let after = sgf.split("AB").nth(1).expect("AB in the record");
+    let setup = &after[..after
+        .find(|c: char| c.is_ascii_uppercase() || c == ';')
+        .unwrap()];
+    let mut stones: Vec<&str> = setup.split_inclusive(']').collect();
+    stones.sort();
+    assert_eq!(stones, ["[cc]", "[cg]", "[gc]", "[gg]"], "{sgf}");
+    assert!(sgf.contains(";W["), "White moves first: {sgf}");
+    let record = tengen_sgf::read_game(&sgf).expect("the record reads back");
+    assert_eq!(record.game.handicap(), 4);
+}
+
+/// Engines without `fixed_handicap`, or that place the stones elsewhere,
+/// are told the referee's stones with `set_free_handicap`.
+#[test]
+fn engines_without_fixed_handicap_get_free_placement() {
+    let dir = temp_dir("free-handicap");
+    let logs = ["fixed", "plain"].map(|name| dir.join(format!("{name}.log")));
+    // Lists fixed_handicap but answers no stones: the referee sends its own.
+    let fixed = Fake {
+        log: Some(&logs[0]),
+        commands: "name\\nfixed_handicap\\nset_free_handicap",
+        ..Fake::passer("fixed")
+    }
+    .write(&dir);
+    let plain = Fake {
+        log: Some(&logs[1]),
+        ..Fake::passer("plain")
+    }
+    .write(&dir);
+    let mut config = small_config([fixed, plain], 1);
+    config.handicap = 2;
+    let (report, _, _) = run(&config);
+    assert!(report.games[0].forfeit.is_none());
+    let sent = |i: usize| fs::read_to_string(&logs[i]).unwrap();
+    // 7x7, two stones: the GTP specification's E5 and C3.
+    assert!(sent(0).contains("fixed_handicap 2"), "{}", sent(0));
+    assert!(sent(0).contains("set_free_handicap C3 E5"), "{}", sent(0));
+    let after_fixed = sent(0)
+        .split("fixed_handicap 2")
+        .nth(1)
+        .unwrap()
+        .to_string();
+    assert!(
+        after_fixed.contains("clear_board"),
+        "cleared before placing: {after_fixed}"
+    );
+    assert!(!sent(1).contains("fixed_handicap"), "{}", sent(1));
+    assert!(sent(1).contains("set_free_handicap C3 E5"), "{}", sent(1));
+    // A handicap the board does not take stops the match before it starts.
+    config.handicap = 5;
+    let err = run_match(&config, |_| {}).unwrap_err();
+    assert!(matches!(err, MatchError::Setup(_)), "{err}");
+    assert!(err.to_string().contains("handicap 5"), "{err}");
 }

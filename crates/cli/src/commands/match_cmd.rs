@@ -3,9 +3,12 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io;
 use tengen::options::{game_settings, match_clock};
 use tengen::progress::hidden_unless_terminal;
-use tengen_core::Rules;
+
+use tengen::report::{action_line, board_diagram, estimate_line, result_line, Screen};
+use tengen_core::{Color, Game, Rules};
 
 use crate::args::MatchArgs;
 
@@ -18,11 +21,18 @@ pub fn run(args: MatchArgs) -> Result<()> {
     anyhow::ensure!(args.concurrency > 0, "--concurrency must be at least 1");
     let mut config = tengen_match::MatchConfig::new([first, second], args.games);
     let chinese = Rules::preset("chinese").expect("the chinese preset");
-    let (size, rules) = game_settings(args.game, args.size, args.rules, args.komi, chinese)
+    // A handicap game gives White half a point unless told otherwise.
+    let komi = match (args.komi, args.handicap) {
+        (None, stones) if stones > 0 => Some(0.5),
+        (komi, _) => komi,
+    };
+    let (size, rules) = game_settings(args.game, args.size, args.rules, komi, chinese)
         .map_err(anyhow::Error::msg)?;
     config.size = size;
     config.rules = rules;
     config.komi = rules.komi;
+    config.handicap = args.handicap;
+    config.watch = args.watch;
     config.results_file = args
         .results
         .or_else(|| args.sgf_dir.as_ref().map(|dir| dir.join("results.jsonl")));
@@ -35,16 +45,37 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
-        Some(args.games as u64),
-        ProgressDrawTarget::stderr(),
-    ));
+    let bar = if args.watch {
+        // The boards are the progress.
+        ProgressBar::hidden()
+    } else {
+        hidden_unless_terminal(ProgressBar::with_draw_target(
+            Some(args.games as u64),
+            ProgressDrawTarget::stderr(),
+        ))
+    };
+    let screen = Screen::stdout();
+    let mut names = [String::new(), String::new()];
+    let mut watch_error = None;
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let report = tengen_match::run_match(&config, |event| match event {
-        tengen_match::MatchEvent::Started { resumed, .. } => bar.set_position(*resumed as u64),
+        tengen_match::MatchEvent::Started {
+            resumed,
+            names: engine_names,
+            ..
+        } => {
+            bar.set_position(*resumed as u64);
+            names = (*engine_names).clone();
+        }
+        tengen_match::MatchEvent::Moved { index, black, game } => {
+            let frame = watch_frame(*index, [&names[*black], &names[1 - *black]], game);
+            if let Err(err) = screen.show(&mut io::stdout().lock(), &frame) {
+                watch_error.get_or_insert(err);
+            }
+        }
         tengen_match::MatchEvent::GameFinished {
             record, finished, ..
         } => {
@@ -53,6 +84,41 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
     })?;
     bar.finish_and_clear();
+    if let Some(err) = watch_error {
+        tracing::warn!("could not show every move: {err}");
+    }
     print!("{report}");
     Ok(())
+}
+
+/// What `--watch` shows after a move: the game, the players, the move, the
+/// board with the move marked, the captures and the count as it stands.
+fn watch_frame(index: usize, [black, white]: [&str; 2], game: &Game) -> String {
+    let mut frame = format!("Game {index}: Black {black}, White {white}");
+    if game.handicap() > 0 {
+        frame.push_str(&format!(", handicap {}", game.handicap()));
+    }
+    frame.push('\n');
+    if let Some((color, action)) = game.history().last() {
+        frame.push_str(&format!(
+            "Turn {}: {}\n",
+            game.turn_count(),
+            action_line(game, color, action)
+        ));
+    }
+    frame.push_str(&board_diagram(game));
+    let captures = game.board().captures();
+    frame.push_str(&format!(
+        "Captured by Black {}, by White {}\n",
+        captures[Color::Black],
+        captures[Color::White]
+    ));
+    // A counted game's result comes from the referee, in the report.
+    if game.resigned().is_some() {
+        frame.push_str(&result_line(game));
+    } else {
+        frame.push_str(&estimate_line(game));
+    }
+    frame.push('\n');
+    frame
 }

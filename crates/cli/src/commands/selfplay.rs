@@ -8,7 +8,8 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tengen::check_plays;
 use tengen::progress::hidden_unless_terminal;
-use tengen::selfplay::{self, BatchConfig, SelfPlayConfig};
+use tengen::report::Screen;
+use tengen::selfplay::{self, BatchConfig, SelfPlayConfig, View};
 
 use super::{board_and_rules, seed_or_clock};
 use crate::args::SelfplayArgs;
@@ -43,7 +44,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         black,
         white,
         seed: seed_or_clock(args.game.seed),
-        delay: Duration::from_millis(args.delay_ms),
+        view: watch_view(args.delay_ms),
     };
     let summary = selfplay::run(&config, &mut io::stdout().lock())?;
     tracing::info!(
@@ -52,6 +53,19 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         "self-play finished"
     );
     Ok(())
+}
+
+/// How a single game is shown: on a terminal the board is redrawn in place
+/// with a pause after each move (300 ms unless `--delay-ms` says otherwise),
+/// as the book's `bot_v_bot` does; piped, boards follow one another at full
+/// speed unless a delay is given.
+fn watch_view(delay_ms: Option<u64>) -> View {
+    let screen = Screen::stdout();
+    let default = if screen.redraws() { 300 } else { 0 };
+    View {
+        delay: Duration::from_millis(delay_ms.unwrap_or(default)),
+        screen,
+    }
 }
 
 /// A series of self-play games: a progress bar, then the totals.

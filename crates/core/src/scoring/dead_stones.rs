@@ -28,7 +28,7 @@
 
 use super::benson::PassAlive;
 use crate::board::Board;
-use crate::color::Color;
+use crate::color::{ByColor, Color};
 use crate::game::Game;
 use crate::playout::final_owner;
 use crate::point::Point;
@@ -147,12 +147,28 @@ pub fn estimate_status(board: &Board, to_move: Color, playouts: usize, seed: u64
 /// For every cell, in how many of `playouts` playouts from `board` the stone
 /// there ended up owned by the opponent.
 fn lost_in_playouts(board: &Board, to_move: Color, playouts: usize, seed: u64) -> Vec<u32> {
+    let owners = owners_in_playouts(board, to_move, playouts, seed);
+    let mut lost = vec![0u32; board.size().cells()];
+    for point in board.size().points() {
+        if let Some(color) = board.stone(point) {
+            lost[point.index()] = owners[!color][point.index()];
+        }
+    }
+    lost
+}
+
+/// For every cell, in how many of `playouts` playouts from `board` each
+/// colour owned it at the end ([`final_owner`]). The playouts alternate
+/// which side starts, `to_move` first, and are seeded by `seed` and the
+/// position, so the same inputs give the same counts.
+fn owners_in_playouts(
+    board: &Board,
+    to_move: Color,
+    playouts: usize,
+    seed: u64,
+) -> ByColor<Vec<u32>> {
     let size = board.size();
-    let mut lost = vec![0u32; size.cells()];
-    let stones: Vec<(Point, Color)> = size
-        .points()
-        .filter_map(|p| board.stone(p).map(|c| (p, c)))
-        .collect();
+    let mut owners = ByColor::new(vec![0u32; size.cells()], vec![0u32; size.cells()]);
     let mut rng = Rng::new(seed ^ board.hash());
     let mut scratch = board.clone();
     // Enough turns for any sensible playout to end; the cap only guards
@@ -162,13 +178,36 @@ fn lost_in_playouts(board: &Board, to_move: Color, playouts: usize, seed: u64) -
         scratch.clone_from(board);
         let first = if i % 2 == 0 { to_move } else { !to_move };
         play_out(&mut scratch, first, &mut rng, max_moves);
-        for &(stone, color) in &stones {
-            if final_owner(&scratch, stone) == Some(!color) {
-                lost[stone.index()] += 1;
+        for point in size.points() {
+            if let Some(owner) = final_owner(&scratch, point) {
+                owners[owner][point.index()] += 1;
             }
         }
     }
-    lost
+    owners
+}
+
+/// Black's expected lead in points when `game` is played to the end: the
+/// mean area count (stones and surrounded points, komi taken off) of
+/// `playouts` playouts from the position, the same playouts as the
+/// dead-stone estimate. Unlike the count of the board as it stands, it
+/// means something in an open position too (an empty 9×9 with komi 7 is
+/// about −7, not a lost lone stone and the whole board to the other
+/// side); on a settled board it is the area count. `None` under NoGo,
+/// which has no count.
+pub fn expected_lead(game: &Game, playouts: usize, seed: u64) -> Option<f64> {
+    if game.rules().is_nogo() || playouts == 0 {
+        return None;
+    }
+    let board = game.board();
+    let owners = owners_in_playouts(board, game.to_move(), playouts, seed);
+    let (black, white): (u64, u64) = board.size().points().fold((0, 0), |(b, w), point| {
+        (
+            b + u64::from(owners[Color::Black][point.index()]),
+            w + u64::from(owners[Color::White][point.index()]),
+        )
+    });
+    Some((black as f64 - white as f64) / playouts as f64 - game.rules().komi)
 }
 
 /// Plays uniformly random legal moves that fill no real eye of the mover
