@@ -21,7 +21,7 @@ pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotErr
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlaysError {
     /// The bot does not play the rules' variant.
-    #[error("the bot '{spec}' does not play {game} (yet); use --bot random")]
+    #[error("the bot '{spec}' does not play {game} (yet); random and mcts do")]
     Variant {
         /// The bot as given.
         spec: String,
@@ -109,7 +109,7 @@ mod tests {
         let err = check_plays(&GoOnly, "go-only", &nogo, nine).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "the bot 'go-only' does not play NoGo (yet); use --bot random"
+            "the bot 'go-only' does not play NoGo (yet); random and mcts do"
         );
         let err = check_plays(
             &GoOnly,
