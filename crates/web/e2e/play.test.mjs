@@ -163,7 +163,12 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     await page.waitForFunction(() => /^(B\+|W\+|0)/.test(document.getElementById("result").textContent));
     const result = (await page.textContent("#result")).split(" ")[0];
     assert.match(result, /^(B\+\d+(\.5)?|W\+\d+(\.5)?|0)$/);
-    assert.ok((await page.locator("[data-territory]").count()) > 0, "territory is shown");
+    // Every territory point of the server's count is marked, and nothing
+    // else (the page's random bot may pass early, with little territory).
+    const score = await page.evaluate(() => JSON.parse(localStorage.getItem("tengen.game.v1")).score);
+    assert.ok(score, "the count is kept with the game");
+    assert.equal(await page.locator("[data-territory=black]").count(), score.territory.black, "Black's territory is shown");
+    assert.equal(await page.locator("[data-territory=white]").count(), score.territory.white, "White's territory is shown");
     await page.screenshot({ path: resolve(artifacts, "final.png") });
 
     // The SGF download re-reads.
