@@ -69,7 +69,7 @@ pub const PASS_OPTION: BotOption = BotOption {
 pub const RESIGN_OPTION: BotOption = BotOption {
     name: "resign",
     default: "none",
-    help: "resign when the count as it stands (dead stones estimated, komi) puts the bot behind by more than this many points, or 'none'",
+    help: "resign when the expected lead (the mean count of playouts to the end, komi included) puts the bot behind by more than this many points, or 'none'",
 };
 
 /// Every bot [`make_bot`] can build, in the order they are listed to users.
