@@ -316,7 +316,13 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         (outcome.playouts, outcome.elapsed)
     }
 
-    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>, cleanup: bool) -> Action {
+    fn choose(
+        &mut self,
+        game: &Game,
+        report: Option<Reporter<'_>>,
+        cleanup: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Action {
         let to_move = game.to_move();
         self.cleanup = cleanup;
         // The opponent passed and the board as it stands wins: pass too.
@@ -325,7 +331,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             return Action::Move(Move::Pass);
         }
         let limits = self.limits(game);
-        let (tree, _root, outcome) = self.search(game, limits, report, &|| false);
+        let (tree, _root, outcome) = self.search(game, limits, report, stop);
         let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let best = tree.most_visited(0);
         let action = match best {
@@ -514,11 +520,15 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
     }
 
     fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, false)
+        self.choose(game, None, false, &|| false)
+    }
+
+    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
+        self.choose(game, None, false, stop)
     }
 
     fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, true)
+        self.choose(game, None, true, &|| false)
     }
 
     fn reset(&mut self) {
@@ -545,7 +555,7 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         interval: Duration,
         report: &mut dyn FnMut(&Analysis),
     ) -> Action {
-        self.choose(game, Some((interval, report)), false)
+        self.choose(game, Some((interval, report)), false, &|| false)
     }
 
     fn analyze(

@@ -138,6 +138,13 @@ impl Agent for Terminating {
         }
     }
 
+    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
+        match self.termination.decide(game) {
+            Some(action) => action,
+            None => self.bot.select_move_stoppable(game, stop),
+        }
+    }
+
     fn select_cleanup_move(&mut self, game: &Game) -> Action {
         // Cleanup play captures dead stones before the count: passing
         // early is what it exists to prevent, so the bot decides alone.

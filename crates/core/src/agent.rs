@@ -23,6 +23,14 @@ pub trait Agent {
     /// (resignation always is while the game is not over).
     fn select_move(&mut self, game: &Game) -> Action;
 
+    /// [`select_move`](Agent::select_move), stopping early when `stop`
+    /// returns true (a server whose client went away, a deadline passed):
+    /// a searching agent then answers at once with the best move it has.
+    /// Agents that answer at once anyway just choose.
+    fn select_move_stoppable(&mut self, game: &Game, _stop: &dyn Fn() -> bool) -> Action {
+        self.select_move(game)
+    }
+
     /// The action for the side to move when the game should be played out
     /// until every dead stone is captured (KGS `kgs-genmove_cleanup`): an
     /// agent that would pass while dead stones remain should capture them

@@ -2,6 +2,7 @@
 //! /api/score`, `POST /api/sgf`, `GET /api/bots`, `GET /healthz`, and JSON
 //! errors for everything else.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -190,12 +191,42 @@ fn analysis_view(game: &Game, analysis: Analysis) -> AnalysisView {
     }
 }
 
+/// Tells a bot computation when nobody waits for it any more: its answer
+/// deadline has passed, or the request was dropped (the client went away,
+/// or the server already answered that the bot took too long).
+#[derive(Clone, Debug)]
+struct StopSignal {
+    abandoned: Arc<AtomicBool>,
+    deadline: Instant,
+}
+
+impl StopSignal {
+    /// Whether the computation should stop now.
+    fn is_set(&self) -> bool {
+        self.abandoned.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+    }
+}
+
+/// Sets the flag when dropped: the request's future is dropped when its
+/// client disconnects, and left when the answer is sent, so the bot hears
+/// of both.
+struct AbandonOnDrop(Arc<AtomicBool>);
+
+impl Drop for AbandonOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// Runs `work` on a blocking thread holding one bot slot, within the time
-/// cap. The slot is held by the thread, so a bot that overruns the cap still
-/// counts against the limit until it finishes.
+/// cap. The slot is held by the thread until the work returns; the work is
+/// given a [`StopSignal`] that is set at the cap (half the grace before the
+/// answer is due) or as soon as the request is abandoned, and searching bots stop on it (between simulations, or
+/// for the `katago` bot between batches of evaluations), so an abandoned
+/// search frees its slot, its cores and its memory at once.
 async fn run_bot_work<T: Send + 'static>(
     state: &AppState,
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&StopSignal) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let permit = state
         .slots
@@ -203,8 +234,16 @@ async fn run_bot_work<T: Send + 'static>(
         .try_acquire_owned()
         .map_err(|_| ApiError::Busy(state.limits.max_concurrent))?;
     let timeout = state.limits.answer_timeout();
+    let abandoned = Arc::new(AtomicBool::new(false));
+    let _abandon = AbandonOnDrop(Arc::clone(&abandoned));
+    // A search is stopped half the grace before the answer is due, so that
+    // its best move so far still reaches the client.
+    let signal = StopSignal {
+        abandoned,
+        deadline: Instant::now() + state.limits.max_think + state.limits.grace / 2,
+    };
     let task = tokio::task::spawn_blocking(move || {
-        let result = work();
+        let result = work(&signal);
         drop(permit);
         result
     });
@@ -270,7 +309,7 @@ async fn select_move(
     // when the bot is built.
     let spec_text = spec.to_string();
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
-    let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move || {
+    let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move |signal| {
         let mut bot = match &katago {
             Some(model) => model.make_bot(&spec)?,
             None => make(&spec, seed)?,
@@ -281,7 +320,7 @@ async fn select_move(
                 reason,
             })?;
         let start = Instant::now();
-        let action = bot.select_move(&game);
+        let action = bot.select_move_stoppable(&game, &|| signal.is_set());
         let think_ms = start.elapsed().as_secs_f64() * 1000.0;
         let bot_move = match action {
             Action::Resign => "resign".to_string(),
@@ -320,7 +359,7 @@ async fn score_game(State(state): Shared, body: Body) -> Result<Json<ScoreReport
     let Json(request) = body?;
     let game = request.replay(&state.limits)?;
     let dead = request.dead_stones(&game)?;
-    let report = run_bot_work(&state, move || Ok(score::score(&game, dead))).await?;
+    let report = run_bot_work(&state, move |_| Ok(score::score(&game, dead))).await?;
     Ok(Json(report))
 }
 
@@ -329,7 +368,7 @@ async fn sgf(State(state): Shared, body: Body) -> Result<Response, ApiError> {
     let game = request.replay(&state.limits)?;
     let dead = request.dead_stones(&game)?;
     let names = request.players.clone().unwrap_or_default();
-    let text = run_bot_work(&state, move || {
+    let text = run_bot_work(&state, move |_| {
         let result = if game.is_over() {
             Some(score::score(&game, dead).result)
         } else {

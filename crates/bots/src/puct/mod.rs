@@ -509,7 +509,13 @@ impl<E: PositionEvaluator> PuctBot<E> {
     }
 
     /// Searches and chooses the action for `game`.
-    fn choose(&mut self, game: &Game, report: Option<Reporter<'_>>, cleanup: bool) -> Action {
+    fn choose(
+        &mut self,
+        game: &Game,
+        report: Option<Reporter<'_>>,
+        cleanup: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Action {
         let to_move = game.to_move();
         if game.is_over() {
             return Action::Move(Move::Pass);
@@ -520,7 +526,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
             return Action::Move(Move::Pass);
         }
         let limits = self.limits(game);
-        let tree = self.run_search(game, limits, report, &|| false, cleanup);
+        let tree = self.run_search(game, limits, report, stop, cleanup);
         let Some(best) = tree.best_child(ROOT) else {
             // No visit at all (evaluator failure): a legal move, if any.
             self.keep(tree, game);
@@ -697,11 +703,15 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
     }
 
     fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, false)
+        self.choose(game, None, false, &|| false)
+    }
+
+    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
+        self.choose(game, None, false, stop)
     }
 
     fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, true)
+        self.choose(game, None, true, &|| false)
     }
 
     fn plays_size(&self, size: BoardSize) -> Result<(), String> {
@@ -734,7 +744,7 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
         interval: Duration,
         report: &mut dyn FnMut(&Analysis),
     ) -> Action {
-        self.choose(game, Some((interval, report)), false)
+        self.choose(game, Some((interval, report)), false, &|| false)
     }
 
     fn analyze(
