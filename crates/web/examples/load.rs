@@ -12,7 +12,11 @@
 //! Options: `--games N` (200), `--size N` (9), `--bot SPEC` (random),
 //! `--rounds N` (2: the memory figure after each), `--tengen PATH` (the
 //! server binary; default: `tengen` beside this example's folder), `--max-concurrent N`
-//! (passed to the server).
+//! (passed to the server), `--heavy N` (0: N more clients that, while the
+//! games run, ask for the most expensive move the server allows, one
+//! after another: a 19×19 `mcts` search of 1,000,000 playouts, which the
+//! server stops at its 10 s cap; their answer times are reported apart,
+//! and so is the server's CPU time in the second after each round).
 
 #[path = "../tests/common/http.rs"]
 mod http;
@@ -35,6 +39,7 @@ struct Options {
     rounds: usize,
     tengen: Option<PathBuf>,
     max_concurrent: Option<usize>,
+    heavy: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -45,6 +50,7 @@ fn parse_options() -> Result<Options, String> {
         rounds: 2,
         tengen: None,
         max_concurrent: None,
+        heavy: 0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -60,6 +66,7 @@ fn parse_options() -> Result<Options, String> {
             "--rounds" => options.rounds = number(value()?)?.max(1),
             "--tengen" => options.tengen = Some(PathBuf::from(value()?)),
             "--max-concurrent" => options.max_concurrent = Some(number(value()?)?),
+            "--heavy" => options.heavy = number(value()?)?,
             other => return Err(format!("unknown option {other}")),
         }
     }
@@ -180,6 +187,38 @@ fn play_game(address: SocketAddr, size: usize, bot: &str, seed: u64) -> GameStat
     stats
 }
 
+/// CPU seconds (user and system) a process has used (Linux), from /proc.
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// A client asking for maximal searches one after another until `done`;
+/// returns each request's answer time and the non-200 statuses.
+fn heavy_client(address: SocketAddr, done: &std::sync::atomic::AtomicBool) -> GameStats {
+    let mut client = Client::new(address);
+    let mut stats = GameStats::default();
+    let body = json!({"board_size": 19, "moves": ["Q16", "D4"], "budget": {"playouts": 1_000_000}});
+    while !done.load(std::sync::atomic::Ordering::Relaxed) {
+        let start = Instant::now();
+        match client.post_json("/select-move/mcts", &body) {
+            Ok(response) => {
+                stats.latencies.push(start.elapsed());
+                if response.status != 200 {
+                    stats.errors.push(response.status);
+                }
+            }
+            Err(_) => {
+                stats.io_errors += 1;
+                client = Client::new(address);
+            }
+        }
+    }
+    stats
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     if sorted.is_empty() {
         return Duration::ZERO;
@@ -192,7 +231,14 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-fn round(options: &Options, address: SocketAddr, round: usize) -> (GameStats, Duration) {
+fn round(options: &Options, address: SocketAddr, round: usize) -> (GameStats, Duration, GameStats) {
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let heavy: Vec<_> = (0..options.heavy)
+        .map(|_| {
+            let done = Arc::clone(&done);
+            thread::spawn(move || heavy_client(address, &done))
+        })
+        .collect();
     let barrier = Arc::new(Barrier::new(options.games));
     let start = Instant::now();
     let threads: Vec<_> = (0..options.games)
@@ -218,7 +264,16 @@ fn round(options: &Options, address: SocketAddr, round: usize) -> (GameStats, Du
         total.io_errors += stats.io_errors;
         total.moves += stats.moves;
     }
-    (total, start.elapsed())
+    let wall = start.elapsed();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut heavy_total = GameStats::default();
+    for thread in heavy {
+        let stats = thread.join().expect("a heavy client finishes");
+        heavy_total.latencies.extend(stats.latencies);
+        heavy_total.errors.extend(stats.errors);
+        heavy_total.io_errors += stats.io_errors;
+    }
+    (total, wall, heavy_total)
 }
 
 fn main() {
@@ -246,7 +301,7 @@ fn main() {
     println!("server RSS at start: {}", kib(rss_kib(pid)));
     let mut failed = false;
     for r in 0..options.rounds {
-        let (mut stats, wall) = round(&options, server.address, r);
+        let (mut stats, wall, mut heavy) = round(&options, server.address, r);
         stats.latencies.sort();
         let requests = stats.latencies.len();
         let mut statuses = stats.errors.clone();
@@ -273,6 +328,21 @@ fn main() {
             kib(rss_kib(pid)),
         );
         failed |= !stats.errors.is_empty() || stats.io_errors > 0;
+        if options.heavy > 0 {
+            heavy.latencies.sort();
+            let cpu_at_end = cpu_seconds(pid);
+            thread::sleep(Duration::from_secs(1));
+            let idle = cpu_seconds(pid).zip(cpu_at_end).map(|(a, b)| a - b);
+            println!(
+                "  heavy: {} maximal requests, answered in p50 {:.2} s, max {:.2} s; {} not 200, {} connection errors; server CPU in the second after the round: {}",
+                heavy.latencies.len(),
+                percentile(&heavy.latencies, 50.0).as_secs_f64(),
+                percentile(&heavy.latencies, 100.0).as_secs_f64(),
+                heavy.errors.len(),
+                heavy.io_errors,
+                idle.map_or("?".to_string(), |s| format!("{s:.2} s")),
+            );
+        }
     }
     if failed {
         std::process::exit(1);
