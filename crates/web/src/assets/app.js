@@ -259,8 +259,12 @@ async function downloadSgf() {
 
 // ---- Showing ----------------------------------------------------------
 
+/** The line under the board: what is at the point under the pointer or the keyboard cursor. */
 function describeCursor(p) {
-  if (!game || p < 0) return;
+  if (!game || p < 0 || p >= game.size * game.size) {
+    $("cursor-info").textContent = "";
+    return;
+  }
   const c = game.board[p];
   const what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
   $("cursor-info").textContent = `${vertex(game.size, p)}: ${what}`;
@@ -623,7 +627,6 @@ function wire() {
     });
   }
   $("bot").addEventListener("change", fillStrength);
-  $("board").addEventListener("pointerleave", () => $("cursor-info").textContent = "");
 }
 
 async function main() {

@@ -26,14 +26,79 @@ export class BoardView {
     this.hover = -1;
     this.cursor = -1;
     this.state = null;
+    this.pressed = null; // the pointer pressed on the board: {id, point}
     svg.addEventListener("pointerleave", () => this.setHover(-1));
+    svg.addEventListener("pointermove", (event) => {
+      // A finger has no hover: the ghost stone would stay where it lifted.
+      if (event.pointerType !== "touch") this.setHover(this.pointAt(event));
+    });
+    // A press and a release on the same point play it. This is read from the
+    // pointer's position on the board, which is never replaced, and not from
+    // a click on a point's target: focusing the board or the bot's answer may
+    // redraw the targets between press and release, and the browser then
+    // sends no click at all.
+    svg.addEventListener("pointerdown", (event) => {
+      if (!event.isPrimary || event.button !== 0) return;
+      const at = this.unitsAt(event);
+      const p = this.pointAt(event);
+      this.pressed = p >= 0 && at ? { id: event.pointerId, point: p, at } : null;
+    });
+    svg.addEventListener("pointerup", (event) => {
+      const pressed = this.pressed;
+      this.pressed = null;
+      if (!pressed || pressed.id !== event.pointerId) return;
+      // Released on another point, the press is taken back; a finger that
+      // shifted a little across a point's edge still plays where it landed.
+      const at = this.unitsAt(event);
+      const moved = at ? Math.hypot(at.x - pressed.at.x, at.y - pressed.at.y) : Infinity;
+      if (this.pointAt(event) !== pressed.point && moved > 0.3) return;
+      const p = pressed.point;
+      if (event.pointerType === "touch") this.setHover(-1);
+      this.cursor = p;
+      this.handlers.onPlay(p);
+    });
+    svg.addEventListener("pointercancel", () => { this.pressed = null; });
     svg.addEventListener("keydown", (event) => this.onKey(event));
+    // Focus changes only the cursor: redrawing the whole board here would
+    // swallow the click that gave the focus.
     svg.addEventListener("focus", () => {
       if (this.cursor < 0 && this.size) this.cursor = Math.floor(this.size / 2) * (this.size + 1);
-      this.draw();
-      this.handlers.onCursor(this.cursor);
+      this.drawOverlay();
+      this.handlers.onCursor(this.current());
     });
-    svg.addEventListener("blur", () => this.draw());
+    svg.addEventListener("blur", () => {
+      this.drawOverlay();
+      this.handlers.onCursor(this.current());
+    });
+  }
+
+  /** Where a pointer event is, in view-box units, or null before the board is laid out. */
+  unitsAt(event) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    return new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  }
+
+  /** The point under a pointer event, or -1 off the grid. */
+  pointAt(event) {
+    const n = this.size;
+    const at = this.unitsAt(event);
+    if (!n || !at) return -1;
+    const x = Math.round(at.x) - 1;
+    const y = Math.round(at.y) - 1;
+    if (x < 0 || y < 0 || x >= n || y >= n) return -1;
+    return y * n + x;
+  }
+
+  /**
+   * The point the line under the board describes: the one under the mouse,
+   * else the keyboard cursor while the board has the keyboard's focus, else
+   * none (-1).
+   */
+  current() {
+    if (this.hover >= 0) return this.hover;
+    if (this.svg.matches(":focus-visible")) return this.cursor;
+    return -1;
   }
 
   /** Point index (row 0 at the top) to view-box coordinates. */
@@ -45,6 +110,7 @@ export class BoardView {
     if (p !== this.hover) {
       this.hover = p;
       this.drawOverlay();
+      this.handlers.onCursor(this.current());
     }
   }
 
@@ -196,24 +262,17 @@ export class BoardView {
 
     this.overlay = el("g", { class: "overlay" }, svg);
 
-    // Hit targets last, on top: one square per point.
+    // Targets last, on top: one square per point, for the pointer's shape
+    // and for tests to find a point by its vertex. Presses are read on the
+    // whole board (see the constructor).
     const hits = el("g", { class: "hits" }, svg);
     for (let p = 0; p < n * n; p++) {
       const [x, y] = this.xy(p);
-      const target = el("rect", {
-        x: x - 0.5,
-        y: y - 0.5,
-        width: 1,
-        height: 1,
-        "data-point": vertex(n, p),
-      }, hits);
-      target.addEventListener("pointerenter", () => this.setHover(p));
-      target.addEventListener("click", () => {
-        this.cursor = p;
-        this.handlers.onPlay(p);
-      });
+      el("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, "data-point": vertex(n, p) }, hits);
     }
     this.drawOverlay();
+    // The point described may have changed (a stone played or taken).
+    this.handlers.onCursor(this.current());
   }
 
   /** The ghost stone and the keyboard cursor, redrawn on every pointer move. */
