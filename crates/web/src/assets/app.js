@@ -434,6 +434,32 @@ function fillHandicap() {
 
 let komiTouched = false;
 
+/** The komi the server accepts (crates/web/src/request.rs): at most this far from 0. */
+const KOMI_LIMIT = 1000;
+
+/**
+ * Sets the komi field's message when its value will not do, in words rather
+ * than the browser's own (which may echo a number hundreds of digits long);
+ * returns whether it will do.
+ */
+function checkKomi() {
+  const input = $("komi");
+  const komi = Number(input.value);
+  let why = "";
+  if (input.value.trim() === "" || !Number.isFinite(komi) || Math.abs(komi) > KOMI_LIMIT) {
+    why = `Komi must be a number between -${KOMI_LIMIT} and ${KOMI_LIMIT}.`;
+  } else if (!Number.isInteger(komi * 2)) {
+    why = "Komi must be a whole or half number, such as 7 or 6.5.";
+  }
+  input.setCustomValidity(why);
+  return !why;
+}
+
+function setKomi(value) {
+  $("komi").value = String(value);
+  checkKomi();
+}
+
 function defaultKomi() {
   if (Number($("handicap").value) >= 2) return 0.5;
   return rulesOf({ rules: $("rules").value }).komi;
@@ -452,6 +478,35 @@ const DEFAULT_SPECS = { random: "random:pass=opponent" };
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
 const NETWORK_OPTION = "model=builtin";
 
+/**
+ * Everything the bot menu can offer, whatever the size: {value (the spec),
+ * text, sizes ({min, max} board sides, or null for any)}.
+ */
+let botChoices = [];
+
+/** Whether a bot choice plays on `size`×`size`. */
+function playsSize(choice, size) {
+  return !choice.sizes || (size >= choice.sizes.min && size <= choice.sizes.max);
+}
+
+/** Fills the bot menu with the bots that play the chosen size, keeping the choice if it does. */
+function fillBotMenu() {
+  const size = selectedSize();
+  const select = $("bot");
+  const current = select.value;
+  select.replaceChildren();
+  for (const choice of botChoices) {
+    // While the "other" size is being typed, offer every bot.
+    if (size && !playsSize(choice, size)) continue;
+    const option = document.createElement("option");
+    option.value = choice.value;
+    option.textContent = choice.text;
+    select.append(option);
+  }
+  if ([...select.options].some((o) => o.value === current)) select.value = current;
+  fillStrength();
+}
+
 /** The listing of the bot a spec such as `mcts:model=builtin` names. */
 function botInfo(spec) {
   const name = spec.split(":")[0];
@@ -463,7 +518,7 @@ function fillStrength() {
   const bot = botInfo(spec);
   let description = bot ? bot.description : "";
   if (bot && spec.includes(NETWORK_OPTION)) {
-    description += ", guided by the shipped 9×9 policy network (9×9 games only)";
+    description += ", guided by the shipped 9×9 policy network";
   }
   $("bot-description").textContent = description;
   // A budget of playouts is the bot's playouts, or its visits (katago).
@@ -513,12 +568,13 @@ function openNewGame() {
     }
     $("color").value = s.humanChoice || s.human;
     $("rules").value = s.rules;
-    if ([...$("bot").options].some((o) => o.value === s.bot)) $("bot").value = s.bot;
   }
+  fillBotMenu();
+  if (saved && [...$("bot").options].some((o) => o.value === saved.settings.bot)) $("bot").value = saved.settings.bot;
   fillHandicap();
   if (saved) $("handicap").value = String(saved.settings.handicap || 0);
   komiTouched = false;
-  $("komi").value = String(saved ? saved.settings.komi : defaultKomi());
+  setKomi(saved ? saved.settings.komi : defaultKomi());
   fillStrength();
   $("cancel-new-game").hidden = !saved;
   if (!dialog.open) dialog.showModal();
@@ -532,11 +588,11 @@ function startGame(event) {
     $("size-other").reportValidity();
     return;
   }
-  const komi = Number($("komi").value);
-  if (!Number.isFinite(komi) || Math.abs(komi) > 100) {
+  if (!checkKomi()) {
     $("komi").reportValidity();
     return;
   }
+  const komi = Number($("komi").value);
   const choice = $("color").value;
   const human = choice === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice;
   const input = $("strength");
@@ -580,21 +636,23 @@ async function loadBots() {
   } catch {
     bots = [{ name: "random", description: "uniformly random legal moves", options: [] }];
   }
-  const select = $("bot");
-  select.replaceChildren();
-  const add = (value, text) => {
-    const option = document.createElement("option");
-    option.value = value;
-    option.textContent = text;
-    select.append(option);
-  };
+  // The bot alone, then, for a tree search that can take a model, the same
+  // search guided by the shipped network: on the sizes that network plays
+  // (those of the bot that plays it alone, `policy`; it is a 9×9 one).
+  const network = bots.find((b) => b.name === "policy");
+  const networkSizes = (network && network.sizes) || { min: 9, max: 9 };
+  botChoices = [];
   for (const bot of bots) {
-    add(DEFAULT_SPECS[bot.name] || bot.name, BOT_LABELS[bot.name] || bot.name);
-    // A tree search that can take a model also comes guided by the shipped one.
+    const sizes = bot.sizes || null;
+    botChoices.push({ value: DEFAULT_SPECS[bot.name] || bot.name, text: BOT_LABELS[bot.name] || bot.name, sizes });
     if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
-      add(`${bot.name}:${NETWORK_OPTION}`, `${bot.name} + network (9×9)`);
+      const both = sizes
+        ? { min: Math.max(sizes.min, networkSizes.min), max: Math.min(sizes.max, networkSizes.max) }
+        : networkSizes;
+      botChoices.push({ value: `${bot.name}:${NETWORK_OPTION}`, text: `${bot.name} + network`, sizes: both });
     }
   }
+  fillBotMenu();
 }
 
 function wire() {
@@ -612,18 +670,23 @@ function wire() {
   for (const radio of document.querySelectorAll("input[name=size]")) {
     radio.addEventListener("change", () => {
       fillHandicap();
-      if (!komiTouched) $("komi").value = String(defaultKomi());
+      fillBotMenu();
+      if (!komiTouched) setKomi(defaultKomi());
     });
   }
   $("size-other").addEventListener("input", () => {
     $("size-other").setCustomValidity("");
     document.querySelector("input[name=size][value=other]").checked = true;
     fillHandicap();
+    fillBotMenu();
   });
-  $("komi").addEventListener("input", () => { komiTouched = true; });
+  $("komi").addEventListener("input", () => {
+    komiTouched = true;
+    checkKomi();
+  });
   for (const id of ["rules", "handicap"]) {
     $(id).addEventListener("change", () => {
-      if (!komiTouched) $("komi").value = String(defaultKomi());
+      if (!komiTouched) setKomi(defaultKomi());
     });
   }
   $("bot").addEventListener("change", fillStrength);

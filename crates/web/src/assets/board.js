@@ -7,6 +7,13 @@ import { BLACK, WHITE, COLUMNS, EMPTY, starPoints, vertex } from "./rules.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The smallest coordinate label, in CSS pixels, that reads well. */
+const LABEL_PX = 11;
+
+/** Label sizes in view-box units (one line spacing): the usual and the largest. */
+const LABEL_MIN = 0.32;
+const LABEL_MAX = 0.62;
+
 function el(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
@@ -70,6 +77,25 @@ export class BoardView {
       this.drawOverlay();
       this.handlers.onCursor(this.current());
     });
+    // The labels' size follows the board's size on the screen.
+    this.label = LABEL_MIN;
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => {
+        if (Math.abs(this.labelSize() - this.label) > 0.01) this.draw();
+      }).observe(svg);
+    }
+  }
+
+  /**
+   * The coordinates' font size in view-box units: the usual one where a
+   * line spacing is wide enough on the screen, larger on a small screen (a
+   * 19×19 board on a phone) so that they stay readable.
+   */
+  labelSize() {
+    const width = this.svg.getBoundingClientRect().width;
+    if (!this.size || !width) return LABEL_MIN;
+    const spacing = width / (this.size + 1.3);
+    return Math.min(LABEL_MAX, Math.max(LABEL_MIN, LABEL_PX / spacing));
   }
 
   /** Where a pointer event is, in view-box units, or null before the board is laid out. */
@@ -162,7 +188,13 @@ export class BoardView {
     const n = this.size;
     const game = state.game;
     svg.replaceChildren();
-    svg.setAttribute("viewBox", `-0.15 -0.15 ${n + 1.3} ${n + 1.3}`);
+    // The margin around the grid holds the labels: two digits of the label
+    // size, beside the edge stones (which reach half a spacing out).
+    const label = this.labelSize();
+    this.label = label;
+    const margin = Math.max(0.15, 1.2 * label - 0.42);
+    const side = n + 1 + 2 * margin;
+    svg.setAttribute("viewBox", `${-margin} ${-margin} ${side} ${side}`);
 
     const defs = el("defs", {}, svg);
     const black = el("radialGradient", { id: "stone-black", cx: "0.35", cy: "0.3", r: "0.75" }, defs);
@@ -174,7 +206,7 @@ export class BoardView {
     el("stop", { offset: "0.7", "stop-color": "#ececec" }, white);
     el("stop", { offset: "1", "stop-color": "#c4c4c4" }, white);
 
-    el("rect", { x: -0.15, y: -0.15, width: n + 1.3, height: n + 1.3, rx: 0.12, class: "wood" }, svg);
+    el("rect", { x: -margin, y: -margin, width: side, height: side, rx: 0.12, class: "wood" }, svg);
 
     // Grid, slightly thicker at the edge.
     const grid = el("g", { class: "grid" }, svg);
@@ -189,13 +221,16 @@ export class BoardView {
     }
 
     // Coordinates on all four sides, letters skipping I as in GTP.
-    const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    const labels = el("g", { class: "coords", "aria-hidden": "true", "font-size": label }, svg);
+    // Halfway between the board's edge and the edge stones, a little nearer
+    // the stones.
+    const near = (0.5 - margin) / 2 + 0.06;
     for (let i = 0; i < n; i++) {
-      for (const y of [0.28, n + 0.72]) {
+      for (const y of [near + 0.02, n + 1 - near - 0.02]) {
         const t = el("text", { x: 1 + i, y, "dominant-baseline": "central" }, labels);
         t.textContent = COLUMNS[i];
       }
-      for (const x of [0.26, n + 0.74]) {
+      for (const x of [near, n + 1 - near]) {
         const t = el("text", { x, y: 1 + i, "dominant-baseline": "central" }, labels);
         t.textContent = String(n - i);
       }
