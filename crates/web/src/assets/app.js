@@ -4,14 +4,18 @@
 
 import { BoardView } from "./board.js";
 import {
-  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, vertex,
+  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, vertex,
 } from "./rules.js";
 
 const STORAGE_KEY = "tengen.game.v1";
 const $ = (id) => document.getElementById(id);
 
-/** Everything that survives a reload. */
-let saved = null; // {settings, moves, score, analysis}
+/**
+ * Everything that survives a reload: {settings, moves, score (the server's
+ * count), analysis, dead (vertices of the stones counted as dead once both
+ * players passed), accepted (whether the count is final)}.
+ */
+let saved = null;
 let game = null;
 let bots = [];
 /** The server's limits, as `GET /api/bots` lists them. */
@@ -94,8 +98,20 @@ function rebuild() {
   game = Game.replay(s.size, rulesOf(s), s.handicap, saved.moves);
 }
 
+/**
+ * Whether the game is being counted: both players passed and the count is
+ * not yet accepted, so clicks on the board mark groups dead or alive.
+ */
+function scoring() {
+  return Boolean(game && game.isOver() && !game.resigned && !saved.accepted);
+}
+
 function clickPoint(p) {
   if (!game) return;
+  if (scoring()) {
+    toggleDead(p);
+    return;
+  }
   if (game.isOver()) {
     say("The game is over. Start a new game or undo.");
     return;
@@ -170,16 +186,60 @@ async function askBot() {
   }
 }
 
+/** Counts so far asked for; an answer is shown only if no later one was asked. */
+let counts = 0;
+
+/**
+ * Asks the server for the count of the finished game: with the stones of
+ * `saved.dead` counted as dead, or, the first time, with the server's own
+ * estimate of them, which becomes the proposal the player corrects.
+ */
 async function finish() {
+  const mine = ++counts;
   render();
+  const body = gameBody();
+  if (Array.isArray(saved.dead)) body.dead = saved.dead;
   try {
-    const score = await postJson("/api/score", gameBody());
+    const score = await postJson("/api/score", body);
+    if (mine !== counts) return;
     saved.score = score;
+    if (!Array.isArray(saved.dead)) saved.dead = score.dead.slice();
     save();
     render();
   } catch (error) {
+    if (mine !== counts) return;
     say(`Counting failed: ${error.message}`);
   }
+}
+
+/** Marks the group at `p` dead, or alive again if it was, and counts anew. */
+function toggleDead(p) {
+  if (game.board[p] === 0) {
+    say("Click a stone to mark its group dead or alive.");
+    return;
+  }
+  const stones = game.chain(game.board, p).stones.map((q) => vertex(game.size, q));
+  const dead = new Set(saved.dead || []);
+  const wasDead = stones.every((v) => dead.has(v));
+  for (const v of stones) {
+    if (wasDead) dead.delete(v);
+    else dead.add(v);
+  }
+  saved.dead = [...dead];
+  saved.score = null;
+  save();
+  const what = stones.length === 1 ? `the stone at ${stones[0]}` : `the group at ${vertex(game.size, p)}`;
+  say(`Marked ${what} ${wasDead ? "alive" : "dead"}.`);
+  finish();
+}
+
+/** Makes the count final: the result stands, and goes into the record. */
+function acceptCount() {
+  if (!scoring() || !saved.score) return;
+  saved.accepted = true;
+  save();
+  say("Count accepted.");
+  render();
 }
 
 function pass() {
@@ -188,11 +248,34 @@ function pass() {
   playHuman("pass");
 }
 
+/** How long the resign button waits for its confirming second press, in ms. */
+const RESIGN_CONFIRM_MS = 3000;
+let resignTimer = null;
+
+function disarmResign() {
+  clearTimeout(resignTimer);
+  resignTimer = null;
+  $("resign").textContent = "Resign";
+  $("resign").classList.remove("confirm");
+}
+
+/**
+ * The first press asks "Really resign?" on the button itself for a few
+ * seconds; a second press in that time resigns. A dialog of the browser's
+ * own would block the page and could not be styled.
+ */
 function resign() {
   if (!game || game.isOver() || thinking) return;
   // Resigning is the human's act whoever is to move; the record needs it on
   // the human's turn, so wait for the bot otherwise.
   if (game.toMove !== humanColor()) return;
+  if (!resignTimer) {
+    $("resign").textContent = "Really resign?";
+    $("resign").classList.add("confirm");
+    resignTimer = setTimeout(disarmResign, RESIGN_CONFIRM_MS);
+    return;
+  }
+  disarmResign();
   playHuman("resign");
   say("You resign.");
 }
@@ -219,6 +302,8 @@ function undo() {
   }
   saved.moves = moves.slice(0, i);
   saved.score = null;
+  saved.dead = null;
+  saved.accepted = false;
   saved.analysis = null;
   save();
   rebuild();
@@ -231,6 +316,8 @@ async function downloadSgf() {
   if (!saved) return;
   try {
     const body = gameBody();
+    // The record's result is the count as shown: with the stones marked dead.
+    if (game && game.isOver() && Array.isArray(saved.dead)) body.dead = saved.dead;
     const names = { [humanColor()]: "You", [botColor()]: botName() };
     body.players = { black: names[BLACK], white: names[WHITE] };
     const response = await fetch("/api/sgf", {
@@ -275,13 +362,10 @@ function render() {
   const over = game.isOver();
   const humanTurn = !over && !thinking && game.toMove === humanColor();
   const score = over ? saved.score : null;
-  const dead = new Set();
-  if (score) {
-    for (const v of score.dead) {
-      const p = game.size * (game.size - Number(v.slice(1))) + "ABCDEFGHJKLMNOPQRSTUVWXYZ".indexOf(v[0]);
-      dead.add(p);
-    }
-  }
+  const counting = scoring();
+  // The stones marked dead show at once; the count follows from the server.
+  const deadList = Array.isArray(saved.dead) ? saved.dead : score ? score.dead : [];
+  const dead = new Set(over ? deadList.map((v) => parseVertex(game.size, v)).filter((p) => p >= 0) : []);
   view.render({
     game,
     ghost: humanTurn ? humanColor() : 0,
@@ -291,7 +375,9 @@ function render() {
 
   const toMove = colorName(game.toMove);
   const who = game.toMove === humanColor() ? "you" : botName();
-  $("turn").textContent = over ? "Game over." : `${toMove} to move (${who}).`;
+  $("turn").textContent = counting
+    ? "Game over: both passed. Counting."
+    : over ? "Game over." : `${toMove} to move (${who}).`;
   $("thinking").hidden = !thinking;
   $("captures-black").textContent = String(game.captures[BLACK]);
   $("captures-white").textContent = String(game.captures[WHITE]);
@@ -310,12 +396,18 @@ function render() {
     } else if (score) {
       const winner = score.winner === "black" ? BLACK : score.winner === "white" ? WHITE : 0;
       const verdict = winner === 0 ? "a draw" : winner === humanColor() ? "you win" : "the bot wins";
-      result.append(`${score.result} — ${verdict}`);
+      result.append(`${score.result} — ${verdict}${counting ? " if this count is accepted" : ""}`);
       const small = document.createElement("small");
       small.textContent =
         `Black ${score.black}, White ${score.white} (komi ${score.komi}, ${score.scoring} scoring)` +
         (score.dead.length ? `; dead stones: ${score.dead.join(" ")}` : "");
       result.append(small);
+      if (counting) {
+        const help = document.createElement("small");
+        help.className = "scoring-help";
+        help.textContent = "The faded stones are counted as dead. Click a group to mark it dead or alive, then accept the count.";
+        result.append(help);
+      }
     } else {
       result.append("Counting…");
     }
@@ -325,6 +417,9 @@ function render() {
 
   $("pass").disabled = !humanTurn;
   $("resign").disabled = !humanTurn;
+  if (!humanTurn) disarmResign();
+  $("accept").hidden = !counting;
+  $("accept").disabled = !score;
   $("undo").disabled = !saved.moves.length;
   const botTurn = !over && !thinking && game.toMove === botColor();
   $("retry").hidden = !botTurn;
@@ -618,6 +713,8 @@ function startGame(event) {
     moves: [],
     score: null,
     analysis: null,
+    dead: null,
+    accepted: false,
   };
   save();
   rebuild();
@@ -658,6 +755,7 @@ async function loadBots() {
 function wire() {
   $("pass").addEventListener("click", pass);
   $("resign").addEventListener("click", resign);
+  $("accept").addEventListener("click", acceptCount);
   $("undo").addEventListener("click", undo);
   $("retry").addEventListener("click", () => {
     say("");
