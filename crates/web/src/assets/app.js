@@ -4,16 +4,18 @@
 
 import { BoardView } from "./board.js";
 import {
-  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, vertex,
+  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, readSgf, vertex,
 } from "./rules.js";
 
 const STORAGE_KEY = "tengen.game.v1";
+const PREFS_KEY = "tengen.view.v1";
 const $ = (id) => document.getElementById(id);
 
 /**
  * Everything that survives a reload: {settings, moves, score (the server's
- * count), analysis, dead (vertices of the stones counted as dead once both
- * players passed), accepted (whether the count is final)}.
+ * count), analyses (what the bot reported, by the number of moves before
+ * its move), dead (vertices of the stones counted as dead once both players
+ * passed), accepted (whether the count is final)}.
  */
 let saved = null;
 let game = null;
@@ -25,11 +27,38 @@ let request = null; // the bot request in flight: {controller}
 
 const view = new BoardView($("board"), { onPlay: clickPoint, onCursor: describeCursor });
 
+/**
+ * Review: how many of the game's moves the board shows, or null for the game
+ * as it stands; `shown` is the game at that move.
+ */
+let viewAt = null;
+let shown = null;
+
+/** What the board shows of the bot's analysis, kept apart from the game. */
+let prefs = { candidates: false, ownership: false };
+
 function save() {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
   } catch {
     // Private windows may refuse storage; the game still plays.
+  }
+}
+
+function loadPrefs() {
+  try {
+    const data = JSON.parse(localStorage.getItem(PREFS_KEY) || "null");
+    if (data) prefs = { candidates: Boolean(data.candidates), ownership: Boolean(data.ownership) };
+  } catch {
+    // Defaults, as for a first visit.
+  }
+}
+
+function savePrefs() {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // Not kept; the page still shows them.
   }
 }
 
@@ -63,7 +92,8 @@ function botName() {
 function gameBody(moves = saved.moves) {
   const s = saved.settings;
   const body = { board_size: s.size, moves, rules: s.rules, komi: s.komi };
-  if (s.handicap >= 2) body.handicap = s.handicap;
+  if (s.setup) body.setup = s.setup;
+  else if (s.handicap >= 2) body.handicap = s.handicap;
   return body;
 }
 
@@ -93,9 +123,72 @@ function say(text) {
 
 // ---- Playing ----------------------------------------------------------
 
-function rebuild() {
+/** The game after the first `n` moves of the list (all of them by default). */
+function replayTo(n = saved.moves.length) {
   const s = saved.settings;
-  game = Game.replay(s.size, rulesOf(s), s.handicap, saved.moves);
+  return Game.replay(s.size, rulesOf(s), s.setup ? 0 : s.handicap, saved.moves.slice(0, n), s.setup || null);
+}
+
+function rebuild() {
+  game = replayTo();
+  if (viewAt !== null && viewAt >= saved.moves.length) viewAt = null;
+  shown = viewAt === null ? null : replayTo(viewAt);
+}
+
+/** Whether the board shows an earlier position than the game's. */
+function reviewing() {
+  return viewAt !== null;
+}
+
+/** The game as the board shows it. */
+function shownGame() {
+  return reviewing() ? shown : game;
+}
+
+/** Shows the position after `n` moves (the game as it stands for its length or more). */
+function goTo(n) {
+  if (!saved || !game) return;
+  const last = saved.moves.length;
+  const target = Math.max(0, Math.min(last, n));
+  viewAt = target >= last ? null : target;
+  shown = viewAt === null ? null : replayTo(viewAt);
+  // What was said was about another position.
+  say("");
+  render();
+}
+
+/** How many moves the board shows. */
+function shownMoves() {
+  return reviewing() ? viewAt : saved.moves.length;
+}
+
+/**
+ * Continues the game from the position shown: the later moves are dropped,
+ * and the player takes the colour to move there (the bot the other).
+ */
+function playFromHere() {
+  if (!reviewing()) return;
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  const n = viewAt;
+  const color = shown.toMove;
+  saved.moves = saved.moves.slice(0, n);
+  saved.settings.human = color === WHITE ? "white" : "black";
+  saved.settings.humanChoice = saved.settings.human;
+  saved.score = null;
+  saved.dead = null;
+  saved.accepted = false;
+  for (const key of Object.keys(saved.analyses || {})) {
+    if (Number(key) >= n) delete saved.analyses[key];
+  }
+  viewAt = null;
+  save();
+  rebuild();
+  say(`Playing on from move ${n} as ${colorName(color)}.`);
+  afterMove();
 }
 
 /**
@@ -108,6 +201,10 @@ function scoring() {
 
 function clickPoint(p) {
   if (!game) return;
+  if (reviewing()) {
+    say(`This is move ${viewAt} of ${saved.moves.length}. Press "Play from here" to play on from it, or » to go back to the game.`);
+    return;
+  }
   if (scoring()) {
     toggleDead(p);
     return;
@@ -137,7 +234,6 @@ function clickPoint(p) {
 function playHuman(mv) {
   game.play(mv);
   saved.moves = game.moves.slice();
-  saved.analysis = null;
   save();
   afterMove();
 }
@@ -149,6 +245,30 @@ function afterMove() {
   } else if (game.toMove === botColor()) {
     askBot();
   }
+}
+
+/**
+ * What of the bot's report is kept with the game (in localStorage, for
+ * every move): the analysis with ownership to two decimals and short lines.
+ */
+function keptDiagnostics(diagnostics) {
+  if (!diagnostics) return null;
+  const analysis = diagnostics.analysis;
+  return {
+    bot: diagnostics.bot,
+    think_ms: diagnostics.think_ms,
+    analysis: analysis && {
+      playouts: analysis.playouts,
+      winrate: analysis.winrate,
+      candidates: (analysis.candidates || []).map((c) => ({
+        move: c.move,
+        visits: c.visits,
+        winrate: c.winrate,
+        pv: (c.pv || []).slice(0, 8),
+      })),
+      ownership: (analysis.ownership || []).map((x) => Math.round(x * 100) / 100),
+    },
+  };
 }
 
 async function askBot() {
@@ -169,9 +289,11 @@ async function askBot() {
     const mv = data.bot_move;
     const reason = mv === "resign" ? null : game.check(mv);
     if (reason) throw new Error(`the bot's move ${mv} looks illegal here (${REASONS[reason]})`);
+    const before = game.moves.length;
     game.play(mv);
     saved.moves = game.moves.slice();
-    saved.analysis = { move: mv, color: colorName(botColor()), data: data.diagnostics };
+    saved.analyses = saved.analyses || {};
+    saved.analyses[before] = { move: mv, color: colorName(botColor()), data: keptDiagnostics(data.diagnostics) };
     save();
     if (mv === "pass") say("The bot passes.");
     else if (mv === "resign") say("The bot resigns.");
@@ -243,7 +365,7 @@ function acceptCount() {
 }
 
 function pass() {
-  if (!game || game.isOver() || thinking || game.toMove !== humanColor()) return;
+  if (!game || reviewing() || game.isOver() || thinking || game.toMove !== humanColor()) return;
   say("You pass.");
   playHuman("pass");
 }
@@ -265,7 +387,7 @@ function disarmResign() {
  * own would block the page and could not be styled.
  */
 function resign() {
-  if (!game || game.isOver() || thinking) return;
+  if (!game || reviewing() || game.isOver() || thinking) return;
   // Resigning is the human's act whoever is to move; the record needs it on
   // the human's turn, so wait for the bot otherwise.
   if (game.toMove !== humanColor()) return;
@@ -291,11 +413,8 @@ function undo() {
   // any) and the human's move.
   const moves = saved.moves.slice();
   const human = humanColor();
-  const s = saved.settings;
-  const firstColor = s.handicap >= 2 ? WHITE : BLACK;
-  const colorAt = (i) => (i % 2 === 0 ? firstColor : opponent(firstColor));
   let i = moves.length - 1;
-  while (i >= 0 && colorAt(i) !== human) i--;
+  while (i >= 0 && game.colorAt(i) !== human) i--;
   if (i < 0) {
     say("Nothing of yours to take back.");
     return;
@@ -304,7 +423,10 @@ function undo() {
   saved.score = null;
   saved.dead = null;
   saved.accepted = false;
-  saved.analysis = null;
+  for (const key of Object.keys(saved.analyses || {})) {
+    if (Number(key) >= i) delete saved.analyses[key];
+  }
+  viewAt = null;
   save();
   rebuild();
   say("Taken back.");
@@ -348,43 +470,86 @@ async function downloadSgf() {
 
 /** The line under the board: what is at the point under the pointer or the keyboard cursor. */
 function describeCursor(p) {
-  if (!game || p < 0 || p >= game.size * game.size) {
+  const board = shownGame();
+  if (!board || p < 0 || p >= board.size * board.size) {
     $("cursor-info").textContent = "";
     return;
   }
-  const c = game.board[p];
-  const what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
-  $("cursor-info").textContent = `${vertex(game.size, p)}: ${what}`;
+  const c = board.board[p];
+  let what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
+  const candidate = (boardAnalysis() || []).find((x) => x.point === p);
+  if (candidate) what += `; the bot's candidate: ${candidate.visits} visits, win rate ${percent(candidate.winrate)}`;
+  $("cursor-info").textContent = `${vertex(board.size, p)}: ${what}`;
+}
+
+/**
+ * The bot's report for the position shown: the one it made there (it was
+ * to move), or the one that led to the move just shown; null if none.
+ */
+function analysisShown() {
+  const all = saved.analyses || {};
+  const n = shownMoves();
+  return all[n] || all[n - 1] || null;
+}
+
+/** The bot's candidates for the board, as {point, visits, winrate, best}, when shown. */
+function boardAnalysis() {
+  const info = analysisShown();
+  const analysis = info && info.data && info.data.analysis;
+  if (!prefs.candidates || !analysis || !game) return null;
+  return (analysis.candidates || [])
+    .filter((c) => c.visits > 0)
+    .slice(0, 8)
+    .map((c, i) => ({ point: parseVertex(game.size, c.move), visits: c.visits, winrate: c.winrate, best: i === 0 }))
+    .filter((c) => c.point !== null && c.point >= 0);
+}
+
+/** Black's expected ownership per point (rows from the top), when shown and reported. */
+function boardHeat() {
+  const info = analysisShown();
+  const analysis = info && info.data && info.data.analysis;
+  if (!prefs.ownership || !analysis || !game) return null;
+  const heat = analysis.ownership || [];
+  return heat.length === game.size * game.size ? heat : null;
 }
 
 function render() {
   if (!game) return;
-  const over = game.isOver();
-  const humanTurn = !over && !thinking && game.toMove === humanColor();
+  const review = reviewing();
+  const over = game.isOver() && !review;
+  const humanTurn = !review && !over && !thinking && game.toMove === humanColor();
   const score = over ? saved.score : null;
-  const counting = scoring();
+  const counting = !review && scoring();
+  const board = shownGame();
   // The stones marked dead show at once; the count follows from the server.
   const deadList = Array.isArray(saved.dead) ? saved.dead : score ? score.dead : [];
   const dead = new Set(over ? deadList.map((v) => parseVertex(game.size, v)).filter((p) => p >= 0) : []);
   view.render({
-    game,
+    game: board,
     ghost: humanTurn ? humanColor() : 0,
     ownership: score && !game.resigned ? score.ownership : null,
     dead,
+    candidates: over ? null : boardAnalysis(),
+    heat: over ? null : boardHeat(),
   });
 
-  const toMove = colorName(game.toMove);
-  const who = game.toMove === humanColor() ? "you" : botName();
-  $("turn").textContent = counting
-    ? "Game over: both passed. Counting."
-    : over ? "Game over." : `${toMove} to move (${who}).`;
+  const toMove = colorName(board.toMove);
+  const who = board.toMove === humanColor() ? "you" : botName();
+  if (review) {
+    const last = viewAt > 0 ? `, after ${colorName(board.colorAt(viewAt - 1))} ${saved.moves[viewAt - 1]}` : "";
+    $("turn").textContent = `Move ${viewAt} of ${saved.moves.length}${last}: ${toMove} to move.`;
+  } else {
+    $("turn").textContent = counting
+      ? "Game over: both passed. Counting."
+      : over ? "Game over." : `${toMove} to move (${who}).`;
+  }
   $("thinking").hidden = !thinking;
-  $("captures-black").textContent = String(game.captures[BLACK]);
-  $("captures-white").textContent = String(game.captures[WHITE]);
+  $("captures-black").textContent = String(board.captures[BLACK]);
+  $("captures-white").textContent = String(board.captures[WHITE]);
   const s = saved.settings;
   $("players").textContent =
     `You: ${colorName(humanColor())} · Bot: ${s.bot} · ${s.size}×${s.size}, ${s.rules}, komi ${s.komi}` +
-    (s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
+    (s.setup ? ", set-up stones" : s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
 
   const result = $("result");
   if (over) {
@@ -421,8 +586,20 @@ function render() {
   $("accept").hidden = !counting;
   $("accept").disabled = !score;
   $("undo").disabled = !saved.moves.length;
-  const botTurn = !over && !thinking && game.toMove === botColor();
+  const botTurn = !review && !game.isOver() && !thinking && game.toMove === botColor();
   $("retry").hidden = !botTurn;
+
+  const n = shownMoves();
+  const total = saved.moves.length;
+  $("nav-where").textContent = `Move ${n} of ${total}`;
+  $("nav-first").disabled = n === 0;
+  $("nav-prev").disabled = n === 0;
+  $("nav-next").disabled = n >= total;
+  $("nav-last").disabled = n >= total;
+  $("play-here").hidden = !review;
+  if (review) $("play-here").textContent = `Play from here as ${toMove}`;
+  $("show-candidates").checked = prefs.candidates;
+  $("show-ownership").checked = prefs.ownership;
 
   renderMoves();
   renderAnalysis();
@@ -431,15 +608,19 @@ function render() {
 function renderMoves() {
   const list = $("move-list");
   list.replaceChildren();
-  const first = saved.settings.handicap >= 2 ? WHITE : BLACK;
+  const n = shownMoves();
   saved.moves.forEach((mv, i) => {
-    const color = i % 2 === 0 ? first : opponent(first);
     const item = document.createElement("li");
-    item.textContent = `${color === BLACK ? "B" : "W"} ${mv}`;
-    if (i === saved.moves.length - 1) item.className = "last";
+    item.textContent = `${game.colorAt(i) === BLACK ? "B" : "W"} ${mv}`;
+    item.dataset.move = String(i + 1);
+    item.title = `Show the position after move ${i + 1}`;
+    // The move last played on the board as shown.
+    if (i === n - 1) item.className = "last";
     list.appendChild(item);
   });
-  list.scrollTop = list.scrollHeight;
+  const current = list.querySelector(".last");
+  if (!reviewing()) list.scrollTop = list.scrollHeight;
+  else if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 function percent(x) {
@@ -449,7 +630,7 @@ function percent(x) {
 function renderAnalysis() {
   const box = $("analysis-body");
   box.replaceChildren();
-  const info = saved.analysis;
+  const info = analysisShown();
   const p = document.createElement("p");
   p.className = "muted";
   if (!info) {
@@ -712,10 +893,11 @@ function startGame(event) {
     },
     moves: [],
     score: null,
-    analysis: null,
+    analyses: {},
     dead: null,
     accepted: false,
   };
+  viewAt = null;
   save();
   rebuild();
   $("new-game-dialog").close();
@@ -750,6 +932,80 @@ async function loadBots() {
     }
   }
   fillBotMenu();
+}
+
+// ---- Records ----------------------------------------------------------
+
+/**
+ * Opens an SGF record: its main line replaces the game, shown at its last
+ * move; the player takes the colour to move there, against the bot chosen
+ * before if it plays this size (else the first one that does).
+ */
+async function openSgf(file) {
+  let record;
+  let end;
+  try {
+    record = readSgf(await file.text());
+    // Every move checked by the page's rules before anything is replaced.
+    end = Game.replay(record.size, PRESETS[record.rules], 0, record.moves, record.setup);
+  } catch (error) {
+    say(`Cannot open ${file.name}: ${error.message}`);
+    return;
+  }
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  const previous = saved ? saved.settings : null;
+  const fits = (value) => botChoices.some((c) => c.value === value && playsSize(c, record.size));
+  const fallback = botChoices.find((c) => playsSize(c, record.size));
+  const bot = previous && fits(previous.bot) ? previous.bot : fallback ? fallback.value : "random";
+  const human = end.toMove === WHITE ? "white" : "black";
+  saved = {
+    settings: {
+      size: record.size,
+      human,
+      humanChoice: human,
+      handicap: 0,
+      setup: record.setup,
+      komi: record.komi,
+      rules: record.rules,
+      bot,
+      budget: previous && previous.bot === bot ? previous.budget : null,
+    },
+    moves: record.moves,
+    score: null,
+    analyses: {},
+    dead: null,
+    accepted: false,
+  };
+  viewAt = null;
+  save();
+  rebuild();
+  const names = record.players.black || record.players.white
+    ? ` (${record.players.black || "?"} – ${record.players.white || "?"}${record.result ? `, ${record.result}` : ""})`
+    : "";
+  say(`Opened ${file.name}: ${record.moves.length} moves${names}. ‹ and › step through them; ` +
+    (game.isOver() ? "the game is over." : `play on as ${colorName(humanColor())}.`));
+  afterMove();
+}
+
+/**
+ * Arrow keys step through the moves (Home and End to the start and the
+ * end); on the board, where they move the cursor, with Shift.
+ */
+function onKey(event) {
+  if (!saved || !game || $("new-game-dialog").open) return;
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const target = event.target;
+  if (target instanceof Element && target.closest("input, select, textarea")) return;
+  if (target === $("board") && !event.shiftKey) return;
+  const n = shownMoves();
+  const to = { ArrowLeft: n - 1, ArrowRight: n + 1, Home: 0, End: saved.moves.length }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  goTo(to);
 }
 
 function wire() {
@@ -788,9 +1044,33 @@ function wire() {
     });
   }
   $("bot").addEventListener("change", fillStrength);
+  $("nav-first").addEventListener("click", () => goTo(0));
+  $("nav-prev").addEventListener("click", () => goTo(shownMoves() - 1));
+  $("nav-next").addEventListener("click", () => goTo(shownMoves() + 1));
+  $("nav-last").addEventListener("click", () => goTo(Infinity));
+  $("play-here").addEventListener("click", playFromHere);
+  $("move-list").addEventListener("click", (event) => {
+    const item = event.target instanceof Element && event.target.closest("li[data-move]");
+    if (item) goTo(Number(item.dataset.move));
+  });
+  document.addEventListener("keydown", onKey);
+  $("open-sgf").addEventListener("click", () => $("sgf-file").click());
+  $("sgf-file").addEventListener("change", () => {
+    const file = $("sgf-file").files[0];
+    $("sgf-file").value = "";
+    if (file) openSgf(file);
+  });
+  for (const [id, key] of [["show-candidates", "candidates"], ["show-ownership", "ownership"]]) {
+    $(id).addEventListener("change", () => {
+      prefs[key] = $(id).checked;
+      savePrefs();
+      render();
+    });
+  }
 }
 
 async function main() {
+  loadPrefs();
   wire();
   await loadBots();
   saved = load();

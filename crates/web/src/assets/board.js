@@ -21,6 +21,14 @@ function el(name, attributes = {}, parent = null) {
   return node;
 }
 
+/** A count in at most four characters: 950, 12k, 1.2M. */
+function compact(count) {
+  if (count < 1000) return String(count);
+  if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
+  if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
+}
+
 export class BoardView {
   /**
    * @param {SVGSVGElement} svg
@@ -168,8 +176,10 @@ export class BoardView {
   }
 
   /**
-   * Draws `state`: {game, interactive, ghost (colour or 0), ownership (rows
-   * of "B"/"W"/"." from the top, or null), dead (Set of point indices)}.
+   * Draws `state`: {game, ghost (colour or 0), ownership (rows of
+   * "B"/"W"/"." from the top, or null), dead (Set of point indices),
+   * candidates ({point, visits, winrate, best} or null), heat (Black's
+   * expected ownership per point from -1 to 1, rows from the top, or null)}.
    */
   render(state) {
     this.state = state;
@@ -293,6 +303,39 @@ export class BoardView {
         class: `last-move ${game.board[last.point] === BLACK ? "on-black" : "on-white"}`,
         "data-last-move": vertex(n, last.point),
       }, svg);
+    }
+
+    // The bot's view, when shown: who it expects to own each point, then its
+    // candidate moves with their win rates and visits.
+    if (state.heat) {
+      const heat = el("g", { class: "heat" }, svg);
+      for (let p = 0; p < n * n; p++) {
+        const v = state.heat[p];
+        if (!(Math.abs(v) >= 0.15)) continue;
+        const [x, y] = this.xy(p);
+        const owner = v > 0 ? "black" : "white";
+        el("rect", {
+          x: x - 0.22,
+          y: y - 0.22,
+          width: 0.44,
+          height: 0.44,
+          class: owner,
+          opacity: Math.min(0.85, Math.abs(v)).toFixed(2),
+          "data-ownership": owner,
+        }, heat);
+      }
+    }
+    if (state.candidates) {
+      const marks = el("g", { class: "candidates" }, svg);
+      for (const c of state.candidates) {
+        const [x, y] = this.xy(c.point);
+        const mark = el("g", { class: c.best ? "candidate best" : "candidate", "data-candidate": vertex(n, c.point) }, marks);
+        el("circle", { cx: x, cy: y, r: 0.44 }, mark);
+        const rate = el("text", { x, y: y - 0.1, class: "rate", "dominant-baseline": "central" }, mark);
+        rate.textContent = `${Math.round(100 * c.winrate)}%`;
+        const visits = el("text", { x, y: y + 0.19, class: "visits", "dominant-baseline": "central" }, mark);
+        visits.textContent = compact(c.visits);
+      }
     }
 
     this.overlay = el("g", { class: "overlay" }, svg);
