@@ -78,10 +78,12 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     assert.equal(await page.locator("[data-stone]").count(), 0);
 
     // Several moves by clicking; each time the bot answers on the board.
-    const mine = ["E5", "C3", "G7", "C7", "G3"];
-    for (const [i, v] of mine.entries()) {
+    // Five moves, on the first of these points the bot has not taken.
+    const mine = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6"];
+    for (let i = 0; i < 5; i++) {
+      const taken = new Set(await page.locator("[data-stone]").evaluateAll((s) => s.map((x) => x.dataset.vertex)));
+      const v = mine.find((point) => !taken.has(point));
       const point = page.locator(`[data-point="${v}"]`);
-      if ((await page.locator(`[data-stone][data-vertex="${v}"]`).count()) > 0) continue;
       await point.click();
       await waitForHumanTurn(page);
       const count = await moveCount(page);

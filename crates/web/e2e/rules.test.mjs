@@ -6,7 +6,9 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Game, PRESETS, handicapVertices, parseVertex, starPoints, vertex } from "../src/assets/rules.js";
+import {
+  Game, PRESETS, handicapVertices, parseVertex, readSgf, sgfMainLine, starPoints, vertex,
+} from "../src/assets/rules.js";
 import { startServer } from "./server.mjs";
 
 function play(size, rules, moves) {
@@ -69,6 +71,60 @@ test("captures, suicide and ko", () => {
   assert.equal(kogame.check("D4"), "ko");
   assert.equal(kogame.check("E4"), "occupied");
   assert.equal(play(9, "japanese", [...ko, "A9", "J1"]).check("D4"), null);
+});
+
+test("set-up stones and who moves first", () => {
+  const game = Game.replay(9, PRESETS.chinese, 0, ["E5"], { black: ["C3", "G7"], white: ["E7"], to_move: "white" });
+  assert.equal(game.firstColor, 2);
+  assert.equal(game.colorAt(0), 2);
+  assert.equal(game.colorAt(1), 1);
+  assert.equal(game.board[parseVertex(9, "E5")], 2);
+  assert.equal(game.board[parseVertex(9, "C3")], 1);
+  assert.equal(game.toMove, 1);
+  assert.throws(() => new Game(9, PRESETS.chinese, 0, { black: ["C3"], white: ["C3"] }), /occupied/);
+  assert.throws(() => new Game(9, PRESETS.chinese, 0, { black: ["Z9"], white: [] }), /not a point/);
+});
+
+test("SGF: the main line, text escapes, point lists", () => {
+  const nodes = sgfMainLine("(;FF[4]C[a \\] b\\\nc]\n;B[aa] ;W[bb](;B[cc](;W[dd])(;W[ee]))(;B[ff]))");
+  assert.deepEqual(nodes.map((n) => Object.keys(n)[0]), ["FF", "B", "W", "B", "W"]);
+  assert.equal(nodes[0].C[0], "a ] bc");
+  assert.equal(nodes[4].W[0], "dd");
+  // FF[3]'s lower-case letters in property names are dropped.
+  assert.deepEqual(sgfMainLine("(;GaMe[1]AB[aa][bb])")[0], { GM: ["1"], AB: ["aa", "bb"] });
+  assert.throws(() => sgfMainLine("no tree here"), /no game tree/);
+  assert.throws(() => sgfMainLine("(;C[unclosed"), /no closing/);
+  assert.throws(() => sgfMainLine("(;B[aa]!)"), /unexpected '!'/);
+});
+
+test("SGF: a record as the page plays it", () => {
+  const record = readSgf("(;GM[1]SZ[9]KM[6.5]RU[Japanese]HA[2]AB[cc][gg]PB[A]PW[B]RE[B+R];W[ee];B[];W[tt];B[aa]W[bb])");
+  assert.equal(record.size, 9);
+  assert.equal(record.komi, 6.5);
+  assert.equal(record.rules, "japanese");
+  assert.deepEqual(record.setup, { black: ["C7", "G3"], white: [], to_move: "white" });
+  // Passes as B[] and W[tt]; two moves in one node are read in order.
+  assert.deepEqual(record.moves, ["E5", "pass", "pass", "A9", "B8"]);
+  assert.deepEqual(record.players, { black: "A", white: "B" });
+  assert.equal(record.result, "B+R");
+  // A move out of turn: a pass of the other colour before it.
+  assert.deepEqual(readSgf("(;SZ[5];B[aa];B[bb])").moves, ["A5", "pass", "B4"]);
+  // Rectangles of points; White first by PL; no komi given is none.
+  const setup = readSgf("(;SZ[5]AB[aa:bb]AW[ee]PL[W])");
+  assert.deepEqual(setup.setup, { black: ["A5", "B5", "A4", "B4"], white: ["E1"], to_move: "white" });
+  assert.equal(setup.komi, 0);
+  assert.equal(readSgf("(;SZ[19];B[pd])").setup, null);
+  assert.equal(readSgf("(;RU[NZ])").rules, "new-zealand");
+  assert.equal(readSgf("(;RU[whatever])").rules, "chinese");
+  assert.equal(readSgf("(;)").size, 19);
+  // What the page cannot play, said in words.
+  assert.throws(() => readSgf("(;SZ[9:13])"), /only square boards/);
+  assert.throws(() => readSgf("(;SZ[26])"), /2×2 to 25×25/);
+  assert.throws(() => readSgf("(;GM[2])"), /not Go/);
+  assert.throws(() => readSgf("(;SZ[9];B[aa];AB[bb])"), /after the first move/);
+  assert.throws(() => readSgf("(;SZ[9]AE[aa])"), /removes stones/);
+  assert.throws(() => readSgf("(;SZ[9];B[zz])"), /'zz' is not a point of a 9×9 board/);
+  assert.throws(() => readSgf("(;KM[1e308])"), /komi/);
 });
 
 test("the page and the server agree on random games", { timeout: 120_000 }, async () => {

@@ -27,11 +27,12 @@ pub mod request;
 pub mod score;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use serde::Serialize;
 use tengen_bots::{BotError, BotInfo, BotSpec};
-use tengen_core::Agent;
+use tengen_core::{Agent, BoardSize, MAX_SIDE};
 use tokio::sync::{oneshot, Semaphore};
 
 pub use api::router;
@@ -157,6 +158,18 @@ pub struct AppState {
     pub katago: Option<KataGoModel>,
     /// One permit per bot computation allowed at once.
     pub slots: Arc<Semaphore>,
+    /// The board sides of each bot offered, found on first use.
+    sizes: OnceLock<Vec<(&'static str, Option<SizeRange>)>>,
+}
+
+/// The square board sides a bot plays, both ends included, as `GET
+/// /api/bots` lists them; the page offers a bot only for these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SizeRange {
+    /// The smallest side.
+    pub min: usize,
+    /// The largest side.
+    pub max: usize,
 }
 
 impl AppState {
@@ -167,6 +180,7 @@ impl AppState {
             bots,
             katago: None,
             slots: Arc::new(Semaphore::new(limits.max_concurrent)),
+            sizes: OnceLock::new(),
         }
     }
 
@@ -187,6 +201,38 @@ impl AppState {
             .iter()
             .filter(|info| info.name != katago::NAME)
             .chain(self.katago.as_ref().map(KataGoModel::info))
+    }
+
+    /// The board sides the offered bot called `name` plays with its default
+    /// settings, as its [`Agent::plays_size`] answers, or `None` when no
+    /// such bot is offered, it cannot be built, or it plays no side. The
+    /// bots are built once, on the first call (the network bots read their
+    /// model then).
+    pub fn sizes(&self, name: &str) -> Option<SizeRange> {
+        let all = self.sizes.get_or_init(|| {
+            self.offered()
+                .map(|info| (info.name, self.find_sizes(info)))
+                .collect()
+        });
+        all.iter()
+            .find(|(bot, _)| *bot == name)
+            .and_then(|(_, sizes)| *sizes)
+    }
+
+    fn find_sizes(&self, info: &BotInfo) -> Option<SizeRange> {
+        let spec: BotSpec = info.name.parse().ok()?;
+        let bot = match &self.katago {
+            Some(model) if info.name == katago::NAME => model.make_bot(&spec),
+            _ => (self.bots.make)(&spec, 0),
+        }
+        .ok()?;
+        let played: Vec<usize> = (1..=MAX_SIDE)
+            .filter(|&side| BoardSize::square(side).is_ok_and(|size| bot.plays_size(size).is_ok()))
+            .collect();
+        // Every bot so far plays one run of sides; should one ever skip
+        // some, the range would claim too much, so it says nothing instead.
+        let (&min, &max) = (played.first()?, played.last()?);
+        (played.len() == max - min + 1).then_some(SizeRange { min, max })
     }
 
     /// The listing entry of the bot `spec` names, if this server offers it.

@@ -11,7 +11,7 @@ use tengen_katago::reference::model_path;
 use common::http::{Client, Response};
 use serde_json::{json, Value};
 use tengen_core::{BoardSize, Game, Rules};
-use tengen_web::{spawn, KataGoModel, Limits, ServerConfig, ServerHandle};
+use tengen_web::{spawn, AppState, KataGoModel, Limits, ServerConfig, ServerHandle, SizeRange};
 
 /// Limits that keep every search tiny: at most 4 visits a move.
 fn small_limits() -> Limits {
@@ -264,4 +264,14 @@ fn networks_that_cannot_be_read_are_refused_when_loading() {
         assert!(!error.contains('\n'), "{error}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_network_plays_every_side_up_to_25() {
+    let model = KataGoModel::load(model_path(), 1).expect("the network loads");
+    let state = AppState::from_config(ServerConfig {
+        katago: Some(model),
+        ..ServerConfig::default()
+    });
+    assert_eq!(state.sizes("katago"), Some(SizeRange { min: 1, max: 25 }));
 }

@@ -4,14 +4,20 @@
 
 import { BoardView } from "./board.js";
 import {
-  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, vertex,
+  BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, readSgf, vertex,
 } from "./rules.js";
 
 const STORAGE_KEY = "tengen.game.v1";
+const PREFS_KEY = "tengen.view.v1";
 const $ = (id) => document.getElementById(id);
 
-/** Everything that survives a reload. */
-let saved = null; // {settings, moves, score, analysis}
+/**
+ * Everything that survives a reload: {settings, moves, score (the server's
+ * count), analyses (what the bot reported, by the number of moves before
+ * its move), dead (vertices of the stones counted as dead once both players
+ * passed), accepted (whether the count is final)}.
+ */
+let saved = null;
 let game = null;
 let bots = [];
 /** The server's limits, as `GET /api/bots` lists them. */
@@ -21,11 +27,38 @@ let request = null; // the bot request in flight: {controller}
 
 const view = new BoardView($("board"), { onPlay: clickPoint, onCursor: describeCursor });
 
+/**
+ * Review: how many of the game's moves the board shows, or null for the game
+ * as it stands; `shown` is the game at that move.
+ */
+let viewAt = null;
+let shown = null;
+
+/** What the board shows of the bot's analysis, kept apart from the game. */
+let prefs = { candidates: false, ownership: false };
+
 function save() {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(saved));
   } catch {
     // Private windows may refuse storage; the game still plays.
+  }
+}
+
+function loadPrefs() {
+  try {
+    const data = JSON.parse(localStorage.getItem(PREFS_KEY) || "null");
+    if (data) prefs = { candidates: Boolean(data.candidates), ownership: Boolean(data.ownership) };
+  } catch {
+    // Defaults, as for a first visit.
+  }
+}
+
+function savePrefs() {
+  try {
+    localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+  } catch {
+    // Not kept; the page still shows them.
   }
 }
 
@@ -59,7 +92,8 @@ function botName() {
 function gameBody(moves = saved.moves) {
   const s = saved.settings;
   const body = { board_size: s.size, moves, rules: s.rules, komi: s.komi };
-  if (s.handicap >= 2) body.handicap = s.handicap;
+  if (s.setup) body.setup = s.setup;
+  else if (s.handicap >= 2) body.handicap = s.handicap;
   return body;
 }
 
@@ -89,13 +123,92 @@ function say(text) {
 
 // ---- Playing ----------------------------------------------------------
 
-function rebuild() {
+/** The game after the first `n` moves of the list (all of them by default). */
+function replayTo(n = saved.moves.length) {
   const s = saved.settings;
-  game = Game.replay(s.size, rulesOf(s), s.handicap, saved.moves);
+  return Game.replay(s.size, rulesOf(s), s.setup ? 0 : s.handicap, saved.moves.slice(0, n), s.setup || null);
+}
+
+function rebuild() {
+  game = replayTo();
+  if (viewAt !== null && viewAt >= saved.moves.length) viewAt = null;
+  shown = viewAt === null ? null : replayTo(viewAt);
+}
+
+/** Whether the board shows an earlier position than the game's. */
+function reviewing() {
+  return viewAt !== null;
+}
+
+/** The game as the board shows it. */
+function shownGame() {
+  return reviewing() ? shown : game;
+}
+
+/** Shows the position after `n` moves (the game as it stands for its length or more). */
+function goTo(n) {
+  if (!saved || !game) return;
+  const last = saved.moves.length;
+  const target = Math.max(0, Math.min(last, n));
+  viewAt = target >= last ? null : target;
+  shown = viewAt === null ? null : replayTo(viewAt);
+  // What was said was about another position.
+  say("");
+  render();
+}
+
+/** How many moves the board shows. */
+function shownMoves() {
+  return reviewing() ? viewAt : saved.moves.length;
+}
+
+/**
+ * Continues the game from the position shown: the later moves are dropped,
+ * and the player takes the colour to move there (the bot the other).
+ */
+function playFromHere() {
+  if (!reviewing()) return;
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  const n = viewAt;
+  const color = shown.toMove;
+  saved.moves = saved.moves.slice(0, n);
+  saved.settings.human = color === WHITE ? "white" : "black";
+  saved.settings.humanChoice = saved.settings.human;
+  saved.score = null;
+  saved.dead = null;
+  saved.accepted = false;
+  for (const key of Object.keys(saved.analyses || {})) {
+    if (Number(key) >= n) delete saved.analyses[key];
+  }
+  viewAt = null;
+  save();
+  rebuild();
+  say(`Playing on from move ${n} as ${colorName(color)}.`);
+  afterMove();
+}
+
+/**
+ * Whether the game is being counted: both players passed and the count is
+ * not yet accepted, so clicks on the board mark groups dead or alive.
+ */
+function scoring() {
+  return Boolean(game && game.isOver() && !game.resigned && !saved.accepted);
 }
 
 function clickPoint(p) {
   if (!game) return;
+  if (reviewing()) {
+    say(`This is move ${viewAt} of ${saved.moves.length}. Press "Play from here" to play on from it, or » to go back to the game.`);
+    return;
+  }
+  if (scoring()) {
+    toggleDead(p);
+    return;
+  }
   if (game.isOver()) {
     say("The game is over. Start a new game or undo.");
     return;
@@ -121,7 +234,6 @@ function clickPoint(p) {
 function playHuman(mv) {
   game.play(mv);
   saved.moves = game.moves.slice();
-  saved.analysis = null;
   save();
   afterMove();
 }
@@ -133,6 +245,30 @@ function afterMove() {
   } else if (game.toMove === botColor()) {
     askBot();
   }
+}
+
+/**
+ * What of the bot's report is kept with the game (in localStorage, for
+ * every move): the analysis with ownership to two decimals and short lines.
+ */
+function keptDiagnostics(diagnostics) {
+  if (!diagnostics) return null;
+  const analysis = diagnostics.analysis;
+  return {
+    bot: diagnostics.bot,
+    think_ms: diagnostics.think_ms,
+    analysis: analysis && {
+      playouts: analysis.playouts,
+      winrate: analysis.winrate,
+      candidates: (analysis.candidates || []).map((c) => ({
+        move: c.move,
+        visits: c.visits,
+        winrate: c.winrate,
+        pv: (c.pv || []).slice(0, 8),
+      })),
+      ownership: (analysis.ownership || []).map((x) => Math.round(x * 100) / 100),
+    },
+  };
 }
 
 async function askBot() {
@@ -153,9 +289,11 @@ async function askBot() {
     const mv = data.bot_move;
     const reason = mv === "resign" ? null : game.check(mv);
     if (reason) throw new Error(`the bot's move ${mv} looks illegal here (${REASONS[reason]})`);
+    const before = game.moves.length;
     game.play(mv);
     saved.moves = game.moves.slice();
-    saved.analysis = { move: mv, color: colorName(botColor()), data: data.diagnostics };
+    saved.analyses = saved.analyses || {};
+    saved.analyses[before] = { move: mv, color: colorName(botColor()), data: keptDiagnostics(data.diagnostics) };
     save();
     if (mv === "pass") say("The bot passes.");
     else if (mv === "resign") say("The bot resigns.");
@@ -170,29 +308,96 @@ async function askBot() {
   }
 }
 
+/** Counts so far asked for; an answer is shown only if no later one was asked. */
+let counts = 0;
+
+/**
+ * Asks the server for the count of the finished game: with the stones of
+ * `saved.dead` counted as dead, or, the first time, with the server's own
+ * estimate of them, which becomes the proposal the player corrects.
+ */
 async function finish() {
+  const mine = ++counts;
   render();
+  const body = gameBody();
+  if (Array.isArray(saved.dead)) body.dead = saved.dead;
   try {
-    const score = await postJson("/api/score", gameBody());
+    const score = await postJson("/api/score", body);
+    if (mine !== counts) return;
     saved.score = score;
+    if (!Array.isArray(saved.dead)) saved.dead = score.dead.slice();
     save();
     render();
   } catch (error) {
+    if (mine !== counts) return;
     say(`Counting failed: ${error.message}`);
   }
 }
 
+/** Marks the group at `p` dead, or alive again if it was, and counts anew. */
+function toggleDead(p) {
+  if (game.board[p] === 0) {
+    say("Click a stone to mark its group dead or alive.");
+    return;
+  }
+  const stones = game.chain(game.board, p).stones.map((q) => vertex(game.size, q));
+  const dead = new Set(saved.dead || []);
+  const wasDead = stones.every((v) => dead.has(v));
+  for (const v of stones) {
+    if (wasDead) dead.delete(v);
+    else dead.add(v);
+  }
+  saved.dead = [...dead];
+  saved.score = null;
+  save();
+  const what = stones.length === 1 ? `the stone at ${stones[0]}` : `the group at ${vertex(game.size, p)}`;
+  say(`Marked ${what} ${wasDead ? "alive" : "dead"}.`);
+  finish();
+}
+
+/** Makes the count final: the result stands, and goes into the record. */
+function acceptCount() {
+  if (!scoring() || !saved.score) return;
+  saved.accepted = true;
+  save();
+  say("Count accepted.");
+  render();
+}
+
 function pass() {
-  if (!game || game.isOver() || thinking || game.toMove !== humanColor()) return;
+  if (!game || reviewing() || game.isOver() || thinking || game.toMove !== humanColor()) return;
   say("You pass.");
   playHuman("pass");
 }
 
+/** How long the resign button waits for its confirming second press, in ms. */
+const RESIGN_CONFIRM_MS = 3000;
+let resignTimer = null;
+
+function disarmResign() {
+  clearTimeout(resignTimer);
+  resignTimer = null;
+  $("resign").textContent = "Resign";
+  $("resign").classList.remove("confirm");
+}
+
+/**
+ * The first press asks "Really resign?" on the button itself for a few
+ * seconds; a second press in that time resigns. A dialog of the browser's
+ * own would block the page and could not be styled.
+ */
 function resign() {
-  if (!game || game.isOver() || thinking) return;
+  if (!game || reviewing() || game.isOver() || thinking) return;
   // Resigning is the human's act whoever is to move; the record needs it on
   // the human's turn, so wait for the bot otherwise.
   if (game.toMove !== humanColor()) return;
+  if (!resignTimer) {
+    $("resign").textContent = "Really resign?";
+    $("resign").classList.add("confirm");
+    resignTimer = setTimeout(disarmResign, RESIGN_CONFIRM_MS);
+    return;
+  }
+  disarmResign();
   playHuman("resign");
   say("You resign.");
 }
@@ -208,18 +413,20 @@ function undo() {
   // any) and the human's move.
   const moves = saved.moves.slice();
   const human = humanColor();
-  const s = saved.settings;
-  const firstColor = s.handicap >= 2 ? WHITE : BLACK;
-  const colorAt = (i) => (i % 2 === 0 ? firstColor : opponent(firstColor));
   let i = moves.length - 1;
-  while (i >= 0 && colorAt(i) !== human) i--;
+  while (i >= 0 && game.colorAt(i) !== human) i--;
   if (i < 0) {
     say("Nothing of yours to take back.");
     return;
   }
   saved.moves = moves.slice(0, i);
   saved.score = null;
-  saved.analysis = null;
+  saved.dead = null;
+  saved.accepted = false;
+  for (const key of Object.keys(saved.analyses || {})) {
+    if (Number(key) >= i) delete saved.analyses[key];
+  }
+  viewAt = null;
   save();
   rebuild();
   say("Taken back.");
@@ -231,6 +438,8 @@ async function downloadSgf() {
   if (!saved) return;
   try {
     const body = gameBody();
+    // The record's result is the count as shown: with the stones marked dead.
+    if (game && game.isOver() && Array.isArray(saved.dead)) body.dead = saved.dead;
     const names = { [humanColor()]: "You", [botColor()]: botName() };
     body.players = { black: names[BLACK], white: names[WHITE] };
     const response = await fetch("/api/sgf", {
@@ -259,42 +468,88 @@ async function downloadSgf() {
 
 // ---- Showing ----------------------------------------------------------
 
+/** The line under the board: what is at the point under the pointer or the keyboard cursor. */
 function describeCursor(p) {
-  if (!game || p < 0) return;
-  const c = game.board[p];
-  const what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
-  $("cursor-info").textContent = `${vertex(game.size, p)}: ${what}`;
+  const board = shownGame();
+  if (!board || p < 0 || p >= board.size * board.size) {
+    $("cursor-info").textContent = "";
+    return;
+  }
+  const c = board.board[p];
+  let what = c === BLACK ? "black stone" : c === WHITE ? "white stone" : "empty";
+  const candidate = (boardAnalysis() || []).find((x) => x.point === p);
+  if (candidate) what += `; the bot's candidate: ${candidate.visits} visits, win rate ${percent(candidate.winrate)}`;
+  $("cursor-info").textContent = `${vertex(board.size, p)}: ${what}`;
+}
+
+/**
+ * The bot's report for the position shown: the one it made there (it was
+ * to move), or the one that led to the move just shown; null if none.
+ */
+function analysisShown() {
+  const all = saved.analyses || {};
+  const n = shownMoves();
+  return all[n] || all[n - 1] || null;
+}
+
+/** The bot's candidates for the board, as {point, visits, winrate, best}, when shown. */
+function boardAnalysis() {
+  const info = analysisShown();
+  const analysis = info && info.data && info.data.analysis;
+  if (!prefs.candidates || !analysis || !game) return null;
+  return (analysis.candidates || [])
+    .filter((c) => c.visits > 0)
+    .slice(0, 8)
+    .map((c, i) => ({ point: parseVertex(game.size, c.move), visits: c.visits, winrate: c.winrate, best: i === 0 }))
+    .filter((c) => c.point !== null && c.point >= 0);
+}
+
+/** Black's expected ownership per point (rows from the top), when shown and reported. */
+function boardHeat() {
+  const info = analysisShown();
+  const analysis = info && info.data && info.data.analysis;
+  if (!prefs.ownership || !analysis || !game) return null;
+  const heat = analysis.ownership || [];
+  return heat.length === game.size * game.size ? heat : null;
 }
 
 function render() {
   if (!game) return;
-  const over = game.isOver();
-  const humanTurn = !over && !thinking && game.toMove === humanColor();
+  const review = reviewing();
+  const over = game.isOver() && !review;
+  const humanTurn = !review && !over && !thinking && game.toMove === humanColor();
   const score = over ? saved.score : null;
-  const dead = new Set();
-  if (score) {
-    for (const v of score.dead) {
-      const p = game.size * (game.size - Number(v.slice(1))) + "ABCDEFGHJKLMNOPQRSTUVWXYZ".indexOf(v[0]);
-      dead.add(p);
-    }
-  }
+  const counting = !review && scoring();
+  const board = shownGame();
+  // The stones marked dead show at once; the count follows from the server.
+  const deadList = Array.isArray(saved.dead) ? saved.dead : score ? score.dead : [];
+  const dead = new Set(over ? deadList.map((v) => parseVertex(game.size, v)).filter((p) => p >= 0) : []);
   view.render({
-    game,
+    game: board,
     ghost: humanTurn ? humanColor() : 0,
     ownership: score && !game.resigned ? score.ownership : null,
     dead,
+    candidates: over ? null : boardAnalysis(),
+    heat: over ? null : boardHeat(),
   });
 
-  const toMove = colorName(game.toMove);
-  const who = game.toMove === humanColor() ? "you" : botName();
-  $("turn").textContent = over ? "Game over." : `${toMove} to move (${who}).`;
+  const toMove = colorName(board.toMove);
+  const who = board.toMove === humanColor() ? "you" : botName();
+  if (review) {
+    const last = viewAt > 0 ? `, after ${colorName(board.colorAt(viewAt - 1))} ${saved.moves[viewAt - 1]}` : "";
+    $("turn").textContent = `Move ${viewAt} of ${saved.moves.length}${last}: ${toMove} to move.`;
+  } else {
+    $("turn").textContent = counting
+      ? "Game over: both passed. Counting."
+      : over ? "Game over." : `${toMove} to move (${who}).`;
+  }
   $("thinking").hidden = !thinking;
-  $("captures-black").textContent = String(game.captures[BLACK]);
-  $("captures-white").textContent = String(game.captures[WHITE]);
+  $("captures-black").textContent = String(board.captures[BLACK]);
+  $("captures-white").textContent = String(board.captures[WHITE]);
   const s = saved.settings;
   $("players").textContent =
     `You: ${colorName(humanColor())} · Bot: ${s.bot} · ${s.size}×${s.size}, ${s.rules}, komi ${s.komi}` +
-    (s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
+    (s.setup ? ", set-up stones" : s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
 
   const result = $("result");
   if (over) {
@@ -306,12 +561,18 @@ function render() {
     } else if (score) {
       const winner = score.winner === "black" ? BLACK : score.winner === "white" ? WHITE : 0;
       const verdict = winner === 0 ? "a draw" : winner === humanColor() ? "you win" : "the bot wins";
-      result.append(`${score.result} — ${verdict}`);
+      result.append(`${score.result} — ${verdict}${counting ? " if this count is accepted" : ""}`);
       const small = document.createElement("small");
       small.textContent =
         `Black ${score.black}, White ${score.white} (komi ${score.komi}, ${score.scoring} scoring)` +
         (score.dead.length ? `; dead stones: ${score.dead.join(" ")}` : "");
       result.append(small);
+      if (counting) {
+        const help = document.createElement("small");
+        help.className = "scoring-help";
+        help.textContent = "The faded stones are counted as dead. Click a group to mark it dead or alive, then accept the count.";
+        result.append(help);
+      }
     } else {
       result.append("Counting…");
     }
@@ -321,9 +582,24 @@ function render() {
 
   $("pass").disabled = !humanTurn;
   $("resign").disabled = !humanTurn;
+  if (!humanTurn) disarmResign();
+  $("accept").hidden = !counting;
+  $("accept").disabled = !score;
   $("undo").disabled = !saved.moves.length;
-  const botTurn = !over && !thinking && game.toMove === botColor();
+  const botTurn = !review && !game.isOver() && !thinking && game.toMove === botColor();
   $("retry").hidden = !botTurn;
+
+  const n = shownMoves();
+  const total = saved.moves.length;
+  $("nav-where").textContent = `Move ${n} of ${total}`;
+  $("nav-first").disabled = n === 0;
+  $("nav-prev").disabled = n === 0;
+  $("nav-next").disabled = n >= total;
+  $("nav-last").disabled = n >= total;
+  $("play-here").hidden = !review;
+  if (review) $("play-here").textContent = `Play from here as ${toMove}`;
+  $("show-candidates").checked = prefs.candidates;
+  $("show-ownership").checked = prefs.ownership;
 
   renderMoves();
   renderAnalysis();
@@ -332,15 +608,19 @@ function render() {
 function renderMoves() {
   const list = $("move-list");
   list.replaceChildren();
-  const first = saved.settings.handicap >= 2 ? WHITE : BLACK;
+  const n = shownMoves();
   saved.moves.forEach((mv, i) => {
-    const color = i % 2 === 0 ? first : opponent(first);
     const item = document.createElement("li");
-    item.textContent = `${color === BLACK ? "B" : "W"} ${mv}`;
-    if (i === saved.moves.length - 1) item.className = "last";
+    item.textContent = `${game.colorAt(i) === BLACK ? "B" : "W"} ${mv}`;
+    item.dataset.move = String(i + 1);
+    item.title = `Show the position after move ${i + 1}`;
+    // The move last played on the board as shown.
+    if (i === n - 1) item.className = "last";
     list.appendChild(item);
   });
-  list.scrollTop = list.scrollHeight;
+  const current = list.querySelector(".last");
+  if (!reviewing()) list.scrollTop = list.scrollHeight;
+  else if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 function percent(x) {
@@ -350,7 +630,7 @@ function percent(x) {
 function renderAnalysis() {
   const box = $("analysis-body");
   box.replaceChildren();
-  const info = saved.analysis;
+  const info = analysisShown();
   const p = document.createElement("p");
   p.className = "muted";
   if (!info) {
@@ -430,6 +710,32 @@ function fillHandicap() {
 
 let komiTouched = false;
 
+/** The komi the server accepts (crates/web/src/request.rs): at most this far from 0. */
+const KOMI_LIMIT = 1000;
+
+/**
+ * Sets the komi field's message when its value will not do, in words rather
+ * than the browser's own (which may echo a number hundreds of digits long);
+ * returns whether it will do.
+ */
+function checkKomi() {
+  const input = $("komi");
+  const komi = Number(input.value);
+  let why = "";
+  if (input.value.trim() === "" || !Number.isFinite(komi) || Math.abs(komi) > KOMI_LIMIT) {
+    why = `Komi must be a number between -${KOMI_LIMIT} and ${KOMI_LIMIT}.`;
+  } else if (!Number.isInteger(komi * 2)) {
+    why = "Komi must be a whole or half number, such as 7 or 6.5.";
+  }
+  input.setCustomValidity(why);
+  return !why;
+}
+
+function setKomi(value) {
+  $("komi").value = String(value);
+  checkKomi();
+}
+
 function defaultKomi() {
   if (Number($("handicap").value) >= 2) return 0.5;
   return rulesOf({ rules: $("rules").value }).komi;
@@ -448,6 +754,35 @@ const DEFAULT_SPECS = { random: "random:pass=opponent" };
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
 const NETWORK_OPTION = "model=builtin";
 
+/**
+ * Everything the bot menu can offer, whatever the size: {value (the spec),
+ * text, sizes ({min, max} board sides, or null for any)}.
+ */
+let botChoices = [];
+
+/** Whether a bot choice plays on `size`×`size`. */
+function playsSize(choice, size) {
+  return !choice.sizes || (size >= choice.sizes.min && size <= choice.sizes.max);
+}
+
+/** Fills the bot menu with the bots that play the chosen size, keeping the choice if it does. */
+function fillBotMenu() {
+  const size = selectedSize();
+  const select = $("bot");
+  const current = select.value;
+  select.replaceChildren();
+  for (const choice of botChoices) {
+    // While the "other" size is being typed, offer every bot.
+    if (size && !playsSize(choice, size)) continue;
+    const option = document.createElement("option");
+    option.value = choice.value;
+    option.textContent = choice.text;
+    select.append(option);
+  }
+  if ([...select.options].some((o) => o.value === current)) select.value = current;
+  fillStrength();
+}
+
 /** The listing of the bot a spec such as `mcts:model=builtin` names. */
 function botInfo(spec) {
   const name = spec.split(":")[0];
@@ -459,7 +794,7 @@ function fillStrength() {
   const bot = botInfo(spec);
   let description = bot ? bot.description : "";
   if (bot && spec.includes(NETWORK_OPTION)) {
-    description += ", guided by the shipped 9×9 policy network (9×9 games only)";
+    description += ", guided by the shipped 9×9 policy network";
   }
   $("bot-description").textContent = description;
   // A budget of playouts is the bot's playouts, or its visits (katago).
@@ -509,12 +844,13 @@ function openNewGame() {
     }
     $("color").value = s.humanChoice || s.human;
     $("rules").value = s.rules;
-    if ([...$("bot").options].some((o) => o.value === s.bot)) $("bot").value = s.bot;
   }
+  fillBotMenu();
+  if (saved && [...$("bot").options].some((o) => o.value === saved.settings.bot)) $("bot").value = saved.settings.bot;
   fillHandicap();
   if (saved) $("handicap").value = String(saved.settings.handicap || 0);
   komiTouched = false;
-  $("komi").value = String(saved ? saved.settings.komi : defaultKomi());
+  setKomi(saved ? saved.settings.komi : defaultKomi());
   fillStrength();
   $("cancel-new-game").hidden = !saved;
   if (!dialog.open) dialog.showModal();
@@ -528,11 +864,11 @@ function startGame(event) {
     $("size-other").reportValidity();
     return;
   }
-  const komi = Number($("komi").value);
-  if (!Number.isFinite(komi) || Math.abs(komi) > 100) {
+  if (!checkKomi()) {
     $("komi").reportValidity();
     return;
   }
+  const komi = Number($("komi").value);
   const choice = $("color").value;
   const human = choice === "random" ? (Math.random() < 0.5 ? "black" : "white") : choice;
   const input = $("strength");
@@ -557,8 +893,11 @@ function startGame(event) {
     },
     moves: [],
     score: null,
-    analysis: null,
+    analyses: {},
+    dead: null,
+    accepted: false,
   };
+  viewAt = null;
   save();
   rebuild();
   $("new-game-dialog").close();
@@ -576,26 +915,103 @@ async function loadBots() {
   } catch {
     bots = [{ name: "random", description: "uniformly random legal moves", options: [] }];
   }
-  const select = $("bot");
-  select.replaceChildren();
-  const add = (value, text) => {
-    const option = document.createElement("option");
-    option.value = value;
-    option.textContent = text;
-    select.append(option);
-  };
+  // The bot alone, then, for a tree search that can take a model, the same
+  // search guided by the shipped network: on the sizes that network plays
+  // (those of the bot that plays it alone, `policy`; it is a 9×9 one).
+  const network = bots.find((b) => b.name === "policy");
+  const networkSizes = (network && network.sizes) || { min: 9, max: 9 };
+  botChoices = [];
   for (const bot of bots) {
-    add(DEFAULT_SPECS[bot.name] || bot.name, BOT_LABELS[bot.name] || bot.name);
-    // A tree search that can take a model also comes guided by the shipped one.
+    const sizes = bot.sizes || null;
+    botChoices.push({ value: DEFAULT_SPECS[bot.name] || bot.name, text: BOT_LABELS[bot.name] || bot.name, sizes });
     if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
-      add(`${bot.name}:${NETWORK_OPTION}`, `${bot.name} + network (9×9)`);
+      const both = sizes
+        ? { min: Math.max(sizes.min, networkSizes.min), max: Math.min(sizes.max, networkSizes.max) }
+        : networkSizes;
+      botChoices.push({ value: `${bot.name}:${NETWORK_OPTION}`, text: `${bot.name} + network`, sizes: both });
     }
   }
+  fillBotMenu();
+}
+
+// ---- Records ----------------------------------------------------------
+
+/**
+ * Opens an SGF record: its main line replaces the game, shown at its last
+ * move; the player takes the colour to move there, against the bot chosen
+ * before if it plays this size (else the first one that does).
+ */
+async function openSgf(file) {
+  let record;
+  let end;
+  try {
+    record = readSgf(await file.text());
+    // Every move checked by the page's rules before anything is replaced.
+    end = Game.replay(record.size, PRESETS[record.rules], 0, record.moves, record.setup);
+  } catch (error) {
+    say(`Cannot open ${file.name}: ${error.message}`);
+    return;
+  }
+  if (request) {
+    request.controller.abort();
+    request = null;
+    thinking = false;
+  }
+  const previous = saved ? saved.settings : null;
+  const fits = (value) => botChoices.some((c) => c.value === value && playsSize(c, record.size));
+  const fallback = botChoices.find((c) => playsSize(c, record.size));
+  const bot = previous && fits(previous.bot) ? previous.bot : fallback ? fallback.value : "random";
+  const human = end.toMove === WHITE ? "white" : "black";
+  saved = {
+    settings: {
+      size: record.size,
+      human,
+      humanChoice: human,
+      handicap: 0,
+      setup: record.setup,
+      komi: record.komi,
+      rules: record.rules,
+      bot,
+      budget: previous && previous.bot === bot ? previous.budget : null,
+    },
+    moves: record.moves,
+    score: null,
+    analyses: {},
+    dead: null,
+    accepted: false,
+  };
+  viewAt = null;
+  save();
+  rebuild();
+  const names = record.players.black || record.players.white
+    ? ` (${record.players.black || "?"} – ${record.players.white || "?"}${record.result ? `, ${record.result}` : ""})`
+    : "";
+  say(`Opened ${file.name}: ${record.moves.length} moves${names}. ‹ and › step through them; ` +
+    (game.isOver() ? "the game is over." : `play on as ${colorName(humanColor())}.`));
+  afterMove();
+}
+
+/**
+ * Arrow keys step through the moves (Home and End to the start and the
+ * end); on the board, where they move the cursor, with Shift.
+ */
+function onKey(event) {
+  if (!saved || !game || $("new-game-dialog").open) return;
+  if (event.ctrlKey || event.altKey || event.metaKey) return;
+  const target = event.target;
+  if (target instanceof Element && target.closest("input, select, textarea")) return;
+  if (target === $("board") && !event.shiftKey) return;
+  const n = shownMoves();
+  const to = { ArrowLeft: n - 1, ArrowRight: n + 1, Home: 0, End: saved.moves.length }[event.key];
+  if (to === undefined) return;
+  event.preventDefault();
+  goTo(to);
 }
 
 function wire() {
   $("pass").addEventListener("click", pass);
   $("resign").addEventListener("click", resign);
+  $("accept").addEventListener("click", acceptCount);
   $("undo").addEventListener("click", undo);
   $("retry").addEventListener("click", () => {
     say("");
@@ -608,25 +1024,53 @@ function wire() {
   for (const radio of document.querySelectorAll("input[name=size]")) {
     radio.addEventListener("change", () => {
       fillHandicap();
-      if (!komiTouched) $("komi").value = String(defaultKomi());
+      fillBotMenu();
+      if (!komiTouched) setKomi(defaultKomi());
     });
   }
   $("size-other").addEventListener("input", () => {
     $("size-other").setCustomValidity("");
     document.querySelector("input[name=size][value=other]").checked = true;
     fillHandicap();
+    fillBotMenu();
   });
-  $("komi").addEventListener("input", () => { komiTouched = true; });
+  $("komi").addEventListener("input", () => {
+    komiTouched = true;
+    checkKomi();
+  });
   for (const id of ["rules", "handicap"]) {
     $(id).addEventListener("change", () => {
-      if (!komiTouched) $("komi").value = String(defaultKomi());
+      if (!komiTouched) setKomi(defaultKomi());
     });
   }
   $("bot").addEventListener("change", fillStrength);
-  $("board").addEventListener("pointerleave", () => $("cursor-info").textContent = "");
+  $("nav-first").addEventListener("click", () => goTo(0));
+  $("nav-prev").addEventListener("click", () => goTo(shownMoves() - 1));
+  $("nav-next").addEventListener("click", () => goTo(shownMoves() + 1));
+  $("nav-last").addEventListener("click", () => goTo(Infinity));
+  $("play-here").addEventListener("click", playFromHere);
+  $("move-list").addEventListener("click", (event) => {
+    const item = event.target instanceof Element && event.target.closest("li[data-move]");
+    if (item) goTo(Number(item.dataset.move));
+  });
+  document.addEventListener("keydown", onKey);
+  $("open-sgf").addEventListener("click", () => $("sgf-file").click());
+  $("sgf-file").addEventListener("change", () => {
+    const file = $("sgf-file").files[0];
+    $("sgf-file").value = "";
+    if (file) openSgf(file);
+  });
+  for (const [id, key] of [["show-candidates", "candidates"], ["show-ownership", "ownership"]]) {
+    $(id).addEventListener("change", () => {
+      prefs[key] = $(id).checked;
+      savePrefs();
+      render();
+    });
+  }
 }
 
 async function main() {
+  loadPrefs();
   wire();
   await loadBots();
   saved = load();

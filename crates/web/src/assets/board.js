@@ -7,11 +7,26 @@ import { BLACK, WHITE, COLUMNS, EMPTY, starPoints, vertex } from "./rules.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** The smallest coordinate label, in CSS pixels, that reads well. */
+const LABEL_PX = 11;
+
+/** Label sizes in view-box units (one line spacing): the usual and the largest. */
+const LABEL_MIN = 0.32;
+const LABEL_MAX = 0.62;
+
 function el(name, attributes = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
   if (parent) parent.appendChild(node);
   return node;
+}
+
+/** A count in at most four characters: 950, 12k, 1.2M. */
+function compact(count) {
+  if (count < 1000) return String(count);
+  if (count < 10_000) return `${(count / 1000).toFixed(1)}k`;
+  if (count < 1_000_000) return `${Math.round(count / 1000)}k`;
+  return `${(count / 1_000_000).toFixed(1)}M`;
 }
 
 export class BoardView {
@@ -26,14 +41,98 @@ export class BoardView {
     this.hover = -1;
     this.cursor = -1;
     this.state = null;
+    this.pressed = null; // the pointer pressed on the board: {id, point}
     svg.addEventListener("pointerleave", () => this.setHover(-1));
+    svg.addEventListener("pointermove", (event) => {
+      // A finger has no hover: the ghost stone would stay where it lifted.
+      if (event.pointerType !== "touch") this.setHover(this.pointAt(event));
+    });
+    // A press and a release on the same point play it. This is read from the
+    // pointer's position on the board, which is never replaced, and not from
+    // a click on a point's target: focusing the board or the bot's answer may
+    // redraw the targets between press and release, and the browser then
+    // sends no click at all.
+    svg.addEventListener("pointerdown", (event) => {
+      if (!event.isPrimary || event.button !== 0) return;
+      const at = this.unitsAt(event);
+      const p = this.pointAt(event);
+      this.pressed = p >= 0 && at ? { id: event.pointerId, point: p, at } : null;
+    });
+    svg.addEventListener("pointerup", (event) => {
+      const pressed = this.pressed;
+      this.pressed = null;
+      if (!pressed || pressed.id !== event.pointerId) return;
+      // Released on another point, the press is taken back; a finger that
+      // shifted a little across a point's edge still plays where it landed.
+      const at = this.unitsAt(event);
+      const moved = at ? Math.hypot(at.x - pressed.at.x, at.y - pressed.at.y) : Infinity;
+      if (this.pointAt(event) !== pressed.point && moved > 0.3) return;
+      const p = pressed.point;
+      if (event.pointerType === "touch") this.setHover(-1);
+      this.cursor = p;
+      this.handlers.onPlay(p);
+    });
+    svg.addEventListener("pointercancel", () => { this.pressed = null; });
     svg.addEventListener("keydown", (event) => this.onKey(event));
+    // Focus changes only the cursor: redrawing the whole board here would
+    // swallow the click that gave the focus.
     svg.addEventListener("focus", () => {
       if (this.cursor < 0 && this.size) this.cursor = Math.floor(this.size / 2) * (this.size + 1);
-      this.draw();
-      this.handlers.onCursor(this.cursor);
+      this.drawOverlay();
+      this.handlers.onCursor(this.current());
     });
-    svg.addEventListener("blur", () => this.draw());
+    svg.addEventListener("blur", () => {
+      this.drawOverlay();
+      this.handlers.onCursor(this.current());
+    });
+    // The labels' size follows the board's size on the screen.
+    this.label = LABEL_MIN;
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(() => {
+        if (Math.abs(this.labelSize() - this.label) > 0.01) this.draw();
+      }).observe(svg);
+    }
+  }
+
+  /**
+   * The coordinates' font size in view-box units: the usual one where a
+   * line spacing is wide enough on the screen, larger on a small screen (a
+   * 19×19 board on a phone) so that they stay readable.
+   */
+  labelSize() {
+    const width = this.svg.getBoundingClientRect().width;
+    if (!this.size || !width) return LABEL_MIN;
+    const spacing = width / (this.size + 1.3);
+    return Math.min(LABEL_MAX, Math.max(LABEL_MIN, LABEL_PX / spacing));
+  }
+
+  /** Where a pointer event is, in view-box units, or null before the board is laid out. */
+  unitsAt(event) {
+    const matrix = this.svg.getScreenCTM();
+    if (!matrix) return null;
+    return new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+  }
+
+  /** The point under a pointer event, or -1 off the grid. */
+  pointAt(event) {
+    const n = this.size;
+    const at = this.unitsAt(event);
+    if (!n || !at) return -1;
+    const x = Math.round(at.x) - 1;
+    const y = Math.round(at.y) - 1;
+    if (x < 0 || y < 0 || x >= n || y >= n) return -1;
+    return y * n + x;
+  }
+
+  /**
+   * The point the line under the board describes: the one under the mouse,
+   * else the keyboard cursor while the board has the keyboard's focus, else
+   * none (-1).
+   */
+  current() {
+    if (this.hover >= 0) return this.hover;
+    if (this.svg.matches(":focus-visible")) return this.cursor;
+    return -1;
   }
 
   /** Point index (row 0 at the top) to view-box coordinates. */
@@ -45,6 +144,7 @@ export class BoardView {
     if (p !== this.hover) {
       this.hover = p;
       this.drawOverlay();
+      this.handlers.onCursor(this.current());
     }
   }
 
@@ -76,8 +176,10 @@ export class BoardView {
   }
 
   /**
-   * Draws `state`: {game, interactive, ghost (colour or 0), ownership (rows
-   * of "B"/"W"/"." from the top, or null), dead (Set of point indices)}.
+   * Draws `state`: {game, ghost (colour or 0), ownership (rows of
+   * "B"/"W"/"." from the top, or null), dead (Set of point indices),
+   * candidates ({point, visits, winrate, best} or null), heat (Black's
+   * expected ownership per point from -1 to 1, rows from the top, or null)}.
    */
   render(state) {
     this.state = state;
@@ -96,7 +198,13 @@ export class BoardView {
     const n = this.size;
     const game = state.game;
     svg.replaceChildren();
-    svg.setAttribute("viewBox", `-0.15 -0.15 ${n + 1.3} ${n + 1.3}`);
+    // The margin around the grid holds the labels: two digits of the label
+    // size, beside the edge stones (which reach half a spacing out).
+    const label = this.labelSize();
+    this.label = label;
+    const margin = Math.max(0.15, 1.2 * label - 0.42);
+    const side = n + 1 + 2 * margin;
+    svg.setAttribute("viewBox", `${-margin} ${-margin} ${side} ${side}`);
 
     const defs = el("defs", {}, svg);
     const black = el("radialGradient", { id: "stone-black", cx: "0.35", cy: "0.3", r: "0.75" }, defs);
@@ -108,7 +216,7 @@ export class BoardView {
     el("stop", { offset: "0.7", "stop-color": "#ececec" }, white);
     el("stop", { offset: "1", "stop-color": "#c4c4c4" }, white);
 
-    el("rect", { x: -0.15, y: -0.15, width: n + 1.3, height: n + 1.3, rx: 0.12, class: "wood" }, svg);
+    el("rect", { x: -margin, y: -margin, width: side, height: side, rx: 0.12, class: "wood" }, svg);
 
     // Grid, slightly thicker at the edge.
     const grid = el("g", { class: "grid" }, svg);
@@ -123,13 +231,16 @@ export class BoardView {
     }
 
     // Coordinates on all four sides, letters skipping I as in GTP.
-    const labels = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    const labels = el("g", { class: "coords", "aria-hidden": "true", "font-size": label }, svg);
+    // Halfway between the board's edge and the edge stones, a little nearer
+    // the stones.
+    const near = (0.5 - margin) / 2 + 0.06;
     for (let i = 0; i < n; i++) {
-      for (const y of [0.28, n + 0.72]) {
+      for (const y of [near + 0.02, n + 1 - near - 0.02]) {
         const t = el("text", { x: 1 + i, y, "dominant-baseline": "central" }, labels);
         t.textContent = COLUMNS[i];
       }
-      for (const x of [0.26, n + 0.74]) {
+      for (const x of [near, n + 1 - near]) {
         const t = el("text", { x, y: 1 + i, "dominant-baseline": "central" }, labels);
         t.textContent = String(n - i);
       }
@@ -194,26 +305,52 @@ export class BoardView {
       }, svg);
     }
 
+    // The bot's view, when shown: who it expects to own each point, then its
+    // candidate moves with their win rates and visits.
+    if (state.heat) {
+      const heat = el("g", { class: "heat" }, svg);
+      for (let p = 0; p < n * n; p++) {
+        const v = state.heat[p];
+        if (!(Math.abs(v) >= 0.15)) continue;
+        const [x, y] = this.xy(p);
+        const owner = v > 0 ? "black" : "white";
+        el("rect", {
+          x: x - 0.22,
+          y: y - 0.22,
+          width: 0.44,
+          height: 0.44,
+          class: owner,
+          opacity: Math.min(0.85, Math.abs(v)).toFixed(2),
+          "data-ownership": owner,
+        }, heat);
+      }
+    }
+    if (state.candidates) {
+      const marks = el("g", { class: "candidates" }, svg);
+      for (const c of state.candidates) {
+        const [x, y] = this.xy(c.point);
+        const mark = el("g", { class: c.best ? "candidate best" : "candidate", "data-candidate": vertex(n, c.point) }, marks);
+        el("circle", { cx: x, cy: y, r: 0.44 }, mark);
+        const rate = el("text", { x, y: y - 0.1, class: "rate", "dominant-baseline": "central" }, mark);
+        rate.textContent = `${Math.round(100 * c.winrate)}%`;
+        const visits = el("text", { x, y: y + 0.19, class: "visits", "dominant-baseline": "central" }, mark);
+        visits.textContent = compact(c.visits);
+      }
+    }
+
     this.overlay = el("g", { class: "overlay" }, svg);
 
-    // Hit targets last, on top: one square per point.
+    // Targets last, on top: one square per point, for the pointer's shape
+    // and for tests to find a point by its vertex. Presses are read on the
+    // whole board (see the constructor).
     const hits = el("g", { class: "hits" }, svg);
     for (let p = 0; p < n * n; p++) {
       const [x, y] = this.xy(p);
-      const target = el("rect", {
-        x: x - 0.5,
-        y: y - 0.5,
-        width: 1,
-        height: 1,
-        "data-point": vertex(n, p),
-      }, hits);
-      target.addEventListener("pointerenter", () => this.setHover(p));
-      target.addEventListener("click", () => {
-        this.cursor = p;
-        this.handlers.onPlay(p);
-      });
+      el("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, "data-point": vertex(n, p) }, hits);
     }
     this.drawOverlay();
+    // The point described may have changed (a stone played or taken).
+    this.handlers.onCursor(this.current());
   }
 
   /** The ghost stone and the keyboard cursor, redrawn on every pointer move. */

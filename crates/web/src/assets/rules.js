@@ -1,8 +1,9 @@
 // The rules of Go as the page needs them: captures, suicide, simple ko and
 // superko, the same way tengen-core decides them, so that an illegal click is
 // explained at once and never sent to the server. The server replays every
-// move again; this file only has to agree with it. No DOM here, so Node's
-// test runner can load it too.
+// move again; this file only has to agree with it. Also the main line of an
+// SGF record, for the page to open one. No DOM here, so Node's test runner
+// can load it too.
 
 /** GTP column letters: A to Z without I. */
 export const COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -106,8 +107,11 @@ export class Game {
    * @param {number} size side of the board
    * @param {{ko: string, suicide: string}} rules
    * @param {number} handicap fixed handicap stones for Black (White starts)
+   * @param {{black: string[], white: string[], to_move: string} | null} setup
+   *   stones on the board before the first move instead of a handicap, and
+   *   who moves first ("black" or "white"), as the server's requests give them
    */
-  constructor(size, rules, handicap = 0) {
+  constructor(size, rules, handicap = 0, setup = null) {
     this.size = size;
     this.rules = rules;
     this.board = new Uint8Array(size * size);
@@ -123,14 +127,32 @@ export class Game {
       this.board[parseVertex(size, v)] = BLACK;
     }
     if (handicap >= 2) this.toMove = WHITE;
+    if (setup) {
+      for (const [color, list] of [[BLACK, setup.black || []], [WHITE, setup.white || []]]) {
+        for (const v of list) {
+          const p = parseVertex(size, v);
+          if (p === null || p < 0) throw new Error(`setup stone '${v}' is not a point of this board`);
+          if (this.board[p] !== EMPTY) throw new Error(`setup stone ${v}: the point is already occupied`);
+          this.board[p] = color;
+        }
+      }
+      this.toMove = setup.to_move === "white" ? WHITE : BLACK;
+    }
+    /** Who plays the first move of `moves`. */
+    this.firstColor = this.toMove;
     this.seen = new Set([this.key(this.board, this.toMove)]);
   }
 
   /** A game with `moves` (vertex texts, "pass", "resign") replayed. */
-  static replay(size, rules, handicap, moves) {
-    const game = new Game(size, rules, handicap);
+  static replay(size, rules, handicap, moves, setup = null) {
+    const game = new Game(size, rules, handicap, setup);
     for (const mv of moves) game.play(mv);
     return game;
+  }
+
+  /** Who played move `i` (from 0) of the list. */
+  colorAt(i) {
+    return i % 2 === 0 ? this.firstColor : opponent(this.firstColor);
   }
 
   isOver() {
@@ -257,4 +279,189 @@ export class Game {
     this.toMove = opponent(color);
     this.seen.add(this.key(this.board, this.toMove));
   }
+}
+
+// ---- SGF records ------------------------------------------------------
+
+/** The rule presets an SGF `RU` names, by a word in it (lower case). */
+const SGF_RULES = [
+  ["japanese", "japanese"],
+  ["chinese", "chinese"],
+  ["aga", "aga"],
+  ["new zealand", "new-zealand"],
+  ["nz", "new-zealand"],
+  ["tromp", "tromp-taylor"],
+];
+
+/**
+ * The nodes of the first game tree's main line (the first variation at every
+ * branch), each a map from property name to its list of values, with the
+ * escapes of SGF text undone. Throws on text that is not SGF.
+ */
+export function sgfMainLine(text) {
+  let i = text.indexOf("(");
+  if (i < 0) throw new Error("no game tree: an SGF record starts with '(;'");
+  const nodes = [];
+  const fail = (why) => {
+    throw new Error(`${why} (at character ${i})`);
+  };
+  // The main line is every node up to the first tree that closes: the
+  // first variation is always entered before any later one.
+  while (i < text.length) {
+    const c = text[i];
+    if (c === "(") {
+      i += 1;
+    } else if (c === ")") {
+      break;
+    } else if (c === ";") {
+      i += 1;
+      const node = {};
+      for (;;) {
+        while (i < text.length && /\s/.test(text[i])) i += 1;
+        const name = /^[A-Za-z]+/.exec(text.slice(i, i + 32));
+        if (!name) break;
+        i += name[0].length;
+        // FF[3] allowed lower-case letters in names; only the capitals count.
+        const key = name[0].replace(/[a-z]/g, "");
+        const values = [];
+        for (;;) {
+          while (i < text.length && /\s/.test(text[i])) i += 1;
+          if (text[i] !== "[") break;
+          i += 1;
+          let value = "";
+          while (i < text.length && text[i] !== "]") {
+            if (text[i] === "\\") {
+              i += 1;
+              // An escaped line break is no character at all.
+              if (text[i] === "\r" && text[i + 1] === "\n") i += 1;
+              if (text[i] !== "\n" && text[i] !== "\r") value += text[i] ?? "";
+            } else {
+              value += text[i];
+            }
+            i += 1;
+          }
+          if (i >= text.length) fail(`property ${key} has no closing ']'`);
+          i += 1;
+          values.push(value);
+        }
+        if (!values.length) fail(`property ${key} has no value`);
+        node[key] = (node[key] || []).concat(values);
+      }
+      nodes.push(node);
+    } else if (/\s/.test(c)) {
+      i += 1;
+    } else {
+      fail(`unexpected '${c}'`);
+    }
+  }
+  if (!nodes.length) throw new Error("the game tree has no node");
+  return nodes;
+}
+
+/** An SGF point (`dd`, letters from a at the top left) as a vertex, or null for a pass. */
+function sgfPoint(size, value) {
+  if (value === "" || (value === "tt" && size <= 19)) return null;
+  const letter = (ch) => {
+    const code = ch.charCodeAt(0);
+    if (code >= 97 && code <= 122) return code - 97;
+    if (code >= 65 && code <= 90) return code - 65 + 26;
+    return -1;
+  };
+  const x = letter(value[0] || "");
+  const y = letter(value[1] || "");
+  if (value.length !== 2 || x < 0 || y < 0 || x >= size || y >= size) {
+    throw new Error(`'${value}' is not a point of a ${size}×${size} board`);
+  }
+  return vertex(size, y * size + x);
+}
+
+/** The points of an SGF point list, whose entries may be rectangles such as `aa:cc`. */
+function sgfPoints(size, values) {
+  const points = [];
+  for (const value of values) {
+    const [from, to] = value.split(":");
+    if (to === undefined) {
+      const v = sgfPoint(size, from);
+      if (v) points.push(v);
+      continue;
+    }
+    const a = parseVertex(size, sgfPoint(size, from));
+    const b = parseVertex(size, sgfPoint(size, to));
+    const [ax, ay, bx, by] = [a % size, Math.floor(a / size), b % size, Math.floor(b / size)];
+    for (let y = Math.min(ay, by); y <= Math.max(ay, by); y++) {
+      for (let x = Math.min(ax, bx); x <= Math.max(ax, bx); x++) {
+        points.push(vertex(size, y * size + x));
+      }
+    }
+  }
+  return points;
+}
+
+/**
+ * The main line of an SGF record as the page plays it: {size, komi (0
+ * when the record gives none), handicap (HA, informative: the stones are in
+ * setup), rules (a preset name), setup ({black, white, to_move} or null),
+ * moves (vertices and "pass"), players ({black, white}), result}. A move out
+ * of turn gets a pass of the other colour before it, as the page's move
+ * list alternates. Throws, saying why, on what the page cannot play: a
+ * board that is not square or larger than 25×25, stones added or removed
+ * after the first move, another game than Go.
+ */
+export function readSgf(text) {
+  const nodes = sgfMainLine(text);
+  const root = nodes[0];
+  const one = (key) => (root[key] ? root[key][0].trim() : null);
+  if (one("GM") && one("GM") !== "1") throw new Error(`the record is of game ${one("GM")}, not Go (GM[1])`);
+  const sz = one("SZ") || "19";
+  if (!/^\d+$/.test(sz)) throw new Error(`board size ${sz}: only square boards can be played here`);
+  const size = Number(sz);
+  if (size < 2 || size > 25) throw new Error(`board size ${size}: boards from 2×2 to 25×25 can be played here`);
+  // A record without komi is taken to have none.
+  let komi = 0;
+  if (one("KM") !== null && one("KM") !== "") {
+    komi = Number(one("KM"));
+    if (!Number.isFinite(komi) || Math.abs(komi) > 1000) throw new Error(`komi ${one("KM").slice(0, 20)} is not a number between -1000 and 1000`);
+  }
+  const ru = (one("RU") || "").toLowerCase();
+  const found = SGF_RULES.find(([word]) => ru.includes(word));
+  const rules = found ? found[1] : "chinese";
+  const handicap = Number(one("HA")) || 0;
+
+  const black = [];
+  const white = [];
+  const moves = [];
+  let next = null; // the colour to move next, once known
+  let first = null;
+  for (const [index, node] of nodes.entries()) {
+    const setupHere = node.AB || node.AW || node.AE;
+    if (setupHere) {
+      if (moves.length) throw new Error(`node ${index} adds or removes stones after the first move; the page cannot play that`);
+      if (node.AE) throw new Error("the record removes stones (AE); the page cannot play that");
+      black.push(...sgfPoints(size, node.AB || []));
+      white.push(...sgfPoints(size, node.AW || []));
+    }
+    if (node.PL && !moves.length) first = /^w/i.test(node.PL[0]) ? "white" : "black";
+    for (const [key, color] of [["B", "black"], ["W", "white"]]) {
+      if (!node[key]) continue;
+      if (next === null) {
+        next = color;
+        first = color;
+      }
+      if (color !== next) moves.push("pass");
+      moves.push(sgfPoint(size, node[key][0].trim()) || "pass");
+      next = color === "black" ? "white" : "black";
+    }
+  }
+  if (first === null) first = handicap >= 2 && black.length ? "white" : "black";
+  const setup = black.length || white.length || first === "white" ? { black, white, to_move: first } : null;
+  return {
+    size,
+    komi,
+    handicap,
+    rules,
+    setup,
+    moves,
+    players: { black: one("PB"), white: one("PW") },
+    result: one("RE"),
+  };
 }

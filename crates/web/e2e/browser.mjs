@@ -1,0 +1,99 @@
+// What the page's browser tests share: Chromium started the same way each
+// time, the desktop and phone contexts, an error collector, and the steps
+// every game begins with.
+
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium } from "playwright-core";
+import { repoRoot } from "./server.mjs";
+
+/** Where screenshots and downloads are kept. */
+export const artifacts = resolve(repoRoot, "target/e2e");
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A desktop window. */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } };
+
+/** A phone: a narrow screen that is touched, not clicked. */
+export const PHONE = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  hasTouch: true,
+  isMobile: true,
+};
+
+/** Debian's Chromium (or $CHROMIUM), headless. */
+export function launch() {
+  mkdirSync(artifacts, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/** A new page whose errors (uncaught, or logged as errors) are collected in `errors`. */
+export async function newPage(browser, options) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  return { context, page, errors };
+}
+
+/** Waits until it is the human's turn again (the bot has answered) or the game is over. */
+export async function waitForHumanTurn(page) {
+  await page.waitForFunction(() => {
+    const turn = document.getElementById("turn").textContent;
+    const thinking = !document.getElementById("thinking").hidden;
+    return !thinking && (turn.includes("(you)") || turn.startsWith("Game over"));
+  });
+}
+
+/** The move list as shown, e.g. ["B E5", "W C3"]. */
+export function moveList(page) {
+  return page.locator("#move-list li").allTextContents();
+}
+
+/**
+ * Starts a game from the new-game dialog (opening it if needed): `size`,
+ * `color`, `bot` (a menu value), `komi` and `rules` when given.
+ */
+export async function startGame(page, { size = 9, color = "black", bot = "random:pass=opponent", komi, rules } = {}) {
+  const dialog = page.locator("#new-game-dialog");
+  if (!(await dialog.isVisible())) await page.click("#new-game");
+  await dialog.waitFor({ state: "visible" });
+  const radio = page.locator(`input[name=size][value="${size}"]`);
+  if (await radio.count()) await radio.check();
+  else {
+    await page.check("input[name=size][value=other]");
+    await page.fill("#size-other", String(size));
+  }
+  await page.selectOption("#color", color);
+  if (rules) await page.selectOption("#rules", rules);
+  await page.selectOption("#bot", bot);
+  if (komi !== undefined) await page.fill("#komi", String(komi));
+  await page.click("#start-game");
+  await dialog.waitFor({ state: "hidden" });
+}
+
+/** An empty point of the board, preferring those of `wanted` in order. */
+export async function emptyPoint(page, wanted = []) {
+  return page.evaluate((wanted) => {
+    const taken = new Set([...document.querySelectorAll("[data-stone]")].map((s) => s.dataset.vertex));
+    const all = [...document.querySelectorAll("[data-point]")].map((t) => t.dataset.point);
+    return wanted.find((v) => !taken.has(v) && all.includes(v)) || all.find((v) => !taken.has(v));
+  }, wanted);
+}
