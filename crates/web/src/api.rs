@@ -22,7 +22,7 @@ use crate::error::ApiError;
 use crate::katago;
 use crate::request::GameRequest;
 use crate::score::{self, ScoreReport};
-use crate::AppState;
+use crate::{AppState, SizeRange};
 
 type Shared = State<Arc<AppState>>;
 type Body = Result<Json<GameRequest>, JsonRejection>;
@@ -79,6 +79,8 @@ struct BotEntry {
     name: &'static str,
     description: &'static str,
     options: Vec<OptionEntry>,
+    /// The square board sides it plays; `null` if they are not one range.
+    sizes: Option<SizeRange>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +117,7 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
                         help: option.help,
                     })
                     .collect(),
+                sizes: state.sizes(info.name),
             })
             .collect(),
         limits: LimitsView {
