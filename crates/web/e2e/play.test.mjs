@@ -192,7 +192,7 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
   }
 });
 
-test("the neural policy bot answers on 9x9 and explains why not on 13x13", { timeout: 120_000 }, async () => {
+test("the neural policy bot answers on 9x9, is not offered on 13x13, and explains why not there", { timeout: 120_000 }, async () => {
   const server = await startServer();
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -250,15 +250,21 @@ test("the neural policy bot answers on 9x9 and explains why not on 13x13", { tim
     assert.ok(asked.length >= 2 && asked.every((url) => url.includes("/select-move/mcts:model=builtin")), asked.join(" "));
     assert.match(await page.textContent("#analysis-body"), /Win rate \d+\.\d%/, "the search reports its win rate");
 
-    // The shipped model is for 9x9: on 13x13 the page says why the bot
-    // cannot answer, and the game stays as it was.
+    // The shipped model is for 9x9: on 13x13 the menu does not offer it.
     await page.click("#new-game");
     await dialog.waitFor({ state: "visible" });
     await page.check('input[name=size][value="13"]');
-    await page.selectOption("#color", "black");
-    await page.selectOption("#bot", "policy");
-    await page.click("#start-game");
-    await dialog.waitFor({ state: "hidden" });
+    const menu = await page.locator("#bot option").evaluateAll((options) => options.map((o) => o.value));
+    assert.ok(!menu.includes("policy") && menu.includes("random:pass=opponent"), `${menu}`);
+    await page.click("#cancel-new-game");
+    // A game that asks for it anyway (kept from an older page): the page
+    // says why the bot cannot answer, and the game stays as it was.
+    await page.evaluate(() => {
+      const settings = { size: 13, human: "black", humanChoice: "black", handicap: 0, komi: 7.5, rules: "chinese", bot: "policy", budget: null };
+      localStorage.setItem("tengen.game.v1", JSON.stringify({ settings, moves: [], score: null, analysis: null }));
+    });
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById("message").textContent.includes("restored"));
     await page.locator('[data-point="D4"]').click();
     await page.waitForFunction(() => document.getElementById("message").textContent.includes("could not answer"));
     assert.match(await page.textContent("#message"), /9x9/);

@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::katago;
 use crate::request::GameRequest;
 use crate::score::{self, ScoreReport};
-use crate::AppState;
+use crate::{AppState, SizeRange};
 
 type Shared = State<Arc<AppState>>;
 type Body = Result<Json<GameRequest>, JsonRejection>;
@@ -80,6 +80,8 @@ struct BotEntry {
     name: &'static str,
     description: &'static str,
     options: Vec<OptionEntry>,
+    /// The square board sides it plays; `null` if they are not one range.
+    sizes: Option<SizeRange>,
 }
 
 #[derive(Serialize)]
@@ -116,6 +118,7 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
                         help: option.help,
                     })
                     .collect(),
+                sizes: state.sizes(info.name),
             })
             .collect(),
         limits: LimitsView {

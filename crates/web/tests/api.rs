@@ -86,6 +86,18 @@ fn health_bots_and_the_page() {
         .collect();
     assert_eq!(names, expected);
     assert_eq!(bots["limits"]["max_seconds"], 10.0);
+    // The sides each bot plays: the shipped network's 9x9 for policy.
+    let sizes = |name: &str| {
+        bots["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == name)
+            .map(|b| b["sizes"].clone())
+            .unwrap()
+    };
+    assert_eq!(sizes("policy"), json!({"min": 9, "max": 9}));
+    assert_eq!(sizes("random"), json!({"min": 1, "max": 25}));
 
     let page = client.get("/").unwrap();
     assert_eq!(page.status, 200);
