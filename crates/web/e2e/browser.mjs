@@ -73,6 +73,9 @@ export function moveList(page) {
  */
 export async function startGame(page, { size = 9, color = "black", bot = "random:pass=opponent", komi, rules } = {}) {
   const dialog = page.locator("#new-game-dialog");
+  // The page opens the dialog by itself when it has no saved game, once
+  // its bot menu is loaded: wait for that before deciding to click.
+  await page.waitForSelector("body[data-ready]");
   if (!(await dialog.isVisible())) await page.click("#new-game");
   await dialog.waitFor({ state: "visible" });
   const radio = page.locator(`input[name=size][value="${size}"]`);

@@ -1086,15 +1086,18 @@ async function main() {
   }
   if (!saved) {
     openNewGame();
-    return;
+  } else {
+    say("Game restored.");
+    render();
+    if (game.isOver()) {
+      if (!saved.score) finish();
+    } else if (game.toMove === botColor()) {
+      askBot();
+    }
   }
-  say("Game restored.");
-  render();
-  if (game.isOver()) {
-    if (!saved.score) finish();
-  } else if (game.toMove === botColor()) {
-    askBot();
-  }
+  // Set up: the bot menu is filled and the new-game dialog, if it opens by
+  // itself, is open (browser tests wait for this before they click).
+  document.body.dataset.ready = "true";
 }
 
 main();
