@@ -19,7 +19,10 @@ pub fn run(args: GtpArgs) -> Result<()> {
     let seed = seed_or_clock(args.game.seed);
     let bot = tengen::make_agent(&args.bot, seed)?;
     check_plays(bot.as_ref(), &args.bot, &rules, size)?;
-    let mut engine = tengen_gtp::Engine::new(bot, size, rules).with_status_seed(seed);
+    // The count keeps the default estimate seed, so that this engine, the
+    // match referee and the web server find the same dead stones; `seed`
+    // is the bot's.
+    let mut engine = tengen_gtp::Engine::new(bot, size, rules);
     engine.run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     tracing::info!("gtp session over");
     Ok(())

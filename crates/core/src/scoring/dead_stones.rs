@@ -160,7 +160,7 @@ fn lost_in_playouts(board: &Board, to_move: Color, playouts: usize, seed: u64) -
 /// For every cell, in how many of `playouts` playouts from `board` each
 /// colour owned it at the end ([`final_owner`]). The playouts alternate
 /// which side starts, `to_move` first, and are seeded by `seed` and the
-/// position, so the same inputs give the same counts.
+/// stones, so the same stones give the same counts.
 fn owners_in_playouts(
     board: &Board,
     to_move: Color,
@@ -169,6 +169,7 @@ fn owners_in_playouts(
 ) -> ByColor<Vec<u32>> {
     let size = board.size();
     let mut owners = ByColor::new(vec![0u32; size.cells()], vec![0u32; size.cells()]);
+    let board = &canonical(board);
     let mut rng = Rng::new(seed ^ board.hash());
     let mut scratch = board.clone();
     // Enough turns for any sensible playout to end; the cap only guards
@@ -208,6 +209,24 @@ pub fn expected_lead(game: &Game, playouts: usize, seed: u64) -> Option<f64> {
         )
     });
     Some((black as f64 - white as f64) / playouts as f64 - game.rules().komi)
+}
+
+/// The board with the same stones, set up in board order. A board's
+/// internal order of empty points (from which playouts draw) depends on
+/// the moves that led to it; without this, the same position reached
+/// by other moves, or read from a record, could be counted differently.
+/// A ko ban is not kept: it would only forbid one point on the first move
+/// of half the playouts.
+fn canonical(board: &Board) -> Board {
+    let mut canonical = Board::new(board.size());
+    for point in board.size().points() {
+        if let Some(color) = board.stone(point) {
+            canonical
+                .place_setup_stone(point, color)
+                .expect("every chain of a legal position keeps a liberty while it is set up");
+        }
+    }
+    canonical
 }
 
 /// Plays uniformly random legal moves that fill no real eye of the mover
