@@ -8,6 +8,24 @@ use std::process::{Command, Stdio};
 
 const GNUGO: &str = "/usr/games/gnugo";
 
+/// GNU Go's answers to a GTP script.
+fn gnugo_answers(script: &str) -> String {
+    let mut gnugo = Command::new(GNUGO)
+        .args(["--mode", "gtp"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    gnugo
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    String::from_utf8_lossy(&gnugo.wait_with_output().unwrap().stdout).into_owned()
+}
+
 #[test]
 fn random_bot_against_gnugo() {
     if !std::path::Path::new(GNUGO).exists() {
@@ -53,21 +71,7 @@ fn random_bot_against_gnugo() {
         assert!(record.black_name.is_some() && record.white_name.is_some());
 
         // GNU Go reads the record too.
-        let mut gnugo = Command::new(GNUGO)
-            .args(["--mode", "gtp"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let script = format!("loadsgf {}\nquit\n", path.display());
-        gnugo
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        let reply = String::from_utf8_lossy(&gnugo.wait_with_output().unwrap().stdout).into_owned();
+        let reply = gnugo_answers(&format!("loadsgf {}\nquit\n", path.display()));
         assert!(
             reply.starts_with('='),
             "GNU Go could not load {}: {reply}",
@@ -128,21 +132,10 @@ fn handicap_game_against_gnugo_watched() {
     assert!(stdout.contains("Games: 1"), "the report follows: {stdout}");
 
     // GNU Go loads the record with its handicap stones.
-    let mut gnugo = Command::new(GNUGO)
-        .args(["--mode", "gtp"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let script = format!("loadsgf {} 1\nlist_stones black\nquit\n", path.display());
-    gnugo
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let reply = String::from_utf8_lossy(&gnugo.wait_with_output().unwrap().stdout).into_owned();
+    let reply = gnugo_answers(&format!(
+        "loadsgf {} 1\nlist_stones black\nquit\n",
+        path.display()
+    ));
     let stones = reply.split("\n\n").nth(1).unwrap_or_default();
     assert_eq!(
         stones.split_whitespace().count(),

@@ -7,23 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { chromium } from "playwright-core";
-import { repoRoot, startServer, tengenBinary } from "./server.mjs";
+import { artifacts, launch } from "./browser.mjs";
+import { startServer, tengenBinary } from "./server.mjs";
 
-const artifacts = resolve(repoRoot, "target/e2e");
-
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 async function moveCount(page) {
   return page.locator("#move-list li").count();
@@ -39,12 +27,8 @@ async function waitForHumanTurn(page) {
 }
 
 test("a game against the random bot in the browser", { timeout: 180_000 }, async () => {
-  mkdirSync(artifacts, { recursive: true });
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launch();
   try {
     const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
@@ -194,10 +178,7 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
 
 test("the neural policy bot answers on 9x9, is not offered on 13x13, and explains why not there", { timeout: 120_000 }, async () => {
   const server = await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launch();
   try {
     const page = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
     const errors = [];

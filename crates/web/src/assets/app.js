@@ -175,18 +175,9 @@ function playFromHere() {
   }
   const n = viewAt;
   const color = shown.toMove;
-  saved.moves = saved.moves.slice(0, n);
   saved.settings.human = color === WHITE ? "white" : "black";
   saved.settings.humanChoice = saved.settings.human;
-  saved.score = null;
-  saved.dead = null;
-  saved.accepted = false;
-  for (const key of Object.keys(saved.analyses || {})) {
-    if (Number(key) >= n) delete saved.analyses[key];
-  }
-  viewAt = null;
-  save();
-  rebuild();
+  keepMoves(n);
   say(`Playing on from move ${n} as ${colorName(color)}.`);
   afterMove();
 }
@@ -402,6 +393,24 @@ function resign() {
   say("You resign.");
 }
 
+/**
+ * Keeps the first `n` moves of the game and drops the rest with everything
+ * that described them (the count, its dead stones and acceptance, the bot's
+ * analyses), leaves review, and shows the game from there.
+ */
+function keepMoves(n) {
+  saved.moves = saved.moves.slice(0, n);
+  saved.score = null;
+  saved.dead = null;
+  saved.accepted = false;
+  for (const key of Object.keys(saved.analyses || {})) {
+    if (Number(key) >= n) delete saved.analyses[key];
+  }
+  viewAt = null;
+  save();
+  rebuild();
+}
+
 function undo() {
   if (!game) return;
   if (request) {
@@ -419,16 +428,7 @@ function undo() {
     say("Nothing of yours to take back.");
     return;
   }
-  saved.moves = moves.slice(0, i);
-  saved.score = null;
-  saved.dead = null;
-  saved.accepted = false;
-  for (const key of Object.keys(saved.analyses || {})) {
-    if (Number(key) >= i) delete saved.analyses[key];
-  }
-  viewAt = null;
-  save();
-  rebuild();
+  keepMoves(i);
   say("Taken back.");
   render();
   if (game.toMove === botColor() && !game.isOver()) askBot();
