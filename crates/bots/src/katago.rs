@@ -106,10 +106,22 @@ pub fn net_evaluation(game: &Game, evaluation: &Evaluation) -> NetEvaluation {
 
 impl PositionEvaluator for KataGoEvaluator {
     fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        self.evaluate_until(positions, &|| false)
+    }
+
+    fn abandons(&self) -> bool {
+        true
+    }
+
+    fn evaluate_until(
+        &self,
+        positions: &[&Game],
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
         let symmetry = (self.next_symmetry.fetch_add(1, Ordering::Relaxed) % 8) as u8;
         let evaluations = self
             .network
-            .evaluate(positions, Symmetries::One(symmetry), &self.options)
+            .evaluate_until(positions, Symmetries::One(symmetry), &self.options, cancel)
             .map_err(|e| EvaluatorError::new(e.to_string()))?;
         Ok(positions
             .iter()

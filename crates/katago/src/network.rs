@@ -5,7 +5,7 @@ use std::path::Path;
 
 use tengen_core::{Color, Game, Move, Point};
 
-use crate::forward::{forward, RawOutput};
+use crate::forward::{forward_until, RawOutput};
 use crate::inputs::{self, InputOptions, KataKo, KataRules};
 use crate::model::{ModelDesc, ModelError, GLOBAL_INPUTS, SPATIAL_INPUTS};
 use crate::output::{evaluate, Evaluation};
@@ -34,6 +34,9 @@ pub enum EvalError {
     /// A symmetry outside 0..8.
     #[error("symmetry {0} does not exist (0 to 7)")]
     Symmetry(u8),
+    /// The caller cancelled the evaluation before it finished.
+    #[error("the evaluation was cancelled")]
+    Cancelled,
 }
 
 /// Which symmetries to evaluate a position under.
@@ -120,6 +123,18 @@ impl Network {
         symmetries: Symmetries,
         options: &EvalOptions,
     ) -> Result<Vec<Evaluation>, EvalError> {
+        self.evaluate_until(games, symmetries, options, &|| false)
+    }
+
+    /// [`Network::evaluate`], given up with [`EvalError::Cancelled`] soon
+    /// after `cancel` says so (it is asked between the network's blocks).
+    pub fn evaluate_until(
+        &self,
+        games: &[&Game],
+        symmetries: Symmetries,
+        options: &EvalOptions,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<Evaluation>, EvalError> {
         let list: Vec<u8> = match symmetries {
             Symmetries::One(s) if s < SYMMETRIES => vec![s],
             Symmetries::One(s) => return Err(EvalError::Symmetry(s)),
@@ -152,18 +167,22 @@ impl Network {
                 }
             }
             let batch = members.len() * list.len();
-            let raw = self.pool.install(|| {
-                forward(
-                    &self.model,
-                    batch,
-                    width,
-                    height,
-                    &spatial,
-                    &global,
-                    options.policy_optimism,
-                    self.threads,
-                )
-            });
+            let raw = self
+                .pool
+                .install(|| {
+                    forward_until(
+                        &self.model,
+                        batch,
+                        width,
+                        height,
+                        &spatial,
+                        &global,
+                        options.policy_optimism,
+                        self.threads,
+                        cancel,
+                    )
+                })
+                .ok_or(EvalError::Cancelled)?;
             for (m, &i) in members.iter().enumerate() {
                 let mut evaluations = Vec::with_capacity(list.len());
                 for (k, &symmetry) in list.iter().enumerate() {

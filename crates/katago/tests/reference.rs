@@ -247,3 +247,44 @@ fn batches_threads_and_symmetries_agree() {
         "symmetries disagree by {worst}: an output is not turned back"
     );
 }
+
+/// A cancelled evaluation stops at the next block: `cancel` is asked before
+/// every block and before the heads, so saying yes at the n-th question
+/// ends it there (`Cancelled`), and an evaluation never cancelled asks at
+/// every one of those places and gives the ordinary answer.
+#[test]
+fn cancelled_evaluations_stop_at_the_next_block() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use tengen_katago::network::EvalError;
+
+    let games = reference_games();
+    let game = &games[0];
+    let network = Network::load(model_path(), 1).unwrap();
+    let options = EvalOptions::default();
+    let asked = AtomicUsize::new(0);
+    let full = network
+        .evaluate_until(&[game], Symmetries::One(0), &options, &|| {
+            asked.fetch_add(1, Ordering::SeqCst);
+            false
+        })
+        .unwrap();
+    let questions = asked.load(Ordering::SeqCst);
+    // The b10 nested-bottleneck trunk: before the stem, before each block
+    // and each block nested in one, and before the heads.
+    assert!(questions > 12, "asked only {questions} times");
+    let plain = network
+        .evaluate(&[game], Symmetries::One(0), &options)
+        .unwrap();
+    assert_eq!(full[0].policy, plain[0].policy);
+    for stop_at in [1, 2, questions / 2, questions] {
+        let asked = AtomicUsize::new(0);
+        let result = network.evaluate_until(&[game], Symmetries::One(0), &options, &|| {
+            asked.fetch_add(1, Ordering::SeqCst) + 1 >= stop_at
+        });
+        assert!(
+            matches!(result, Err(EvalError::Cancelled)),
+            "not cancelled at question {stop_at}"
+        );
+        assert_eq!(asked.load(Ordering::SeqCst), stop_at, "went on after a yes");
+    }
+}

@@ -224,9 +224,10 @@ impl Drop for AbandonOnDrop {
 /// Runs `work` on a blocking thread holding one bot slot, within the time
 /// cap. The slot is held by the thread until the work returns; the work is
 /// given a [`StopSignal`] that is set at the cap (half the grace before the
-/// answer is due) or as soon as the request is abandoned, and searching bots stop on it (between simulations, or
-/// for the `katago` bot between batches of evaluations), so an abandoned
-/// search frees its slot, its cores and its memory at once.
+/// answer is due) or as soon as the request is abandoned, and searching
+/// bots stop on it (between simulations, or for the `katago` bot between
+/// blocks of the network, in the middle of a batch), so an abandoned search
+/// frees its slot, its cores and its memory at once.
 async fn run_bot_work<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&StopSignal) -> Result<T, ApiError> + Send + 'static,

@@ -26,15 +26,13 @@ pub const NAME: &str = "katago";
 /// nor `time` (fewer if the server's limit is lower).
 pub const DEFAULT_VISITS: u64 = 100;
 
-/// The longest a `katago` search may think: the server's `max_think` less
-/// its grace (at least half of `max_think`). A search stops only between
-/// batches of evaluations, and a batch on a large board can take seconds on
-/// a small machine; the rest of the answer time is left for it.
+/// The longest a `katago` search may think: the server's `max_think`, as
+/// for every bot. A search plans its batches to end by then; one that runs
+/// over (a batch on a large board can take a second on a small machine) is
+/// stopped in the middle of its batch by the request's stop signal, half
+/// the grace later.
 pub fn time_cap(limits: &Limits) -> Duration {
-    limits
-        .max_think
-        .saturating_sub(limits.grace)
-        .max(limits.max_think / 2)
+    limits.max_think
 }
 
 /// The settings a client may give the server's `katago` bot. `model` and

@@ -83,6 +83,20 @@ pub trait PositionEvaluator: Send + Sync {
     /// Evaluates several positions at once (a batch); one result per game,
     /// in order.
     fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError>;
+    /// Whether [`PositionEvaluator::evaluate_until`] can give a batch up
+    /// part-way; the search then watches its stop signal during batches.
+    fn abandons(&self) -> bool {
+        false
+    }
+    /// [`PositionEvaluator::evaluate`], given up (with any error) soon after
+    /// `cancel` says so, if the evaluator [`abandons`](Self::abandons).
+    fn evaluate_until(
+        &self,
+        positions: &[&Game],
+        _cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        self.evaluate(positions)
+    }
     /// Whether it can evaluate boards of this size (`Err` with the reason
     /// otherwise).
     fn supports(&self, size: BoardSize) -> Result<(), String>;
@@ -103,6 +117,16 @@ pub trait PositionEvaluator: Send + Sync {
 impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
     fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError> {
         (**self).evaluate(positions)
+    }
+    fn abandons(&self) -> bool {
+        (**self).abandons()
+    }
+    fn evaluate_until(
+        &self,
+        positions: &[&Game],
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        (**self).evaluate_until(positions, cancel)
     }
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         (**self).supports(size)
@@ -469,7 +493,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
             }
             stop()
         };
-        searcher.run(limits, &mut monitor);
+        searcher.run(limits, &mut monitor, stop);
         let analysis = analysis_of(
             &*searcher.tree,
             &searcher.utility,

@@ -8,8 +8,13 @@
 //! (the virtual losses come off). A descent that ends in a finished game
 //! (two passes) backs up the game's own count at once, without the network.
 //! Everything runs on the caller's thread, so a search is deterministic for
-//! a deterministic evaluator.
+//! a deterministic evaluator. The one exception: an evaluator that can give
+//! a batch up part-way ([`PositionEvaluator::abandons`]) runs its batch on a
+//! helper thread while the caller's thread watches the stop signal, so that
+//! a search told to stop does not first finish a batch that may take a
+//! second.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tengen_core::{Color, Game, Move, Outcome, MAX_CELLS};
@@ -225,8 +230,15 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     }
 
     /// Searches until `limits` or `monitor` (called after every round with
-    /// the searcher and the time so far) says stop.
-    pub fn run(&mut self, limits: Limits, monitor: &mut dyn FnMut(&Self, Duration) -> bool) {
+    /// the searcher and the time so far) says stop, or `stop` does: it is
+    /// also asked while a batch is being evaluated, and a batch it stops is
+    /// dropped (its leaves stay unvisited).
+    pub fn run(
+        &mut self,
+        limits: Limits,
+        monitor: &mut dyn FnMut(&Self, Duration) -> bool,
+        stop: &dyn Fn() -> bool,
+    ) {
         let start = Instant::now();
         if self.game.is_over() {
             self.stats.elapsed = start.elapsed();
@@ -270,8 +282,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 self.stats.tree_full = true;
                 break;
             }
-            if self.round(want).is_err() {
-                break;
+            match self.round(want, stop) {
+                Ok(Round::Done) => {}
+                Ok(Round::Stopped) | Err(_) => break,
             }
             let elapsed = start.elapsed();
             self.stats.elapsed = elapsed;
@@ -342,7 +355,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     }
 
     /// One round: up to `want` visits, their leaves evaluated in one batch.
-    fn round(&mut self, want: u64) -> Result<(), EvaluatorError> {
+    fn round(&mut self, want: u64, stop: &dyn Fn() -> bool) -> Result<Round, EvaluatorError> {
         let mut leaves: Vec<Pending> = Vec::new();
         let mut terminal = 0u64;
         let mut failures = 0u64;
@@ -371,38 +384,43 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 self.stats.error = Some(error.to_string());
                 return Err(error);
             }
-            return Ok(());
+            return Ok(Round::Done);
         }
         let games: Vec<&Game> = leaves.iter().map(|l| &l.game).collect();
-        self.stats.batches += 1;
-        self.stats.evaluations += games.len() as u64;
-        let result = self.evaluator.evaluate(&games).and_then(|evals| {
-            if evals.len() == games.len() {
-                Ok(evals)
-            } else {
-                Err(EvaluatorError::new(format!(
-                    "{} results for {} positions",
-                    evals.len(),
-                    games.len()
-                )))
-            }
+        let result = evaluate_batch(self.evaluator, &games, stop).and_then(|evals| match evals {
+            Some(evals) if evals.len() != games.len() => Err(EvaluatorError::new(format!(
+                "{} results for {} positions",
+                evals.len(),
+                games.len()
+            ))),
+            evals => Ok(evals),
         });
+        let count = games.len() as u64;
         let evals = match result {
-            Ok(evals) => evals,
-            Err(error) => {
+            Ok(Some(evals)) => {
+                self.stats.batches += 1;
+                self.stats.evaluations += count;
+                evals
+            }
+            other => {
                 for leaf in &leaves {
                     self.undo_virtual_loss(&leaf.path);
                     let last = *leaf.path.last().expect("a path has a root");
                     self.tree.node_mut(last).pending = false;
                 }
-                self.stats.error = Some(error.to_string());
-                return Err(error);
+                return match other {
+                    Err(error) => {
+                        self.stats.error = Some(error.to_string());
+                        Err(error)
+                    }
+                    _ => Ok(Round::Stopped),
+                };
             }
         };
         for (leaf, eval) in leaves.into_iter().zip(evals) {
             self.absorb(leaf, eval);
         }
-        Ok(())
+        Ok(Round::Done)
     }
 
     /// Expands a leaf with its evaluation and backs its value up.
@@ -635,4 +653,54 @@ pub fn legal_policy(game: &Game, policy: &[(Move, f32)]) -> Vec<(Move, f32)> {
     }
     out.sort_by(|a, b| b.1.total_cmp(&a.1));
     out
+}
+
+/// How a round ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Round {
+    /// Its leaves were evaluated and backed up.
+    Done,
+    /// The stop signal came while its batch was being evaluated; the batch
+    /// was dropped.
+    Stopped,
+}
+
+/// Evaluates `games`, or gives up (`Ok(None)`) when `stop` says so. An
+/// evaluator that can abandon a batch runs it on a helper thread while this
+/// thread asks `stop` (which need not be thread-safe) every 2 ms and passes
+/// the answer on through an atomic flag; any other evaluator just runs.
+fn evaluate_batch<E: PositionEvaluator + ?Sized>(
+    evaluator: &E,
+    games: &[&Game],
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Vec<NetEvaluation>>, EvaluatorError> {
+    if !evaluator.abandons() {
+        return evaluator.evaluate(games).map(Some);
+    }
+    if stop() {
+        return Ok(None);
+    }
+    let cancelled = AtomicBool::new(false);
+    let watcher = std::thread::current();
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(|| {
+            let result = evaluator.evaluate_until(games, &|| cancelled.load(Ordering::Relaxed));
+            watcher.unpark();
+            result
+        });
+        while !worker.is_finished() {
+            if !cancelled.load(Ordering::Relaxed) && stop() {
+                cancelled.store(true, Ordering::Relaxed);
+            }
+            std::thread::park_timeout(Duration::from_millis(2));
+        }
+        worker
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    });
+    match result {
+        Ok(evals) => Ok(Some(evals)),
+        Err(_) if cancelled.load(Ordering::Relaxed) => Ok(None),
+        Err(error) => Err(error),
+    }
 }

@@ -639,3 +639,80 @@ fn the_clock_limits_the_search() {
     assert!(stats.elapsed >= Duration::from_millis(50), "{stats:?}");
     assert!(stats.new_visits > 1);
 }
+
+/// Answers its first `quick` batches at once, then holds every batch until
+/// it is cancelled (or 30 s pass: then it fails, which the test sees).
+struct HangingEval {
+    quick: u64,
+    answered: AtomicU64,
+    hanging: AtomicBool,
+    cancelled: AtomicBool,
+}
+
+impl PositionEvaluator for HangingEval {
+    fn evaluate(&self, positions: &[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        self.evaluate_until(positions, &|| false)
+    }
+
+    fn abandons(&self) -> bool {
+        true
+    }
+
+    fn evaluate_until(
+        &self,
+        positions: &[&Game],
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        if self.answered.fetch_add(1, Ordering::SeqCst) < self.quick {
+            return Ok(positions.iter().map(|g| area_eval(g)).collect());
+        }
+        self.hanging.store(true, Ordering::SeqCst);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(30) {
+            if cancel() {
+                self.cancelled.store(true, Ordering::SeqCst);
+                return Err(EvaluatorError::new("cancelled"));
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Err(EvaluatorError::new("never cancelled"))
+    }
+
+    fn supports(&self, _size: BoardSize) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn name(&self) -> &str {
+        "hanging"
+    }
+}
+
+#[test]
+fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
+    let game = Game::new(size(5), rules(7.5));
+    let eval = std::sync::Arc::new(HangingEval {
+        quick: 3,
+        answered: AtomicU64::new(0),
+        hanging: AtomicBool::new(false),
+        cancelled: AtomicBool::new(false),
+    });
+    let mut bot = PuctBot::new(config(10_000, 4), eval.clone());
+    // The signal comes only once a batch is under way: the search must hear
+    // it during the batch, not after it.
+    let stop = || eval.hanging.load(Ordering::SeqCst);
+    let Action::Move(chosen) = bot.select_move_stoppable(&game, &stop) else {
+        panic!("resigned")
+    };
+    assert!(game.legal(chosen).is_ok());
+    assert!(
+        eval.cancelled.load(Ordering::SeqCst),
+        "the batch was not cancelled"
+    );
+    let stats = bot.last_search().unwrap();
+    assert_eq!(stats.error, None, "a stop is not an error");
+    // Three batches were absorbed (one root visit, then two batches of
+    // four); the abandoned one left no visit and no virtual loss behind.
+    assert_eq!(stats.batches, 3);
+    assert_eq!(stats.root_visits, 9);
+    check_tree(&bot.kept.as_ref().unwrap().tree);
+}

@@ -64,6 +64,40 @@ pub fn forward(
     optimism: f32,
     threads: usize,
 ) -> Vec<RawOutput> {
+    forward_until(
+        model,
+        batch,
+        width,
+        height,
+        spatial,
+        global,
+        optimism,
+        threads,
+        &|| false,
+    )
+    .expect("a forward pass that is never cancelled finishes")
+}
+
+/// [`forward`], abandoned (`None`) as soon as `cancel` says so. `cancel` is
+/// asked before every block of the trunk (and every block nested in one)
+/// and before the heads: on 19×19 a batch of eight takes about a second on
+/// two cores, a block some tens of milliseconds, so a search that must stop
+/// now need not wait for the whole batch.
+#[allow(clippy::too_many_arguments)]
+pub fn forward_until(
+    model: &ModelDesc,
+    batch: usize,
+    width: usize,
+    height: usize,
+    spatial: &[f32],
+    global: &[f32],
+    optimism: f32,
+    threads: usize,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<RawOutput>> {
+    if cancel() {
+        return None;
+    }
     let grid = Grid {
         batch,
         width,
@@ -113,7 +147,12 @@ pub fn forward(
     add_per_position(grid, channels, &global_bias, &mut t);
 
     for block in &trunk.blocks {
-        run_block(block, grid, channels, &mut t, &mut s, threads);
+        if !run_block(block, grid, channels, &mut t, &mut s, threads, cancel) {
+            return None;
+        }
+    }
+    if cancel() {
+        return None;
     }
 
     // Trunk tip.
@@ -249,7 +288,7 @@ pub fn forward(
         threads,
     );
 
-    (0..batch)
+    let outputs = (0..batch)
         .map(|b| {
             let mix = |normal: f32, optimistic: f32| normal + (optimistic - normal) * optimism;
             let mut policy_out = Vec::with_capacity(points + 1);
@@ -288,10 +327,12 @@ pub fn forward(
                 ownership: ownership[b * points..(b + 1) * points].to_vec(),
             }
         })
-        .collect()
+        .collect();
+    Some(outputs)
 }
 
-/// Applies one residual block to `t` (rows of `channels`).
+/// Applies one residual block to `t` (rows of `channels`); `false` when
+/// `cancel` stopped it part-way (`t` is then half-computed).
 fn run_block(
     block: &Block,
     grid: Grid,
@@ -299,7 +340,11 @@ fn run_block(
     t: &mut [f32],
     s: &mut Scratch,
     threads: usize,
-) {
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> bool {
+    if cancel() {
+        return false;
+    }
     let rows = grid.rows();
     match block {
         Block::Ordinary(b) => {
@@ -375,7 +420,9 @@ fn run_block(
                 threads,
             );
             for child in &b.blocks {
-                run_block(child, grid, inner, &mut m, s, threads);
+                if !run_block(child, grid, inner, &mut m, s, threads, cancel) {
+                    return false;
+                }
             }
             norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
             apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, threads);
@@ -383,6 +430,7 @@ fn run_block(
         Block::Attention(b) => attention(b, grid, channels, t, s, threads),
         Block::Ffn(b) => ffn(b, grid, t, s, threads),
     }
+    true
 }
 
 /// Self-attention over the points of each position, added to `t`.

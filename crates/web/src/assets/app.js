@@ -548,7 +548,7 @@ function render() {
   $("captures-white").textContent = String(board.captures[WHITE]);
   const s = saved.settings;
   $("players").textContent =
-    `You: ${colorName(humanColor())} · Bot: ${s.bot} · ${s.size}×${s.size}, ${s.rules}, komi ${s.komi}` +
+    `You: ${colorName(humanColor())} · Bot: ${botLabel(s.bot)} · ${s.size}×${s.size}, ${s.rules}, komi ${s.komi}` +
     (s.setup ? ", set-up stones" : s.handicap >= 2 ? `, handicap ${s.handicap}` : "");
 
   const result = $("result");
@@ -743,6 +743,12 @@ function defaultKomi() {
 
 /** What the bot menu calls a bot, where its name is not enough. */
 const BOT_LABELS = { katago: "KataGo network" };
+
+/** The name the bot menu gives a bot spec (the spec itself if the menu has none). */
+function botLabel(spec) {
+  const choice = botChoices.find((c) => c.value === spec);
+  return choice ? choice.text : spec;
+}
 
 /**
  * The spec the menu plays a bot with, where its own defaults do not suit a
