@@ -13,6 +13,7 @@ pub mod tree;
 
 use std::time::Duration;
 
+use tengen_core::scoring::{self, Settlement};
 use tengen_core::{
     Action, Agent, Analysis, ByColor, Candidate, Color, Game, Move, Point, TimeLeft, TimeSettings,
     Variant,
@@ -325,15 +326,25 @@ impl<E: Evaluator + Clone> MctsBot<E> {
     ) -> Action {
         let to_move = game.to_move();
         self.cleanup = cleanup;
-        // The opponent passed and the board as it stands wins: pass too.
-        if !cleanup && game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
-            self.analysis = None;
-            return Action::Move(Move::Pass);
+        let counted = !cleanup && !game.rules().is_nogo();
+        // The opponent passed, nothing is left open and the count (the one
+        // the referee, final_score and the web page make) wins: pass too.
+        if counted && game.consecutive_passes() > 0 {
+            let settlement = settlement_of(game);
+            let score =
+                scoring::score(game.board(), game.rules(), &settlement.status.dead_points());
+            if settlement.is_settled() && score.winner() == Some(to_move) {
+                self.analysis = None;
+                return Action::Move(Move::Pass);
+            }
         }
         let limits = self.limits(game);
         let (tree, _root, outcome) = self.search(game, limits, report, stop);
         let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
-        let best = tree.most_visited(0);
+        let mut best = tree.most_visited(0);
+        if counted {
+            best = best.map(|pass| play_on_while_open(&tree, pass, game));
+        }
         let action = match best {
             // NoGo without a legal move: the game is lost.
             None if game.rules().is_nogo() => Action::Resign,
@@ -365,6 +376,44 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         self.last_outcome = Some(outcome);
         self.keep(tree, game);
         action
+    }
+}
+
+/// A win rate this close to the pass's is as good as passing.
+const PLAY_ON_MARGIN: f32 = 0.05;
+
+/// The estimate of `game`'s position as every counter makes it.
+fn settlement_of(game: &Game) -> Settlement {
+    scoring::settlement(
+        game.board(),
+        game.to_move(),
+        scoring::DEFAULT_STATUS_PLAYOUTS,
+        scoring::DEFAULT_STATUS_SEED,
+    )
+}
+
+/// The root child to play instead of `chosen` when `chosen` is a pass that
+/// leaves the position open (a fight, a ko, a stone in atari, dame or an
+/// unclosed border; see [`Settlement`]): the most visited other move, if
+/// its win rate is within [`PLAY_ON_MARGIN`] of the pass's. A search that
+/// only maximises its chance of winning sees nothing to gain once the game
+/// is decided, and would pass with the board half open; the game would then
+/// end in a position that counters judge differently. When every move is
+/// clearly worse than passing (filling the last dame would put a group in
+/// atari), the pass stands.
+fn play_on_while_open(tree: &Tree, chosen: usize, game: &Game) -> usize {
+    let pass = tree.node(chosen);
+    if to_move(pass.mv) != Move::Pass || settlement_of(game).is_settled() {
+        return chosen;
+    }
+    let pass_rate = pass.winrate().unwrap_or(0.0);
+    let alternative = tree
+        .children(0)
+        .filter(|&c| to_move(tree.node(c).mv) != Move::Pass && tree.node(c).visits > 0)
+        .max_by_key(|&c| tree.node(c).visits);
+    match alternative {
+        Some(c) if tree.node(c).winrate().unwrap_or(0.0) >= pass_rate - PLAY_ON_MARGIN => c,
+        _ => chosen,
     }
 }
 

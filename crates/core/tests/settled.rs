@@ -2,7 +2,9 @@
 //! (`tests/data/settled.txt`): every case's dead stones, seki and area count
 //! must come out exactly, whatever the seed.
 
-use tengen_core::scoring::{estimate_status, score, PassAlive, DEFAULT_STATUS_PLAYOUTS};
+use tengen_core::scoring::{
+    estimate_status, score, settlement, PassAlive, DEFAULT_STATUS_PLAYOUTS,
+};
 use tengen_core::{Board, Color, Move, Outcome, Point, Rules};
 
 struct Case {
@@ -12,6 +14,8 @@ struct Case {
     dead: Vec<String>,
     seki: Vec<String>,
     result: String,
+    contested: Vec<String>,
+    neutral: Vec<String>,
     board: Board,
 }
 
@@ -33,6 +37,7 @@ fn cases() -> Vec<Case> {
         let mut diagram = String::new();
         let (mut komi, mut to_move) = (None, Color::Black);
         let (mut dead, mut seki, mut result) = (None, None, None);
+        let (mut contested, mut neutral) = (None, None);
         for line in lines {
             match line.split_once(':') {
                 Some((key, value)) => {
@@ -43,6 +48,8 @@ fn cases() -> Vec<Case> {
                         "dead" => dead = Some(vertex_list(value)),
                         "seki" => seki = Some(vertex_list(value)),
                         "result" => result = Some(value.to_owned()),
+                        "contested" => contested = Some(vertex_list(value)),
+                        "neutral" => neutral = Some(vertex_list(value)),
                         other => panic!("{name}: unknown key {other}"),
                     }
                 }
@@ -59,6 +66,8 @@ fn cases() -> Vec<Case> {
             dead: dead.unwrap_or_else(|| panic!("{name}: no dead")),
             seki: seki.unwrap_or_else(|| panic!("{name}: no seki")),
             result: result.unwrap_or_else(|| panic!("{name}: no result")),
+            contested: contested.unwrap_or_else(|| panic!("{name}: no contested")),
+            neutral: neutral.unwrap_or_else(|| panic!("{name}: no neutral")),
             board,
             name,
         });
@@ -97,6 +106,34 @@ fn settled_positions_are_counted_right() {
                     case.name, case.dead, case.seki, case.result
                 ));
             }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What each position leaves open: the chains the playouts split on and the
+/// neutral points outside seki, under every seed; the estimate inside the
+/// settlement is the plain estimate.
+#[test]
+fn what_settled_positions_leave_open() {
+    let mut failures = Vec::new();
+    for case in cases() {
+        for seed in 1..=5 {
+            let found = settlement(&case.board, case.to_move, DEFAULT_STATUS_PLAYOUTS, seed);
+            assert_eq!(
+                found.status,
+                estimate_status(&case.board, case.to_move, DEFAULT_STATUS_PLAYOUTS, seed)
+            );
+            let contested = names(&case.board, found.contested.iter().copied());
+            let neutral = names(&case.board, found.neutral.iter().copied());
+            if contested != case.contested || neutral != case.neutral {
+                failures.push(format!(
+                    "{} (seed {seed}): contested {contested:?} neutral {neutral:?}; expected {:?} and {:?}",
+                    case.name, case.contested, case.neutral
+                ));
+            }
+            let open = !case.contested.is_empty() || !case.neutral.is_empty();
+            assert_eq!(found.is_settled(), !open, "{}", case.name);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

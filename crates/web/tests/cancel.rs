@@ -40,7 +40,10 @@ fn others_cpu_ticks() -> u64 {
     let me = fs::read_link("/proc/thread-self").expect("/proc/thread-self");
     let me = me.file_name().expect("a thread id").to_owned();
     let mut ticks = 0;
-    for task in fs::read_dir("/proc/self/task").expect("/proc/self/task").flatten() {
+    for task in fs::read_dir("/proc/self/task")
+        .expect("/proc/self/task")
+        .flatten()
+    {
         if task.file_name() == me {
             continue;
         }

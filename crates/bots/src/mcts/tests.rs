@@ -185,6 +185,54 @@ fn passes_after_the_opponent_only_when_the_board_wins() {
     assert_ne!(bot(500, 1, 1).select_move(&open), Action::Move(Move::Pass));
 }
 
+/// A game decided on the board but with dame left: the winner fills them
+/// rather than pass, whether the opponent has passed or not, so that the
+/// game ends in a position every counter scores alike; once the board is
+/// closed it passes.
+#[test]
+fn plays_on_while_dame_are_left_even_when_winning() {
+    // Black owns the top four rows, White the bottom two (Black wins by
+    // 13.5 with komi 0.5); row 3 is dame between the walls.
+    let board = ". x . x . x .
+                 x x x x x x x
+                 x x x x x x x
+                 x x x x x x x
+                 . . . . . . .
+                 o o o o o o o
+                 . o . o . o .";
+    for opponent_passed in [false, true] {
+        let mut game = game_from(board, Color::Black, 0.5);
+        if opponent_passed {
+            game = game_from(board, Color::White, 0.5);
+            game.play(Move::Pass).unwrap();
+        }
+        let mut bot = bot(2000, 1, 1);
+        let Action::Move(mv @ Move::Play(_)) = bot.select_move(&game) else {
+            panic!("passed or resigned with dame left (opponent passed: {opponent_passed})");
+        };
+        let vertex = game.size().gtp(mv);
+        assert!(vertex.ends_with('3'), "a dame of row 3, not {vertex}");
+    }
+    // With every dame filled, the position is closed: pass after the
+    // opponent's pass.
+    let mut closed = game_from(
+        ". x . x . x .
+         x x x x x x x
+         x x x x x x x
+         x x x x x x x
+         x o x o x o x
+         o o o o o o o
+         . o . o . o .",
+        Color::White,
+        0.5,
+    );
+    closed.play(Move::Pass).unwrap();
+    assert_eq!(
+        bot(500, 1, 1).select_move(&closed),
+        Action::Move(Move::Pass)
+    );
+}
+
 /// An evaluator that likes Black only when Black has a stone on `good`.
 #[derive(Clone)]
 struct Oracle {

@@ -110,9 +110,15 @@ pub fn all_alive(board: &Board) -> ChainStatus {
 /// documentation). The same inputs always give the same answer.
 /// [`DEFAULT_STATUS_PLAYOUTS`] is the usual `playouts`.
 pub fn estimate_status(board: &Board, to_move: Color, playouts: usize, seed: u64) -> ChainStatus {
+    estimate(board, to_move, playouts, seed).0
+}
+
+/// [`estimate_status`], and for every cell in how many playouts the stone
+/// there was lost.
+fn estimate(board: &Board, to_move: Color, playouts: usize, seed: u64) -> (ChainStatus, Vec<u32>) {
     let all_chains = chains(board);
     if all_chains.is_empty() {
-        return ChainStatus::default();
+        return (ChainStatus::default(), Vec::new());
     }
     let certain = PassAlive::of(board);
     let lost = lost_in_playouts(board, to_move, playouts, seed);
@@ -141,7 +147,80 @@ pub fn estimate_status(board: &Board, to_move: Color, playouts: usize, seed: u64
             status.alive.push(chain);
         }
     }
-    status
+    (status, lost)
+}
+
+/// A chain whose stones the playouts lose at least this share of the time,
+/// and keep at least this share, is fought over: an open fight, ko or atari.
+const CONTESTED_SHARE: f64 = 0.2;
+
+/// The estimate of a position, and what it leaves open: whether a player
+/// who passes now leaves the count to chance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settlement {
+    /// Alive, dead and seki chains, as [`estimate_status`] finds them.
+    pub status: ChainStatus,
+    /// Stones of chains whose fate the playouts split (each lost in at least
+    /// a fifth of them and kept in at least a fifth): a fight, a ko or a
+    /// stone in atari that the next move decides. Chains that Benson's
+    /// algorithm settles and chains in seki never count.
+    pub contested: Vec<Point>,
+    /// Empty points that, once the dead stones are removed, reach both
+    /// colours or none and are not a liberty of a chain in seki: dame left
+    /// to fill, or borders left open. Under area scoring each is a point
+    /// still to be won.
+    pub neutral: Vec<Point>,
+}
+
+impl Settlement {
+    /// Whether nothing is left open: no chain fought over and no neutral
+    /// point outside a seki, so that the count cannot change with play.
+    pub fn is_settled(&self) -> bool {
+        self.contested.is_empty() && self.neutral.is_empty()
+    }
+}
+
+/// The estimate of `board` (as [`estimate_status`], the same playouts) and
+/// what it leaves unsettled (see [`Settlement`]). Bots use it to pass only
+/// once the game is over on the board: a position both players pass in is
+/// then one that every counter (tengen's, GNU Go's, a human's) scores alike.
+pub fn settlement(board: &Board, to_move: Color, playouts: usize, seed: u64) -> Settlement {
+    let (status, lost) = estimate(board, to_move, playouts, seed);
+    let mut contested = Vec::new();
+    if playouts > 0 {
+        let certain = PassAlive::of(board);
+        for chain in status.alive.iter().chain(&status.dead) {
+            if certain.is_alive(chain[0]) || certain.is_dead(board, chain[0]) {
+                continue;
+            }
+            let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
+            let share = lost_total as f64 / (chain.len() * playouts) as f64;
+            if (CONTESTED_SHARE..=1.0 - CONTESTED_SHARE).contains(&share) {
+                contested.extend_from_slice(chain);
+            }
+        }
+        contested.sort();
+    }
+    let owners = super::ownership(board, &status.dead_points());
+    let in_seki = |point: Point| {
+        status
+            .seki
+            .iter()
+            .flatten()
+            .any(|&stone| board.on_board_neighbors(stone).any(|n| n == point))
+    };
+    let neutral = board
+        .size()
+        .points()
+        .zip(&owners.owner)
+        .filter(|&(point, owner)| owner.is_none() && board.is_empty_at(point) && !in_seki(point))
+        .map(|(point, _)| point)
+        .collect();
+    Settlement {
+        status,
+        contested,
+        neutral,
+    }
 }
 
 /// For every cell, in how many of `playouts` playouts from `board` the stone

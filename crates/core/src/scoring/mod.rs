@@ -15,7 +15,7 @@ use crate::rules::{Rules, Scoring};
 pub use benson::PassAlive;
 pub use dead_stones::{
     all_alive, estimate_status, expected_lead, game_status, is_large_self_atari, is_real_eye,
-    ChainStatus, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
+    settlement, ChainStatus, Settlement, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
 };
 
 /// The points of each side, komi included in White's.
