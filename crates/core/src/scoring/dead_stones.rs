@@ -2,7 +2,7 @@
 //! dead-stone estimate behind GTP's `final_score` and `final_status_list`
 //! and the web count, next to the counting it feeds.
 //!
-//! Three steps, from certain to likely:
+//! Four steps, from certain to likely:
 //!
 //! 1. **Benson's algorithm** ([`PassAlive`]): chains that can never be
 //!    captured are alive, and enemy stones inside the regions they make safe
@@ -18,7 +18,11 @@
 //!    test that light playouts use). A group with two such eyes therefore
 //!    survives every playout, and a group whose "eye" is false is filled
 //!    and captured, which is what a finished position needs.
-//! 3. **Seki** is decided by a plain rule on the board rather than by
+//! 3. **Shared-liberty races** ([`super::nakade`]): two eyeless chains
+//!    with the same two liberties are decided by reading, not playouts:
+//!    the side that can sacrifice into a dead eye shape kills the other,
+//!    else both live in seki.
+//! 4. **Seki** is decided by a plain rule on the board rather than by
 //!    playouts (random play breaks a seki at once, as it happily plays
 //!    self-atari): a chain that is not dead is in seki when it has at most
 //!    two liberties and one of them is also a liberty of a living enemy
@@ -27,6 +31,7 @@
 //!    not qualify because such groups have more liberties.
 
 use super::benson::PassAlive;
+use super::nakade::{race_verdict, RaceVerdict};
 use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::game::Game;
@@ -130,6 +135,8 @@ fn estimate(board: &Board, to_move: Color, playouts: usize, seed: u64) -> (Chain
             false
         } else if certain.is_dead(board, first) {
             true
+        } else if let Some(verdict) = race_verdict(board, &chain) {
+            verdict == RaceVerdict::Dies
         } else {
             let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
             playouts > 0 && 2 * lost_total > (chain.len() * playouts) as u64
@@ -163,7 +170,8 @@ pub struct Settlement {
     /// Stones of chains whose fate the playouts split (each lost in at least
     /// a fifth of them and kept in at least a fifth): a fight, a ko or a
     /// stone in atari that the next move decides. Chains that Benson's
-    /// algorithm settles and chains in seki never count.
+    /// algorithm or a shared-liberty race settles, and chains in seki,
+    /// never count.
     pub contested: Vec<Point>,
     /// Empty points that, once the dead stones are removed, reach both
     /// colours or none and are not a liberty of a chain in seki: dame left
@@ -190,7 +198,10 @@ pub fn settlement(board: &Board, to_move: Color, playouts: usize, seed: u64) -> 
     if playouts > 0 {
         let certain = PassAlive::of(board);
         for chain in status.alive.iter().chain(&status.dead) {
-            if certain.is_alive(chain[0]) || certain.is_dead(board, chain[0]) {
+            if certain.is_alive(chain[0])
+                || certain.is_dead(board, chain[0])
+                || race_verdict(board, chain).is_some()
+            {
                 continue;
             }
             let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();

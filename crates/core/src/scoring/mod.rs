@@ -4,6 +4,7 @@
 
 mod benson;
 mod dead_stones;
+mod nakade;
 
 use std::fmt;
 
