@@ -327,10 +327,13 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let to_move = game.to_move();
         self.cleanup = cleanup;
         let counted = !cleanup && !game.rules().is_nogo();
+        // Whether the position is settled, once known (it costs playouts).
+        let mut settled = None;
         // The opponent passed, nothing is left open and the count (the one
         // the referee, final_score and the web page make) wins: pass too.
         if counted && game.consecutive_passes() > 0 {
             let settlement = settlement_of(game);
+            settled = Some(settlement.is_settled());
             let score =
                 scoring::score(game.board(), game.rules(), &settlement.status.dead_points());
             if settlement.is_settled() && score.winner() == Some(to_move) {
@@ -343,7 +346,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let mut best = tree.most_visited(0);
         if counted {
-            best = best.map(|pass| play_on_while_open(&tree, pass, game));
+            best = best.map(|pass| play_on_while_open(&tree, pass, game, settled));
         }
         let action = match best {
             // NoGo without a legal move: the game is lost.
@@ -400,10 +403,12 @@ fn settlement_of(game: &Game) -> Settlement {
 /// is decided, and would pass with the board half open; the game would then
 /// end in a position that counters judge differently. When every move is
 /// clearly worse than passing (filling the last dame would put a group in
-/// atari), the pass stands.
-fn play_on_while_open(tree: &Tree, chosen: usize, game: &Game) -> usize {
+/// atari), the pass stands. `settled` is the settlement's verdict when it
+/// is known already.
+fn play_on_while_open(tree: &Tree, chosen: usize, game: &Game, settled: Option<bool>) -> usize {
     let pass = tree.node(chosen);
-    if to_move(pass.mv) != Move::Pass || settlement_of(game).is_settled() {
+    if to_move(pass.mv) != Move::Pass || settled.unwrap_or_else(|| settlement_of(game).is_settled())
+    {
         return chosen;
     }
     let pass_rate = pass.winrate().unwrap_or(0.0);

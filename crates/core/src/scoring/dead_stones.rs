@@ -118,9 +118,14 @@ pub fn estimate_status(board: &Board, to_move: Color, playouts: usize, seed: u64
     estimate(board, to_move, playouts, seed).0
 }
 
-/// [`estimate_status`], and for every cell in how many playouts the stone
-/// there was lost.
-fn estimate(board: &Board, to_move: Color, playouts: usize, seed: u64) -> (ChainStatus, Vec<u32>) {
+/// [`estimate_status`], and the stones of the chains whose fate only the
+/// playouts decided and that they split (see [`Settlement::contested`]).
+fn estimate(
+    board: &Board,
+    to_move: Color,
+    playouts: usize,
+    seed: u64,
+) -> (ChainStatus, Vec<Point>) {
     let all_chains = chains(board);
     if all_chains.is_empty() {
         return (ChainStatus::default(), Vec::new());
@@ -128,33 +133,48 @@ fn estimate(board: &Board, to_move: Color, playouts: usize, seed: u64) -> (Chain
     let certain = PassAlive::of(board);
     let lost = lost_in_playouts(board, to_move, playouts, seed);
     let mut status = ChainStatus::default();
+    let mut contested = Vec::new();
+    // Living chains, each with whether the playouts split on it.
     let mut living = Vec::new();
     for chain in all_chains {
         let first = chain[0];
-        let dead = if certain.is_alive(first) {
-            false
+        let (dead, split) = if certain.is_alive(first) {
+            (false, false)
         } else if certain.is_dead(board, first) {
-            true
+            (true, false)
         } else if let Some(verdict) = race_verdict(board, &chain) {
-            verdict == RaceVerdict::Dies
+            (verdict == RaceVerdict::Dies, false)
+        } else if playouts == 0 {
+            (false, false)
         } else {
             let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
-            playouts > 0 && 2 * lost_total > (chain.len() * playouts) as u64
+            let share = lost_total as f64 / (chain.len() * playouts) as f64;
+            (
+                2 * lost_total > (chain.len() * playouts) as u64,
+                (CONTESTED_SHARE..=1.0 - CONTESTED_SHARE).contains(&share),
+            )
         };
         if dead {
+            if split {
+                contested.extend_from_slice(&chain);
+            }
             status.dead.push(chain);
         } else {
-            living.push(chain);
+            living.push((chain, split));
         }
     }
-    for chain in living {
+    for (chain, split) in living {
         if !certain.is_alive(chain[0]) && in_seki(board, &chain, &status.dead) {
             status.seki.push(chain);
         } else {
+            if split {
+                contested.extend_from_slice(&chain);
+            }
             status.alive.push(chain);
         }
     }
-    (status, lost)
+    contested.sort();
+    (status, contested)
 }
 
 /// A chain whose stones the playouts lose at least this share of the time,
@@ -193,25 +213,7 @@ impl Settlement {
 /// once the game is over on the board: a position both players pass in is
 /// then one that every counter (tengen's, GNU Go's, a human's) scores alike.
 pub fn settlement(board: &Board, to_move: Color, playouts: usize, seed: u64) -> Settlement {
-    let (status, lost) = estimate(board, to_move, playouts, seed);
-    let mut contested = Vec::new();
-    if playouts > 0 {
-        let certain = PassAlive::of(board);
-        for chain in status.alive.iter().chain(&status.dead) {
-            if certain.is_alive(chain[0])
-                || certain.is_dead(board, chain[0])
-                || race_verdict(board, chain).is_some()
-            {
-                continue;
-            }
-            let lost_total: u64 = chain.iter().map(|p| u64::from(lost[p.index()])).sum();
-            let share = lost_total as f64 / (chain.len() * playouts) as f64;
-            if (CONTESTED_SHARE..=1.0 - CONTESTED_SHARE).contains(&share) {
-                contested.extend_from_slice(chain);
-            }
-        }
-        contested.sort();
-    }
+    let (status, contested) = estimate(board, to_move, playouts, seed);
     let owners = super::ownership(board, &status.dead_points());
     let in_seki = |point: Point| {
         status

@@ -114,7 +114,7 @@ fn kills_by_sacrifice(
 }
 
 /// The liberties of `chain`, sorted.
-pub(super) fn liberty_set(board: &Board, chain: &[Point]) -> Vec<Point> {
+fn liberty_set(board: &Board, chain: &[Point]) -> Vec<Point> {
     let mut liberties: Vec<Point> = chain
         .iter()
         .flat_map(|&stone| board.on_board_neighbors(stone))
