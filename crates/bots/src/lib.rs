@@ -13,6 +13,7 @@ pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
 pub use seed::fresh_seed;
 pub mod builtin;
 pub mod evaluator;
+pub mod features;
 pub mod katago;
 pub mod mcts;
 pub mod network;

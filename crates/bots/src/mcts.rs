@@ -211,6 +211,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             .collect();
         let mut priors = Vec::new();
         let mut out = Vec::new();
+        self.knowledge.source = self.config.params.prior;
         children_with_priors(
             board,
             root.to_move,

@@ -3,7 +3,16 @@
 //! rate that cheap Go knowledge suggests (Gelly and Silver's "heuristic
 //! prior", as Fuego, Pachi and Michi use it).
 //!
-//! Every move starts at [`EVEN`] visits with half of them won. Then, as wins
+//! Every move starts at [`EVEN`] visits with half of them won. The rest
+//! comes from one of two sources ([`PriorSource`]).
+//!
+//! **Learned** (the default): the move model fitted to professional games
+//! ([`crate::features`]) gives each move a probability `p` of being the
+//! one played; the move gets `weight × √p` won visits (moves under
+//! [`LEARNED_FLOOR`] none). The square root keeps the second and third
+//! choices in play, as Pachi does with its pattern prior.
+//!
+//! **Rules**: hand-written Go knowledge, as wins
 //! (bonus) or losses (malus) of the given weight:
 //! - capturing a chain in atari, or saving an own chain from atari: bonus
 //!   ([`CAPTURE_ONE`] for a single stone, [`CAPTURE_MANY`] for more);
@@ -18,6 +27,7 @@ use std::collections::VecDeque;
 
 use tengen_core::{Board, Color, Point, MAX_CELLS};
 
+use crate::features::{MoveModel, PositionFeatures};
 use crate::patterns::Patterns;
 use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
 
@@ -38,6 +48,33 @@ pub const OPEN_SPACE: f32 = 10.0;
 /// Prior of the pass: visits and the wins among them (a low win rate, so
 /// the search passes only when every move looks worse).
 pub const PASS: (f32, f32) = (10.0, 3.0);
+
+/// Moves the learned model gives less than this probability get no bonus.
+pub const LEARNED_FLOOR: f32 = 0.001;
+
+/// Won visits the learned model's favourite would get at probability 1.
+pub const LEARNED_WEIGHT: f32 = 150.0;
+
+/// Where the priors of new moves come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PriorSource {
+    /// The hand-written rules listed at the top of this module.
+    Rules,
+    /// The learned move model, with the won visits a move of probability 1
+    /// would get.
+    Learned {
+        /// Won visits at probability 1.
+        weight: f32,
+    },
+}
+
+impl Default for PriorSource {
+    fn default() -> Self {
+        PriorSource::Learned {
+            weight: LEARNED_WEIGHT,
+        }
+    }
+}
 
 /// Virtual visits and wins a new node starts with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,6 +111,11 @@ impl Prior {
 /// Computes priors; holds the pattern table and working space.
 #[derive(Clone, Debug)]
 pub struct Knowledge {
+    /// Where the priors come from.
+    pub source: PriorSource,
+    model: &'static MoveModel,
+    features: Option<PositionFeatures>,
+    strengths: Vec<f32>,
     patterns: Patterns,
     distance: Vec<u8>,
     queue: VecDeque<Point>,
@@ -83,7 +125,18 @@ pub struct Knowledge {
 
 impl Default for Knowledge {
     fn default() -> Self {
+        Knowledge::new(PriorSource::default())
+    }
+}
+
+impl Knowledge {
+    /// Priors from `source`.
+    pub fn new(source: PriorSource) -> Knowledge {
         Knowledge {
+            source,
+            model: MoveModel::builtin(),
+            features: None,
+            strengths: Vec::with_capacity(400),
             patterns: Patterns::new(),
             distance: vec![u8::MAX; MAX_CELLS],
             queue: VecDeque::with_capacity(64),
@@ -91,13 +144,62 @@ impl Default for Knowledge {
             scratch: Vec::with_capacity(16),
         }
     }
-}
 
-impl Knowledge {
     /// The prior of each of `moves` (points where `to_move` may play) on
     /// `board`, where `last` was the last stone played; appended to `out` in
     /// the same order.
     pub fn priors(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        last: Option<Point>,
+        moves: &[Point],
+        out: &mut Vec<Prior>,
+    ) {
+        match self.source {
+            PriorSource::Rules => self.rule_priors(board, to_move, last, moves, out),
+            PriorSource::Learned { weight } => {
+                self.learned_priors(board, to_move, last, moves, weight, out)
+            }
+        }
+    }
+
+    fn learned_priors(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        last: Option<Point>,
+        moves: &[Point],
+        weight: f32,
+        out: &mut Vec<Prior>,
+    ) {
+        let features = match &mut self.features {
+            Some(features) => {
+                features.reset(board, to_move, last);
+                features
+            }
+            None => self
+                .features
+                .insert(PositionFeatures::new(board, to_move, last)),
+        };
+        self.strengths.clear();
+        self.strengths.extend(
+            moves
+                .iter()
+                .map(|&p| self.model.strength(&features.of(board, p))),
+        );
+        let total: f32 = self.strengths.iter().sum();
+        for &strength in &self.strengths {
+            let mut prior = Prior::even();
+            let p = strength / total;
+            if p >= LEARNED_FLOOR {
+                prior.bonus(weight * p.sqrt());
+            }
+            out.push(prior);
+        }
+    }
+
+    fn rule_priors(
         &mut self,
         board: &Board,
         to_move: Color,
@@ -242,7 +344,7 @@ mod tests {
     }
 
     fn prior_of(board: &Board, to_move: Color, last: Option<&str>, vertex: &str) -> Prior {
-        let mut knowledge = Knowledge::default();
+        let mut knowledge = Knowledge::new(PriorSource::Rules);
         let mut out = Vec::new();
         let last = last.map(|v| at(board, v));
         knowledge.priors(board, to_move, last, &[at(board, vertex)], &mut out);
@@ -277,6 +379,56 @@ mod tests {
     }
 
     #[test]
+    fn learned_priors_favour_escapes_and_captures() {
+        // Black's D5-E5 is in atari at F5, with open space beyond it.
+        let board = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . o o . . . .
+             . . o x x . . . .
+             . . . o o . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let last = Some(at(&board, "E4"));
+        for to_move in [Color::Black, Color::White] {
+            let moves: Vec<Point> = board
+                .empty_points()
+                .filter(|&p| board.is_legal_simple(p, to_move))
+                .collect();
+            let mut out = Vec::new();
+            Knowledge::default().priors(&board, to_move, last, &moves, &mut out);
+            let rate = |vertex: &str| {
+                let i = moves.iter().position(|&p| p == at(&board, vertex)).unwrap();
+                out[i].winrate()
+            };
+            // Escaping at F5 is Black's favourite; capturing there is among
+            // White's five (professionals capture less eagerly than they
+            // escape: the model's γ are about 8 and 32); a far point gets
+            // less.
+            let mut rates: Vec<f32> = out.iter().map(|p| p.winrate()).collect();
+            rates.sort_by(|a, b| b.total_cmp(a));
+            let rank = if to_move == Color::Black { 0 } else { 4 };
+            assert!(
+                rate("F5") >= rates[rank],
+                "{to_move:?}: {} {rates:?}",
+                rate("F5")
+            );
+            assert!(rate("F5") > 0.8, "{to_move:?}: {}", rate("F5"));
+            assert!(rate("A9") < rate("C4"), "{to_move:?}");
+            assert!(out.iter().all(|p| p.winrate() >= 0.5 && p.visits >= EVEN));
+            // The rule priors see the position differently.
+            let mut rules = Vec::new();
+            Knowledge::new(PriorSource::Rules).priors(&board, to_move, last, &moves, &mut rules);
+            assert_eq!(rules.len(), out.len());
+            assert_ne!(rules, out);
+        }
+    }
+
+    #[test]
     fn distances_count_chains_as_one_point() {
         let board = Board::from_ascii(
             ". . . . .
@@ -286,7 +438,7 @@ mod tests {
              . . . . .",
         )
         .unwrap();
-        let mut knowledge = Knowledge::default();
+        let mut knowledge = Knowledge::new(PriorSource::Rules);
         knowledge.fill_distances(&board, Some(at(&board, "A3")));
         assert_eq!(knowledge.distance[at(&board, "D3").index()], 0);
         assert_eq!(knowledge.distance[at(&board, "E3").index()], 1);

@@ -25,6 +25,7 @@ use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig};
 use crate::network::{NetworkEvaluator, NetworkMix};
 use crate::playout::PlayoutPolicy;
 use crate::policy::PolicyBot;
+use crate::prior::PriorSource;
 use crate::puct::{PuctBot, PuctConfig};
 use crate::termination::{Terminating, Termination};
 use thiserror::Error;
@@ -135,6 +136,16 @@ pub const BOTS: &[BotInfo] = &[
                 name: "expand",
                 default: "8",
                 help: "visits a node needs before it gets children",
+            },
+            BotOption {
+                name: "priors",
+                default: "learned",
+                help: "where new moves' priors come from: learned (the move model fitted to professional games) or rules (hand-written Go knowledge)",
+            },
+            BotOption {
+                name: "priorweight",
+                default: "150",
+                help: "with learned priors: won visits a move of probability 1 would get (a move of probability p gets this times the square root of p)",
             },
             BotOption {
                 name: "model",
@@ -563,6 +574,10 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
 /// The MCTS settings a spec gives.
 pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
     let mut config = MctsConfig::default();
+    // `priors=rules` (Some(Some(..))) or `learned` (Some(None)), and the
+    // learned prior's weight, combined after the loop.
+    let mut priors: Option<Option<PriorSource>> = None;
+    let mut prior_weight: Option<f32> = None;
     for (key, value) in &spec.options {
         let bad = |reason: &str| BotError::BadValue {
             key: key.clone(),
@@ -602,12 +617,35 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.params.policy_visits =
                     parse_whole(value, 1, 1_000_000).map_err(|r| bad(&r))? as u32
             }
+            "priors" => {
+                priors = match value.as_str() {
+                    "learned" => Some(None),
+                    "rules" => Some(Some(PriorSource::Rules)),
+                    _ => return Err(bad("expected learned or rules")),
+                }
+            }
+            "priorweight" => {
+                prior_weight = Some(parse_real(value, 0.0, 1e6).map_err(|r| bad(&r))? as f32)
+            }
             // The network's options are read by `network_mix`, the
             // termination options by `termination`.
             "model" | "value" | "prior" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
+    config.params.prior = match (priors, prior_weight) {
+        (Some(Some(PriorSource::Rules)), Some(_)) => {
+            return Err(BotError::BadValue {
+                key: "priorweight".into(),
+                value: format!("{}", prior_weight.unwrap_or_default()),
+                reason: "only learned priors have a weight".into(),
+            })
+        }
+        (Some(Some(source)), None) => source,
+        (_, weight) => PriorSource::Learned {
+            weight: weight.unwrap_or(crate::prior::LEARNED_WEIGHT),
+        },
+    };
     Ok(config)
 }
 

@@ -42,7 +42,7 @@ pub enum Command {
     },
     /// Play the bots in a browser: serve the page and the JSON API.
     Serve(ServeArgs),
-    /// Neural networks: training data.
+    /// Learned models: training data and networks, and the move model.
     Nn {
         #[command(subcommand)]
         nn: NnCommand,
@@ -317,6 +317,10 @@ pub struct SearchArgs {
     /// Seed (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Where the search's priors come from: learned (the move model) or
+    /// rules (hand-written knowledge), as the mcts bot's `priors` option.
+    #[arg(long, default_value = "learned", value_parser = ["learned", "rules"])]
+    pub priors: String,
 }
 
 #[derive(Debug, Subcommand)]
@@ -358,11 +362,35 @@ pub enum NnCommand {
     /// Measure a model's inference speed (positions per second) at the
     /// given batch sizes, on one thread.
     Bench(NnBenchArgs),
+    /// Fit the move model that the MCTS bot's priors use (strengths of
+    /// shapes and tactical features, by minorization-maximization) to the
+    /// moves of game records; prints how well it predicts held-out records.
+    MoveModel(NnMoveModelArgs),
     /// Describe a model file: network, encoder, board, provenance.
     Info {
         /// The model file.
         model: PathBuf,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct NnMoveModelArgs {
+    /// Record files and folders (.sgf, .mgt; folders recursively).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Where to write the model.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Times a shape must be played to get its own strength.
+    #[arg(long, default_value_t = 10)]
+    pub min_wins: u32,
+    /// Minorization-maximization sweeps.
+    #[arg(long, default_value_t = 25)]
+    pub iterations: usize,
+    /// Hold out every N-th record (in name order) to measure the model; 0
+    /// holds none out.
+    #[arg(long, default_value_t = 10)]
+    pub test_every: usize,
 }
 
 #[derive(Debug, Args)]

@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use tengen_bots::mcts::{MctsBot, MctsConfig};
+use tengen_bots::prior::PriorSource;
 use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
@@ -334,8 +335,9 @@ pub fn search_rate(
     duration: Duration,
     threads: usize,
     seed: u64,
+    prior: PriorSource,
 ) -> SearchMeasurement {
-    let config = MctsConfig {
+    let mut config = MctsConfig {
         time: Some(duration),
         threads,
         reuse: false,
@@ -343,6 +345,7 @@ pub fn search_rate(
         early_stop: false,
         ..MctsConfig::default()
     };
+    config.params.prior = prior;
     let mut bot = MctsBot::with_rollouts(config, seed);
     let game = Game::new(size, Rules::default());
     let cpu_start = process_cpu_time();
@@ -373,6 +376,8 @@ pub struct SearchBenchConfig {
     pub repeat: usize,
     /// Seed of round `r`'s searches: `seed + r`.
     pub seed: u64,
+    /// Where the search's priors come from.
+    pub prior: PriorSource,
 }
 
 /// Where [`run_search`] is, for a progress display.
@@ -404,18 +409,22 @@ pub fn run_search(
     let repeat = config.repeat.max(1);
     writeln!(
         out,
-        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {}",
+        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {}, {} priors",
         config.size,
         config.duration.as_secs_f64(),
         repeat,
-        config.seed
+        config.seed,
+        match config.prior {
+            PriorSource::Rules => "rule".to_string(),
+            PriorSource::Learned { weight } => format!("learned (weight {weight})"),
+        }
     )?;
     let mut results: Vec<Vec<SearchMeasurement>> = vec![Vec::new(); config.threads.len()];
     for run in 0..repeat {
         for (i, &threads) in config.threads.iter().enumerate() {
             progress(SearchProgress::Measuring { threads, run });
             let seed = config.seed.wrapping_add(run as u64);
-            let m = search_rate(config.size, config.duration, threads, seed);
+            let m = search_rate(config.size, config.duration, threads, seed, config.prior);
             writeln!(
                 out,
                 "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {}",
@@ -567,7 +576,7 @@ mod tests {
     #[test]
     fn the_search_benchmark_searches_for_the_time_given() {
         let size = BoardSize::square(9).unwrap();
-        let m = search_rate(size, Duration::from_millis(200), 2, 3);
+        let m = search_rate(size, Duration::from_millis(200), 2, 3, PriorSource::default());
         assert_eq!(m.threads, 2);
         assert!(m.playouts > 50, "{m:?}");
         assert!(m.wall >= Duration::from_millis(200), "{m:?}");
@@ -582,6 +591,7 @@ mod tests {
             threads: vec![1, 2],
             repeat: 2,
             seed: u64::MAX,
+            prior: PriorSource::Rules,
         };
         let mut out = Vec::new();
         let mut events = Vec::new();

@@ -9,4 +9,5 @@
 #![deny(missing_docs)]
 
 pub mod data;
+pub mod move_model;
 pub mod train;

@@ -10,7 +10,7 @@ use tengen_core::{scoring, Board, Color, Point, Rules};
 
 use super::tree::{from_move, NodeMove, SelectionParams, Tree, PASS};
 use crate::evaluator::{AmafMap, Evaluator, Leaf};
-use crate::prior::{self, Knowledge, Prior};
+use crate::prior::{self, Knowledge, Prior, PriorSource};
 
 /// The position searched, as the threads need it.
 #[derive(Clone, Debug)]
@@ -39,6 +39,8 @@ pub struct SearchParams {
     /// evaluation costs as much as a few dozen rollouts, so it is spent only
     /// where the search keeps coming back.
     pub policy_visits: u32,
+    /// Where new moves' priors come from.
+    pub prior: PriorSource,
 }
 
 impl Default for SearchParams {
@@ -47,6 +49,7 @@ impl Default for SearchParams {
             selection: SelectionParams::default(),
             expand_visits: 8,
             policy_visits: 48,
+            prior: PriorSource::default(),
         }
     }
 }
@@ -228,11 +231,11 @@ struct Worker<E> {
 }
 
 impl<E: Evaluator> Worker<E> {
-    fn new(evaluator: E, root: &RootPosition) -> Worker<E> {
+    fn new(evaluator: E, root: &RootPosition, prior: PriorSource) -> Worker<E> {
         let uses_policy = !root.rules.is_nogo() && evaluator.has_policy();
         Worker {
             evaluator,
-            knowledge: Knowledge::default(),
+            knowledge: Knowledge::new(prior),
             board: root.board.clone(),
             amaf: AmafMap::default(),
             path: Vec::with_capacity(64),
@@ -419,7 +422,7 @@ pub fn run<E: Evaluator>(
     };
     let workers: Vec<Worker<E>> = evaluators
         .into_iter()
-        .map(|e| Worker::new(e, root))
+        .map(|e| Worker::new(e, root, params.prior))
         .collect();
     std::thread::scope(|scope| {
         for mut worker in workers {

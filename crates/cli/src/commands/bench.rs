@@ -45,6 +45,10 @@ pub fn search(args: SearchArgs) -> Result<()> {
         threads: args.threads.iter().map(|&t| t as usize).collect(),
         repeat: args.repeat as usize,
         seed: seed_or_clock(args.seed),
+        prior: match args.priors.as_str() {
+            "rules" => tengen_bots::prior::PriorSource::Rules,
+            _ => tengen_bots::prior::PriorSource::default(),
+        },
     };
     let runs = config.repeat * config.threads.len();
     let bar = ProgressBar::with_draw_target(Some(runs as u64), ProgressDrawTarget::stderr());

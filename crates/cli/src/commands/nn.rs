@@ -1,4 +1,4 @@
-//! `tengen nn prepare`, `train`, `bench` and `info` (the work is in
+//! `tengen nn prepare`, `train`, `bench`, `move-model` and `info` (the work is in
 //! [`tengen::nn_prepare`] and [`tengen::nn_train`]).
 
 use std::io;
@@ -10,7 +10,7 @@ use tengen::nn_prepare;
 use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
 use tengen_train::data::PrepareOptions;
 
-use crate::args::{NnBenchArgs, NnCommand, NnPrepareArgs, NnTrainArgs};
+use crate::args::{NnBenchArgs, NnCommand, NnMoveModelArgs, NnPrepareArgs, NnTrainArgs};
 
 /// Runs `tengen nn prepare`, `train`, `bench` or `info`.
 pub fn run(command: NnCommand) -> Result<()> {
@@ -18,6 +18,7 @@ pub fn run(command: NnCommand) -> Result<()> {
         NnCommand::Prepare(args) => prepare(args),
         NnCommand::Train(args) => train(args),
         NnCommand::Bench(args) => bench(args),
+        NnCommand::MoveModel(args) => move_model(args),
         NnCommand::Info { model } => info(model),
     }
 }
@@ -121,5 +122,81 @@ fn bench(args: NnBenchArgs) -> Result<()> {
 fn info(path: PathBuf) -> Result<()> {
     let model = tengen_bots::registry::load_model(&path.display().to_string())?;
     println!("{}", tengen::nn_train::describe(&path, &model));
+    Ok(())
+}
+
+fn move_model(args: NnMoveModelArgs) -> Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    use tengen_train::move_model::{fit_move_model, FitProgress, MoveModelOptions};
+
+    let (mut files, errors) = tengen::sgf_command::find_records(&args.paths);
+    for error in &errors {
+        tracing::warn!(%error, "skipped");
+    }
+    files.sort();
+    let mut games = Vec::new();
+    for file in &files {
+        let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+        match tengen_sgf::read_game_bytes(&bytes) {
+            Ok(record) => games.push(record.game),
+            Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
+        }
+    }
+    anyhow::ensure!(
+        !games.is_empty(),
+        "no readable game records in the paths given"
+    );
+    let options = MoveModelOptions {
+        min_wins: args.min_wins,
+        iterations: args.iterations,
+        test_every: args.test_every,
+    };
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        Some(games.len() as u64),
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message("reading records");
+    let (model, report) = fit_move_model(&games, &options, &mut |progress| match progress {
+        FitProgress::Reading(done, _) => bar.set_position(done as u64),
+        FitProgress::Sweep(sweep, ll) => {
+            if sweep == 1 {
+                bar.set_length(options.iterations as u64);
+            }
+            bar.set_message(format!("sweeps, log-likelihood {ll:.4}"));
+            bar.set_position(sweep as u64);
+        }
+    });
+    bar.finish_and_clear();
+    std::fs::write(&args.output, model.to_text())
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "{} records: {} training positions ({} candidate moves in {} entries), {} held out; {} shapes rated",
+        games.len(),
+        report.train_positions,
+        report.train_candidates,
+        report.train_entries,
+        report.test_positions,
+        report.known_patterns
+    )?;
+    if let Some(ll) = report.train_log_likelihood.last() {
+        writeln!(out, "training log-likelihood per move {ll:.4}")?;
+    }
+    if report.test_positions > 0 {
+        writeln!(
+            out,
+            "held out: log-likelihood per move {:.4}, top-1 {:.1}%, top-5 {:.1}%",
+            report.test_log_likelihood,
+            100.0 * report.test_top1,
+            100.0 * report.test_top5
+        )?;
+    }
+    writeln!(out, "model written to {}", args.output.display())?;
     Ok(())
 }

@@ -1,0 +1,472 @@
+//! Fitting the learned move model ([`tengen_bots::features`]) to game
+//! records by minorization–maximization (Coulom 2007).
+//!
+//! Each position of a record is a competition among the candidate moves
+//! (every point where the player may play, own eyes excluded, as the tree
+//! search offers them), won by the move that was played. A move's strength
+//! is the product of the γ of its features; MM raises or lowers the γ of one
+//! feature group at a time so that the likelihood of the played moves never
+//! decreases. Every γ also gets one virtual win and one virtual loss against
+//! a move of strength 1, which keeps rare values finite.
+//!
+//! Candidates of a position with the same features are stored once with a
+//! count, which makes the data some ten times smaller than a list of moves.
+
+use std::collections::HashMap;
+
+use tengen_bots::features::{
+    canonical_pattern, pattern_code, Group, MoveModel, PositionFeatures, GROUPS,
+};
+use tengen_core::{Action, Color, Game, Move, Point};
+
+/// Settings of a fit.
+#[derive(Clone, Debug)]
+pub struct MoveModelOptions {
+    /// Times a shape must be played in the training records to get its own
+    /// strength; rarer shapes share one.
+    pub min_wins: u32,
+    /// MM sweeps over all groups.
+    pub iterations: usize,
+    /// Every `test_every`-th record is held out to measure the model (0:
+    /// none).
+    pub test_every: usize,
+}
+
+impl Default for MoveModelOptions {
+    fn default() -> Self {
+        MoveModelOptions {
+            min_wins: 10,
+            iterations: 25,
+            test_every: 10,
+        }
+    }
+}
+
+/// What a fit did and how well the model predicts.
+#[derive(Clone, Debug, Default)]
+pub struct MoveModelReport {
+    /// Positions trained on.
+    pub train_positions: usize,
+    /// Positions held out.
+    pub test_positions: usize,
+    /// Candidate moves (with repetitions) over the training positions.
+    pub train_candidates: u64,
+    /// Distinct (position, features) entries stored for training.
+    pub train_entries: usize,
+    /// Shapes with their own strength.
+    pub known_patterns: usize,
+    /// Mean log-likelihood of the played move on the training positions
+    /// after each sweep.
+    pub train_log_likelihood: Vec<f64>,
+    /// Mean log-likelihood of the played move on the held-out positions.
+    pub test_log_likelihood: f64,
+    /// Share of held-out positions whose played move the model rates first
+    /// (ties shared out evenly).
+    pub test_top1: f64,
+    /// The same for the first five.
+    pub test_top5: f64,
+}
+
+/// A position of a record: the board before the move and what was played.
+struct Sample<'a> {
+    game: &'a Game,
+    played: Point,
+}
+
+/// Positions as competitions: entries (feature tuples with counts), grouped
+/// by position.
+#[derive(Default)]
+struct Competitions {
+    tuples: Vec<[u16; GROUPS]>,
+    counts: Vec<u32>,
+    /// Start of each position's entries; one more than positions.
+    starts: Vec<usize>,
+    /// The played move's entry, by position.
+    winners: Vec<usize>,
+    candidates: u64,
+}
+
+impl Competitions {
+    fn positions(&self) -> usize {
+        self.winners.len()
+    }
+}
+
+/// Every position of `game` before a stone of the side to move, with that
+/// stone: the game is replayed backwards.
+fn positions_of(game: &Game) -> Vec<(Game, Point)> {
+    let mut out = Vec::new();
+    let mut game = game.clone();
+    while let Some((color, action)) = game.undo() {
+        if let Action::Move(Move::Play(point)) = action {
+            if color == game.to_move() {
+                out.push((game.clone(), point));
+            }
+        }
+    }
+    out.reverse();
+    out
+}
+
+fn last_stone(game: &Game) -> Option<Point> {
+    match game.last_move() {
+        Some((_, Move::Play(point))) => Some(point),
+        _ => None,
+    }
+}
+
+/// The candidate moves of a position: legal under simple ko, not into an
+/// own single-point eye (the tree search's children).
+fn candidates(game: &Game, to_move: Color, out: &mut Vec<Point>) {
+    let board = game.board();
+    out.clear();
+    out.extend(
+        board
+            .empty_points()
+            .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_point_an_eye(p, to_move)),
+    );
+    out.sort_unstable();
+}
+
+/// Adds the competitions of `samples` with the shape vocabulary
+/// `patterns` (canonical code → value, 0 for the others).
+fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], patterns: &HashMap<u32, u16>) {
+    let mut points = Vec::new();
+    let mut index: HashMap<[u16; GROUPS], usize> = HashMap::new();
+    for sample in samples {
+        let game = sample.game;
+        let board = game.board();
+        let to_move = game.to_move();
+        candidates(game, to_move, &mut points);
+        if !points.contains(&sample.played) {
+            continue; // Filling an own eye, or a move the tree never offers.
+        }
+        let features = PositionFeatures::new(board, to_move, last_stone(game));
+        let start = out.tuples.len();
+        index.clear();
+        let mut winner = usize::MAX;
+        for &point in &points {
+            let f = features.of(board, point);
+            let mut tuple = f.values.map(u16::from);
+            tuple[Group::Pattern as usize] = patterns
+                .get(&canonical_pattern(f.pattern))
+                .copied()
+                .unwrap_or(0);
+            let entry = *index.entry(tuple).or_insert_with(|| {
+                out.tuples.push(tuple);
+                out.counts.push(0);
+                out.tuples.len() - 1
+            });
+            out.counts[entry] += 1;
+            if point == sample.played {
+                winner = entry;
+            }
+        }
+        out.candidates += points.len() as u64;
+        out.starts.push(start);
+        out.winners.push(winner);
+    }
+}
+
+/// The γ of every feature value, laid out group after group.
+struct Gammas {
+    offsets: [usize; GROUPS],
+    values: Vec<f64>,
+}
+
+impl Gammas {
+    fn new(sizes: [usize; GROUPS]) -> Gammas {
+        let mut offsets = [0; GROUPS];
+        let mut total = 0;
+        for group in 0..GROUPS {
+            offsets[group] = total;
+            total += sizes[group];
+        }
+        Gammas {
+            offsets,
+            values: vec![1.0; total],
+        }
+    }
+
+    #[inline]
+    fn strength(&self, tuple: &[u16; GROUPS]) -> f64 {
+        self.offsets
+            .iter()
+            .zip(tuple)
+            .map(|(&offset, &value)| self.values[offset + value as usize])
+            .product()
+    }
+
+    fn size(&self, group: usize) -> usize {
+        let end = if group + 1 < GROUPS {
+            self.offsets[group + 1]
+        } else {
+            self.values.len()
+        };
+        end - self.offsets[group]
+    }
+}
+
+/// Mean log-likelihood of the played moves.
+fn log_likelihood(data: &Competitions, gammas: &Gammas) -> f64 {
+    let mut sum = 0.0;
+    for position in 0..data.positions() {
+        let range = data.starts[position]..data.starts[position + 1];
+        let total: f64 = range
+            .map(|e| data.counts[e] as f64 * gammas.strength(&data.tuples[e]))
+            .sum();
+        sum += (gammas.strength(&data.tuples[data.winners[position]]) / total).ln();
+    }
+    sum / data.positions().max(1) as f64
+}
+
+/// One MM update of `group`'s γ.
+fn update_group(data: &Competitions, gammas: &mut Gammas, wins: &[f64], group: usize) {
+    let offset = gammas.offsets[group];
+    let size = gammas.size(group);
+    let mut denominators = vec![0.0f64; size];
+    let mut strengths = Vec::new();
+    for position in 0..data.positions() {
+        let range = data.starts[position]..data.starts[position + 1];
+        strengths.clear();
+        strengths.extend(range.clone().map(|e| gammas.strength(&data.tuples[e])));
+        let total: f64 = range
+            .clone()
+            .zip(&strengths)
+            .map(|(e, s)| data.counts[e] as f64 * s)
+            .sum();
+        for (e, s) in range.zip(&strengths) {
+            let value = data.tuples[e][group] as usize;
+            // The strength of the rest of the move's features.
+            let rest = s / gammas.values[offset + value];
+            denominators[value] += data.counts[e] as f64 * rest / total;
+        }
+    }
+    for value in 0..size {
+        let gamma = &mut gammas.values[offset + value];
+        // One virtual win and one virtual loss against strength 1.
+        *gamma = (wins[offset + value] + 1.0) / (denominators[value] + 2.0 / (*gamma + 1.0));
+    }
+    // Only ratios within a group matter: keep its first value at 1.
+    let base = gammas.values[offset];
+    for value in 0..size {
+        gammas.values[offset + value] /= base;
+    }
+}
+
+/// Share of positions whose played move is rated first and among the first
+/// five, ties shared out evenly.
+fn prediction(data: &Competitions, gammas: &Gammas) -> (f64, f64) {
+    let (mut top1, mut top5) = (0.0, 0.0);
+    for position in 0..data.positions() {
+        let range = data.starts[position]..data.starts[position + 1];
+        let winner = data.winners[position];
+        let ws = gammas.strength(&data.tuples[winner]);
+        let (mut better, mut tied) = (0u64, 0u64);
+        for e in range {
+            let s = gammas.strength(&data.tuples[e]);
+            let n = data.counts[e] as u64 - u64::from(e == winner);
+            if s > ws {
+                better += n;
+            } else if s == ws {
+                tied += n;
+            }
+        }
+        // The played move takes each rank from better+1 to better+tied+1
+        // with equal chance.
+        let ranks = tied + 1;
+        let within = |k: u64| (k.saturating_sub(better)).min(ranks) as f64 / ranks as f64;
+        top1 += within(1);
+        top5 += within(5);
+    }
+    let n = data.positions().max(1) as f64;
+    (top1 / n, top5 / n)
+}
+
+/// Progress of a fit, for a progress bar.
+#[derive(Clone, Copy, Debug)]
+pub enum FitProgress {
+    /// Records read into competitions so far, of all.
+    Reading(usize, usize),
+    /// A sweep finished, with the training log-likelihood after it.
+    Sweep(usize, f64),
+}
+
+/// Fits the move model to the positions of `games`.
+pub fn fit_move_model(
+    games: &[Game],
+    options: &MoveModelOptions,
+    progress: &mut dyn FnMut(FitProgress),
+) -> (MoveModel, MoveModelReport) {
+    let is_test =
+        |i: usize| options.test_every > 0 && i % options.test_every == options.test_every - 1;
+    // The shapes played often enough get their own value, most played first.
+    // (A record's positions are made one record at a time: kept all at
+    // once, the games' histories would not fit in memory.)
+    let mut played: HashMap<u32, u32> = HashMap::new();
+    for (i, game) in games.iter().enumerate() {
+        if is_test(i) {
+            continue;
+        }
+        for (position, point) in positions_of(game) {
+            let code = pattern_code(position.board(), point, position.to_move());
+            *played.entry(canonical_pattern(code)).or_default() += 1;
+        }
+    }
+    let mut vocabulary: Vec<(u32, u32)> = played
+        .into_iter()
+        .filter(|&(_, n)| n >= options.min_wins)
+        .collect();
+    vocabulary.sort_by_key(|&(code, n)| (std::cmp::Reverse(n), code));
+    vocabulary.truncate(u16::MAX as usize - 1);
+    let patterns: HashMap<u32, u16> = vocabulary
+        .iter()
+        .enumerate()
+        .map(|(i, &(code, _))| (code, i as u16 + 1))
+        .collect();
+
+    let mut train = Competitions::default();
+    let mut test = Competitions::default();
+    for (i, game) in games.iter().enumerate() {
+        let positions = positions_of(game);
+        let samples: Vec<Sample<'_>> = positions
+            .iter()
+            .map(|(game, played)| Sample {
+                game,
+                played: *played,
+            })
+            .collect();
+        let data = if is_test(i) { &mut test } else { &mut train };
+        add_competitions(data, &samples, &patterns);
+        progress(FitProgress::Reading(i + 1, games.len()));
+    }
+    train.starts.push(train.tuples.len());
+    test.starts.push(test.tuples.len());
+
+    let mut sizes = Group::ALL.map(Group::values);
+    sizes[Group::Pattern as usize] = vocabulary.len() + 1;
+    let mut gammas = Gammas::new(sizes);
+    let mut wins = vec![0.0f64; gammas.values.len()];
+    for &winner in &train.winners {
+        for group in 0..GROUPS {
+            wins[gammas.offsets[group] + train.tuples[winner][group] as usize] += 1.0;
+        }
+    }
+    let mut report = MoveModelReport {
+        train_positions: train.positions(),
+        test_positions: test.positions(),
+        train_candidates: train.candidates,
+        train_entries: train.tuples.len(),
+        known_patterns: vocabulary.len(),
+        ..MoveModelReport::default()
+    };
+    for sweep in 0..options.iterations {
+        for group in 0..GROUPS {
+            update_group(&train, &mut gammas, &wins, group);
+        }
+        let ll = log_likelihood(&train, &gammas);
+        report.train_log_likelihood.push(ll);
+        progress(FitProgress::Sweep(sweep + 1, ll));
+    }
+    if test.positions() > 0 {
+        report.test_log_likelihood = log_likelihood(&test, &gammas);
+        (report.test_top1, report.test_top5) = prediction(&test, &gammas);
+    }
+
+    let small: [Vec<f32>; GROUPS] = std::array::from_fn(|group| {
+        if group == 0 {
+            return Vec::new();
+        }
+        let offset = gammas.offsets[group];
+        (0..sizes[group])
+            .map(|v| gammas.values[offset + v] as f32)
+            .collect()
+    });
+    let pattern_gammas: Vec<(u32, f32)> = vocabulary
+        .iter()
+        .enumerate()
+        .map(|(i, &(code, _))| (code, gammas.values[i + 1] as f32))
+        .collect();
+    let model = MoveModel::new(small, pattern_gammas, gammas.values[0] as f32);
+    (model, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::{BoardSize, Rules};
+
+    fn play(game: &mut Game, vertex: &str) {
+        let mv = game.size().parse_gtp(vertex).unwrap();
+        game.play(mv).unwrap();
+    }
+
+    /// Games where the played move is always a capture when one is there,
+    /// and otherwise next to the last move: the fit must learn both.
+    fn games() -> Vec<Game> {
+        let mut out = Vec::new();
+        for shift in 0..6 {
+            let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+            let cols = ["A", "B", "C", "D", "E", "F", "G", "H", "J"];
+            // Black walks along a row; White answers beside it.
+            for step in 0..4 {
+                let col = cols[step + shift % 3];
+                let row = 2 + (shift % 4) * 2;
+                play(&mut game, &format!("{col}{row}"));
+                play(&mut game, &format!("{col}{}", row + 1));
+            }
+            out.push(game);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fit_raises_the_likelihood_and_favours_what_was_played() {
+        let games = games();
+        let options = MoveModelOptions {
+            min_wins: 1,
+            iterations: 8,
+            test_every: 0,
+        };
+        let (model, report) = fit_move_model(&games, &options, &mut |_| {});
+        assert!(report.train_positions > 20, "{report:?}");
+        let ll = &report.train_log_likelihood;
+        for pair in ll.windows(2) {
+            assert!(pair[1] >= pair[0] - 1e-9, "MM never lowers it: {ll:?}");
+        }
+        // Uniform choice would give -ln(candidates) ≈ -4.3 on 9×9.
+        assert!(ll[ll.len() - 1] > -3.0, "{ll:?}");
+        // Every move was played next to the last one: distance 2 (a
+        // neighbour) is stronger than far away.
+        let text = model.to_text();
+        let gamma = |key: &str| -> f32 {
+            text.lines()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap()
+        };
+        assert!(gamma("distance 1 ") > 2.0 * gamma("distance 0 "), "{text}");
+        // And the model reads back.
+        assert_eq!(MoveModel::parse(&text).unwrap().to_text(), text);
+    }
+
+    #[test]
+    fn predictions_count_ties_fairly() {
+        // One position, three candidates of equal strength, one played: a
+        // third of a top-1, all of a top-5.
+        let data = Competitions {
+            tuples: vec![[0; GROUPS]],
+            counts: vec![3],
+            starts: vec![0, 1],
+            winners: vec![0],
+            candidates: 3,
+        };
+        let gammas = Gammas::new([1; GROUPS]);
+        let (top1, top5) = prediction(&data, &gammas);
+        assert!((top1 - 1.0 / 3.0).abs() < 1e-12);
+        assert!((top5 - 1.0).abs() < 1e-12);
+        assert!((log_likelihood(&data, &gammas) + 3f64.ln()).abs() < 1e-12);
+    }
+}
