@@ -15,6 +15,10 @@
 //!   the player (own, opponent, empty, off the board), with a flag on each of
 //!   the four sides whose chain is in atari; one value per shape up to the
 //!   eight symmetries, shapes too rare in the records share one value;
+//! - **shape**: the larger neighbourhood, the points within Manhattan
+//!   distance 3 (24 points) or, when the model does not know that shape, 2
+//!   (12 points), colours as above; shapes the model knows in neither size
+//!   share one value (Pachi's and Stern's spatial patterns, in two sizes);
 //! - **capture**: stones captured (none, one, two, more), apart for chains
 //!   the opponent could save by extending at the point;
 //! - **escape**: an own chain in atari saved by extending or by capturing
@@ -24,7 +28,9 @@
 //! - **line**: the distance to the nearest edge (first to fourth line, or
 //!   further);
 //! - **distance**: Coulom's distance to the last stone played,
-//!   `|dx| + |dy| + max(|dx|, |dy|)` (2 to 16, or further or no last stone).
+//!   `|dx| + |dy| + max(|dx|, |dy|)` (2 to 16, or further or no last stone);
+//! - **distance before**: the same to the stone played the turn before
+//!   (the player's own previous stone).
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -39,6 +45,8 @@ use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
 pub enum Group {
     /// The 3×3 shape with atari flags.
     Pattern = 0,
+    /// The shape within Manhattan distance 3 or 2.
+    Shape,
     /// Stones captured.
     Capture,
     /// Own stones saved from atari.
@@ -51,48 +59,59 @@ pub enum Group {
     Line,
     /// Distance to the last stone played.
     Distance,
+    /// Distance to the stone played the turn before the last.
+    DistanceBefore,
 }
 
 /// Number of feature groups.
-pub const GROUPS: usize = 7;
+pub const GROUPS: usize = 9;
 
 impl Group {
     /// Every group, in index order.
     pub const ALL: [Group; GROUPS] = [
         Group::Pattern,
+        Group::Shape,
         Group::Capture,
         Group::Escape,
         Group::SelfAtari,
         Group::Atari,
         Group::Line,
         Group::Distance,
+        Group::DistanceBefore,
     ];
 
     /// The group's name in model files.
     pub fn name(self) -> &'static str {
         match self {
             Group::Pattern => "pattern",
+            Group::Shape => "shape",
             Group::Capture => "capture",
             Group::Escape => "escape",
             Group::SelfAtari => "self-atari",
             Group::Atari => "atari",
             Group::Line => "line",
             Group::Distance => "distance",
+            Group::DistanceBefore => "distance-before",
         }
     }
 
-    /// Values of the group, for every group but [`Group::Pattern`] (whose
-    /// values are the shapes a model knows).
+    /// Values of the group, for every group but [`Group::Pattern`] and
+    /// [`Group::Shape`] (whose values are the shapes a model knows).
     pub fn values(self) -> usize {
         match self {
-            Group::Pattern => 0,
+            Group::Pattern | Group::Shape => 0,
             Group::Capture => 7,
             Group::Escape => 4,
             Group::SelfAtari => 3,
             Group::Atari => 2,
             Group::Line => 5,
-            Group::Distance => 16,
+            Group::Distance | Group::DistanceBefore => 16,
         }
+    }
+
+    /// Whether the group's values are shapes, known by a model's list.
+    pub fn is_shape(self) -> bool {
+        matches!(self, Group::Pattern | Group::Shape)
     }
 
     fn from_name(name: &str) -> Option<Group> {
@@ -109,7 +128,9 @@ pub struct MoveFeatures {
     /// shape in another orientation has another code ([`canonical_pattern`]
     /// maps them to one).
     pub pattern: u32,
-    /// Values of the other groups.
+    /// The larger shape in the board's orientation (see [`shape_code`]).
+    pub shape: u64,
+    /// Values of the other groups (the shape groups' slots are unused).
     pub values: [u8; GROUPS],
 }
 
@@ -211,12 +232,123 @@ pub fn pattern_code(board: &Board, point: Point, player: Color) -> u32 {
     code
 }
 
+/// Points of the larger shape, as offsets (column, row) from its centre:
+/// the 4 at distance 1, the 8 at distance 2, the 12 at distance 3.
+fn shape_offsets() -> &'static [(i32, i32); SHAPE_POINTS] {
+    static OFFSETS: OnceLock<[(i32, i32); SHAPE_POINTS]> = OnceLock::new();
+    OFFSETS.get_or_init(|| {
+        let mut all: Vec<(i32, i32)> = (-3i32..=3)
+            .flat_map(|dy| (-3..=3).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy): &(i32, i32)| (1..=3).contains(&(dx.abs() + dy.abs())))
+            .collect();
+        all.sort_by_key(|&(dx, dy)| (dx.abs() + dy.abs(), dy, dx));
+        all.try_into().expect("24 points within distance 3")
+    })
+}
+
+/// Points within Manhattan distance 3, the centre excepted.
+pub const SHAPE_POINTS: usize = 24;
+
+/// Points within Manhattan distance 2, the centre excepted: the first ones
+/// of a shape code.
+const SMALL_SHAPE_POINTS: usize = 12;
+
+/// For each of the eight symmetries, where each shape point goes.
+fn shape_permutations() -> &'static [[usize; SHAPE_POINTS]; 8] {
+    static PERMUTATIONS: OnceLock<[[usize; SHAPE_POINTS]; 8]> = OnceLock::new();
+    PERMUTATIONS.get_or_init(|| {
+        let offsets = shape_offsets();
+        std::array::from_fn(|symmetry| {
+            std::array::from_fn(|i| {
+                let (mut x, mut y) = offsets[i];
+                if symmetry & 1 != 0 {
+                    x = -x;
+                }
+                if symmetry & 2 != 0 {
+                    y = -y;
+                }
+                if symmetry & 4 != 0 {
+                    std::mem::swap(&mut x, &mut y);
+                }
+                offsets
+                    .iter()
+                    .position(|&o| o == (x, y))
+                    .expect("a symmetry keeps distances")
+            })
+        })
+    })
+}
+
+/// The points within distance 3 of empty `point` for `player`: two bits per
+/// point in the order of the offsets (0 empty, 1 the player's stone, 2 the
+/// opponent's, 3 off the board).
+pub fn shape_code(board: &Board, point: Point, player: Color) -> u64 {
+    let size = board.size();
+    let (col, row) = size.col_row(point);
+    let mut code = 0u64;
+    for (i, &(dx, dy)) in shape_offsets().iter().enumerate() {
+        let (c, r) = (col as i32 + dx, row as i32 + dy);
+        let value = if c < 0 || r < 0 {
+            3
+        } else {
+            match size.point(c as usize, r as usize) {
+                None => 3,
+                Some(p) => match board.stone(p) {
+                    None => 0,
+                    Some(color) if color == player => 1,
+                    Some(_) => 2,
+                },
+            }
+        };
+        code |= value << (2 * i);
+    }
+    code
+}
+
+/// The key of a shape of one size: the code of its points within
+/// `radius` (2 or 3), with the radius in the top byte.
+pub fn shape_key(code: u64, radius: u64) -> u64 {
+    let points = if radius == 2 {
+        SMALL_SHAPE_POINTS
+    } else {
+        SHAPE_POINTS
+    };
+    (code & ((1u64 << (2 * points)) - 1)) | radius << 56
+}
+
+/// The eight orientations of a shape key.
+pub fn shape_orientations(key: u64) -> [u64; 8] {
+    let radius = key >> 56;
+    let points = if radius == 2 {
+        SMALL_SHAPE_POINTS
+    } else {
+        SHAPE_POINTS
+    };
+    std::array::from_fn(|symmetry| {
+        let perm = &shape_permutations()[symmetry];
+        let mut out = 0u64;
+        for (i, &to) in perm.iter().enumerate().take(points) {
+            out |= ((key >> (2 * i)) & 3) << (2 * to);
+        }
+        out | radius << 56
+    })
+}
+
+/// The smallest key among a shape's eight orientations.
+pub fn canonical_shape(key: u64) -> u64 {
+    shape_orientations(key)
+        .into_iter()
+        .min()
+        .expect("eight orientations")
+}
+
 /// Computes the features of the moves of one position: the escapes from
 /// atari are found once, then each move is rated alone.
 #[derive(Clone, Debug)]
 pub struct PositionFeatures {
     to_move: Color,
     last: Option<(usize, usize)>,
+    before_last: Option<(usize, usize)>,
     /// Points that save an own chain in atari, with the value of the escape
     /// feature (1 one stone, 2 two, 3 more).
     escapes: Vec<(Point, u8)>,
@@ -225,22 +357,36 @@ pub struct PositionFeatures {
 
 impl PositionFeatures {
     /// Prepares the features of `to_move`'s moves on `board`, where `last`
-    /// was the last stone played.
-    pub fn new(board: &Board, to_move: Color, last: Option<Point>) -> PositionFeatures {
+    /// was the stone played last turn and `before_last` the one the turn
+    /// before (each `None` after a pass or at the start).
+    pub fn new(
+        board: &Board,
+        to_move: Color,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) -> PositionFeatures {
         let mut features = PositionFeatures {
             to_move,
             last: None,
+            before_last: None,
             escapes: Vec::new(),
             scratch: Vec::new(),
         };
-        features.reset(board, to_move, last);
+        features.reset(board, to_move, last, before_last);
         features
     }
 
     /// Prepares for another position, keeping the buffers.
-    pub fn reset(&mut self, board: &Board, to_move: Color, last: Option<Point>) {
+    pub fn reset(
+        &mut self,
+        board: &Board,
+        to_move: Color,
+        last: Option<Point>,
+        before_last: Option<Point>,
+    ) {
         self.to_move = to_move;
         self.last = last.map(|p| board.size().col_row(p));
+        self.before_last = before_last.map(|p| board.size().col_row(p));
         self.escapes.clear();
         let mut heads: Vec<Point> = Vec::new();
         for point in board.size().points() {
@@ -303,24 +449,43 @@ impl PositionFeatures {
             .min(size.width() - 1 - col)
             .min(size.height() - 1 - row);
         values[Group::Line as usize] = line.min(4) as u8;
-        values[Group::Distance as usize] = match self.last {
-            None => 0,
-            Some((lc, lr)) => {
-                let dx = col.abs_diff(lc);
-                let dy = row.abs_diff(lr);
-                let d = dx + dy + dx.max(dy);
-                if (2..=16).contains(&d) {
-                    (d - 1) as u8
-                } else {
-                    0
-                }
-            }
-        };
+        values[Group::Distance as usize] = distance_value(self.last, (col, row));
+        values[Group::DistanceBefore as usize] = distance_value(self.before_last, (col, row));
         MoveFeatures {
             pattern: pattern_code(board, point, color),
+            shape: shape_code(board, point, color),
             values,
         }
     }
+}
+
+/// The value of a distance feature: Coulom's distance `|dx| + |dy| +
+/// max(|dx|, |dy|)` less one for 2 to 16, and 0 for further or no stone.
+fn distance_value(from: Option<(usize, usize)>, (col, row): (usize, usize)) -> u8 {
+    let Some((c, r)) = from else {
+        return 0;
+    };
+    let dx = col.abs_diff(c);
+    let dy = row.abs_diff(r);
+    let d = dx + dy + dx.max(dy);
+    if (2..=16).contains(&d) {
+        (d - 1) as u8
+    } else {
+        0
+    }
+}
+
+/// The stones played on the last turn and the turn before, as
+/// [`PositionFeatures::new`] takes them (`None` for a pass or no turn).
+pub fn recent_stones(game: &tengen_core::Game) -> (Option<Point>, Option<Point>) {
+    use tengen_core::{Action, Move};
+    let mut turns = game.history().collect::<Vec<_>>().into_iter().rev();
+    let mut stone = || match turns.next() {
+        Some((_, Action::Move(Move::Play(point)))) => Some(point),
+        _ => None,
+    };
+    let last = stone();
+    (last, stone())
 }
 
 /// Why a move model file could not be read.
@@ -355,24 +520,53 @@ pub struct MoveModel {
     other_pattern: f32,
     /// γ by shape code in any orientation (the known shapes in all eight).
     by_code: HashMap<u32, f32>,
+    /// γ of the larger shapes it knows, by canonical key.
+    shapes: Vec<(u64, f32)>,
+    /// γ of the larger shapes it does not know.
+    other_shape: f32,
+    /// γ by larger shape key in any orientation.
+    by_key: HashMap<u64, f32>,
+}
+
+/// The strengths of one shape group: those of the known shapes, by
+/// canonical code, and the one the others share.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShapeStrengths<K> {
+    /// γ of each known shape.
+    pub known: Vec<(K, f32)>,
+    /// γ of the others.
+    pub other: f32,
 }
 
 impl MoveModel {
     /// A model from its parts: the γ of each small group's values (the
-    /// pattern group's entry is ignored), of the known shapes by canonical
-    /// code, and of the unknown shapes.
-    pub fn new(small: [Vec<f32>; GROUPS], patterns: Vec<(u32, f32)>, other_pattern: f32) -> Self {
-        let mut by_code = HashMap::with_capacity(patterns.len() * 8);
-        for &(code, gamma) in &patterns {
+    /// shape groups' entries are ignored), of the 3×3 shapes and of the
+    /// larger shapes.
+    pub fn new(
+        small: [Vec<f32>; GROUPS],
+        patterns: ShapeStrengths<u32>,
+        shapes: ShapeStrengths<u64>,
+    ) -> Self {
+        let mut by_code = HashMap::with_capacity(patterns.known.len() * 8);
+        for &(code, gamma) in &patterns.known {
             for oriented in pattern_orientations(code) {
                 by_code.insert(oriented, gamma);
             }
         }
+        let mut by_key = HashMap::with_capacity(shapes.known.len() * 8);
+        for &(key, gamma) in &shapes.known {
+            for oriented in shape_orientations(key) {
+                by_key.insert(oriented, gamma);
+            }
+        }
         MoveModel {
             small,
-            patterns,
-            other_pattern,
+            patterns: patterns.known,
+            other_pattern: patterns.other,
             by_code,
+            shapes: shapes.known,
+            other_shape: shapes.other,
+            by_key,
         }
     }
 
@@ -394,25 +588,37 @@ impl MoveModel {
             .get(&features.pattern)
             .copied()
             .unwrap_or(self.other_pattern);
-        for group in 1..GROUPS {
+        gamma *= self
+            .by_key
+            .get(&shape_key(features.shape, 3))
+            .or_else(|| self.by_key.get(&shape_key(features.shape, 2)))
+            .copied()
+            .unwrap_or(self.other_shape);
+        for group in 2..GROUPS {
             gamma *= self.small[group][features.values[group] as usize];
         }
         gamma
     }
 
-    /// Number of shapes with their own strength.
+    /// Number of 3×3 shapes with their own strength.
     pub fn known_patterns(&self) -> usize {
         self.patterns.len()
     }
 
+    /// Number of larger shapes with their own strength.
+    pub fn known_shapes(&self) -> usize {
+        self.shapes.len()
+    }
+
     /// The model as text: one `GROUP VALUE GAMMA` line per value; shapes by
-    /// canonical code in hexadecimal, `other` for the unknown ones.
+    /// canonical code in hexadecimal (the larger ones with their radius in
+    /// the top byte), `other` for the unknown ones.
     pub fn to_text(&self) -> String {
         let mut out = String::from(
             "# tengen move model: strength (gamma) of each move feature value, \
              fitted by minorization-maximization\n",
         );
-        for group in &Group::ALL[1..] {
+        for group in &Group::ALL[2..] {
             for (value, gamma) in self.small[*group as usize].iter().enumerate() {
                 let _ = writeln!(out, "{} {value} {gamma}", group.name());
             }
@@ -421,6 +627,10 @@ impl MoveModel {
         for (code, gamma) in &self.patterns {
             let _ = writeln!(out, "pattern {code:05x} {gamma}");
         }
+        let _ = writeln!(out, "shape other {}", self.other_shape);
+        for (key, gamma) in &self.shapes {
+            let _ = writeln!(out, "shape {key:x} {gamma}");
+        }
         out
     }
 
@@ -428,8 +638,10 @@ impl MoveModel {
     pub fn parse(text: &str) -> Result<MoveModel, ModelError> {
         let mut small: [Vec<Option<f32>>; GROUPS] =
             std::array::from_fn(|g| vec![None; Group::ALL[g].values()]);
-        let mut patterns = Vec::new();
+        let mut patterns = ShapeStrengths::default();
         let mut other = None;
+        let mut shapes = ShapeStrengths::default();
+        let mut other_shape = None;
         for (index, line) in text.lines().enumerate() {
             let line_no = index + 1;
             let line = line.trim();
@@ -459,7 +671,24 @@ impl MoveModel {
                         .ok()
                         .filter(|&c| c < 1 << 20 && canonical_pattern(c) == c)
                         .ok_or_else(|| bad(format!("{value:?} is not a canonical shape code")))?;
-                    patterns.push((code, gamma));
+                    patterns.known.push((code, gamma));
+                }
+                continue;
+            }
+            if group == Group::Shape {
+                if value == "other" {
+                    other_shape = Some(gamma);
+                } else {
+                    let key = u64::from_str_radix(value, 16)
+                        .ok()
+                        .filter(|&k| {
+                            let radius = k >> 56;
+                            (radius == 2 || radius == 3)
+                                && shape_key(k, radius) == k
+                                && canonical_shape(k) == k
+                        })
+                        .ok_or_else(|| bad(format!("{value:?} is not a canonical shape key")))?;
+                    shapes.known.push((key, gamma));
                 }
                 continue;
             }
@@ -471,7 +700,7 @@ impl MoveModel {
             *slot = Some(gamma);
         }
         let mut gammas: [Vec<f32>; GROUPS] = Default::default();
-        for group in &Group::ALL[1..] {
+        for group in &Group::ALL[2..] {
             for (value, gamma) in small[*group as usize].iter().enumerate() {
                 gammas[*group as usize].push(gamma.ok_or(ModelError::Missing {
                     group: group.name(),
@@ -479,11 +708,15 @@ impl MoveModel {
                 })?);
             }
         }
-        let other = other.ok_or(ModelError::Missing {
+        patterns.other = other.ok_or(ModelError::Missing {
             group: "pattern",
             value: 0,
         })?;
-        Ok(MoveModel::new(gammas, patterns, other))
+        shapes.other = other_shape.ok_or(ModelError::Missing {
+            group: "shape",
+            value: 0,
+        })?;
+        Ok(MoveModel::new(gammas, patterns, shapes))
     }
 }
 
@@ -556,12 +789,24 @@ mod tests {
         .unwrap();
         // Black B1 is in atari (liberty C1), and so is White A1 (liberty
         // A2).
-        let black = PositionFeatures::new(&board, Color::Black, Some(at(&board, "B2")));
+        let black = PositionFeatures::new(
+            &board,
+            Color::Black,
+            Some(at(&board, "B2")),
+            Some(at(&board, "G7")),
+        );
         let escape = black.of(&board, at(&board, "C1"));
+        // From G7 to C1: dx 4, dy 6: 4 + 6 + 6 = 16, stored as 15.
+        assert_eq!(escape.values[Group::DistanceBefore as usize], 15);
+        // D4 is 3 + 3 + 3 = 9 from G7, stored as 8.
+        assert_eq!(
+            black.of(&board, at(&board, "D4")).values[Group::DistanceBefore as usize],
+            8
+        );
         assert_eq!(escape.values[Group::Escape as usize], 1);
         assert_eq!(escape.values[Group::Capture as usize], 0);
         assert_eq!(escape.values[Group::Distance as usize], 2); // dx 1, dy 1: 3.
-        let white = PositionFeatures::new(&board, Color::White, Some(at(&board, "B1")));
+        let white = PositionFeatures::new(&board, Color::White, Some(at(&board, "B1")), None);
         let capture = white.of(&board, at(&board, "C1"));
         // One stone that Black could have saved by extending at C1.
         assert_eq!(capture.values[Group::Capture as usize], 4);
@@ -589,13 +834,13 @@ mod tests {
              . x . . .",
         )
         .unwrap();
-        let white = PositionFeatures::new(&corner, Color::White, None);
+        let white = PositionFeatures::new(&corner, Color::White, None, None);
         let a1 = white.of(&corner, at(&corner, "A1"));
         assert_eq!(a1.values[Group::SelfAtari as usize], 1);
         // Black then captures at A2 a stone White could not save there.
         let mut corner = corner;
         corner.play_unchecked(at(&corner, "A1"), Color::White);
-        let black = PositionFeatures::new(&corner, Color::Black, Some(at(&corner, "A1")));
+        let black = PositionFeatures::new(&corner, Color::Black, Some(at(&corner, "A1")), None);
         let a2 = black.of(&corner, at(&corner, "A2"));
         assert_eq!(a2.values[Group::Capture as usize], 1);
         assert_eq!(a1.values[Group::Distance as usize], 0);
@@ -606,7 +851,7 @@ mod tests {
         // B1 extended to C1 has D1 and C2.
         let mut extended = board.clone();
         extended.play_unchecked(at(&board, "C1"), Color::Black);
-        let white = PositionFeatures::new(&extended, Color::White, Some(at(&board, "C1")));
+        let white = PositionFeatures::new(&extended, Color::White, Some(at(&board, "C1")), None);
         assert_eq!(
             white.of(&extended, at(&board, "D1")).values[Group::Atari as usize],
             1
@@ -624,26 +869,104 @@ mod tests {
     }
 
     #[test]
+    fn larger_shapes_see_three_points_away_in_every_orientation() {
+        // A stone three points to the right of C3, and the same turned.
+        let key = |diagram: &str| {
+            let board = Board::from_ascii(diagram).unwrap();
+            let code = shape_code(&board, at(&board, "C3"), Color::Black);
+            (code, canonical_shape(shape_key(code, 3)))
+        };
+        let (right, a) = key(". . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . x .
+             . . . . . . .
+             . . . . . . .");
+        let (above, b) = key(". . . . . . .
+             . . x . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .");
+        assert_ne!(right, above);
+        assert_eq!(a, b);
+        // Within distance 2 the board is empty but for the edge: C3 on a
+        // 7×7 board has no off-board point within distance 2.
+        assert_eq!(shape_key(right, 2), 2 << 56);
+        // A1 sees the edge: its points to the left and below are off the
+        // board.
+        let board = Board::new(tengen_core::BoardSize::square(7).unwrap());
+        let corner = shape_code(&board, at(&board, "A1"), Color::Black);
+        let off = (0..SHAPE_POINTS)
+            .filter(|i| (corner >> (2 * i)) & 3 == 3)
+            .count();
+        // Of the 24 points, those with a negative column or row: 24 less
+        // the 9 with both non-negative (not the centre).
+        assert_eq!(off, 24 - 9);
+        // The 8 orientations of a key are keys of the same size.
+        for oriented in shape_orientations(a) {
+            assert_eq!(oriented >> 56, 3);
+            assert_eq!(canonical_shape(oriented), a);
+        }
+    }
+
+    #[test]
+    fn recent_stones_skip_nothing_and_stop_at_passes() {
+        use tengen_core::{BoardSize, Game, Move, Rules};
+        let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        assert_eq!(recent_stones(&game), (None, None));
+        let size = game.size();
+        let p = |v: &str| size.parse_gtp(v).unwrap().point();
+        game.play(size.parse_gtp("C3").unwrap()).unwrap();
+        game.play(size.parse_gtp("D4").unwrap()).unwrap();
+        assert_eq!(recent_stones(&game), (p("D4"), p("C3")));
+        game.play(Move::Pass).unwrap();
+        assert_eq!(recent_stones(&game), (None, p("D4")));
+    }
+
+    #[test]
     fn model_text_round_trips_and_bad_files_are_refused() {
         let small: [Vec<f32>; GROUPS] = std::array::from_fn(|g| {
             (0..Group::ALL[g].values())
                 .map(|v| 1.0 + v as f32 / 4.0)
                 .collect()
         });
-        let model = MoveModel::new(small, vec![(canonical_pattern(0x00006), 3.5)], 0.5);
+        // A shape of radius 2: one own stone at the first offset (distance
+        // 1), one enemy stone at the fifth (distance 2).
+        let small_shape = canonical_shape(shape_key(0b10_0000_0000_01, 2));
+        let model = MoveModel::new(
+            small,
+            ShapeStrengths {
+                known: vec![(canonical_pattern(0x00006), 3.5)],
+                other: 0.5,
+            },
+            ShapeStrengths {
+                known: vec![(small_shape, 2.0)],
+                other: 1.0,
+            },
+        );
         let text = model.to_text();
         let back = MoveModel::parse(&text).unwrap();
         assert_eq!(back.to_text(), text);
         assert_eq!(back.known_patterns(), 1);
-        // Every orientation of the known shape gets its strength.
-        let features = |pattern| MoveFeatures {
+        assert_eq!(back.known_shapes(), 1);
+        // Every orientation of the known shapes gets its strength.
+        let features = |pattern, shape| MoveFeatures {
             pattern,
+            shape,
             values: [0; GROUPS],
         };
         for code in pattern_orientations(0x00006) {
-            assert_eq!(back.strength(&features(code)), 3.5);
+            assert_eq!(back.strength(&features(code, 0)), 3.5);
         }
-        assert_eq!(back.strength(&features(0x00001)), 0.5);
+        assert_eq!(back.strength(&features(0x00001, 0)), 0.5);
+        for key in shape_orientations(small_shape) {
+            // Whatever lies at distance 3, the radius-2 shape matches.
+            let code = (key & ((1 << 24) - 1)) | 0x5a5a << 24;
+            assert_eq!(back.strength(&features(0x00001, code)), 1.0);
+        }
 
         let without_line = text
             .lines()
@@ -664,6 +987,7 @@ mod tests {
             ("capture 0 -1", "is not a positive strength"),
             ("capture 0 NaN", "is not a positive strength"),
             ("pattern zz 1.0", "is not a canonical shape code"),
+            ("shape 400000000000001 1.0", "is not a canonical shape key"),
         ] {
             let error = MoveModel::parse(&format!("{text}\n{bad}\n")).unwrap_err();
             assert!(error.to_string().contains(reason), "{bad}: {error}");

@@ -215,7 +215,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         children_with_priors(
             board,
             root.to_move,
-            root.last,
+            (root.last, root.before_last),
             &mut self.knowledge,
             &mut points,
             &mut priors,
@@ -256,13 +256,12 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         report: Option<Reporter<'_>>,
         stop: &dyn Fn() -> bool,
     ) -> (Tree, RootPosition, SearchOutcome) {
+        let (last, before_last) = crate::features::recent_stones(game);
         let root = RootPosition {
             board: game.board().clone(),
             to_move: game.to_move(),
-            last: match game.last_move() {
-                Some((_, Move::Play(point))) => Some(point),
-                _ => None,
-            },
+            last,
+            before_last,
             passes: game.consecutive_passes(),
             rules: *game.rules(),
         };

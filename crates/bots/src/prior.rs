@@ -146,20 +146,21 @@ impl Knowledge {
     }
 
     /// The prior of each of `moves` (points where `to_move` may play) on
-    /// `board`, where `last` was the last stone played; appended to `out` in
-    /// the same order.
+    /// `board`, where `recent` holds the stones played on the last turn and
+    /// the one before (`None` for a pass); appended to `out` in the same
+    /// order.
     pub fn priors(
         &mut self,
         board: &Board,
         to_move: Color,
-        last: Option<Point>,
+        recent: (Option<Point>, Option<Point>),
         moves: &[Point],
         out: &mut Vec<Prior>,
     ) {
         match self.source {
-            PriorSource::Rules => self.rule_priors(board, to_move, last, moves, out),
+            PriorSource::Rules => self.rule_priors(board, to_move, recent.0, moves, out),
             PriorSource::Learned { weight } => {
-                self.learned_priors(board, to_move, last, moves, weight, out)
+                self.learned_priors(board, to_move, recent, moves, weight, out)
             }
         }
     }
@@ -168,19 +169,19 @@ impl Knowledge {
         &mut self,
         board: &Board,
         to_move: Color,
-        last: Option<Point>,
+        (last, before_last): (Option<Point>, Option<Point>),
         moves: &[Point],
         weight: f32,
         out: &mut Vec<Prior>,
     ) {
         let features = match &mut self.features {
             Some(features) => {
-                features.reset(board, to_move, last);
+                features.reset(board, to_move, last, before_last);
                 features
             }
             None => self
                 .features
-                .insert(PositionFeatures::new(board, to_move, last)),
+                .insert(PositionFeatures::new(board, to_move, last, before_last)),
         };
         self.strengths.clear();
         self.strengths.extend(
@@ -347,7 +348,7 @@ mod tests {
         let mut knowledge = Knowledge::new(PriorSource::Rules);
         let mut out = Vec::new();
         let last = last.map(|v| at(board, v));
-        knowledge.priors(board, to_move, last, &[at(board, vertex)], &mut out);
+        knowledge.priors(board, to_move, (last, None), &[at(board, vertex)], &mut out);
         out[0]
     }
 
@@ -393,7 +394,7 @@ mod tests {
              . . . . . . . . .",
         )
         .unwrap();
-        let last = Some(at(&board, "E4"));
+        let last = (Some(at(&board, "E4")), None);
         for to_move in [Color::Black, Color::White] {
             let moves: Vec<Point> = board
                 .empty_points()

@@ -14,8 +14,8 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use tengen_bots::mcts::{MctsBot, MctsConfig};
-use tengen_bots::prior::PriorSource;
 use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
+use tengen_bots::prior::PriorSource;
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
 
@@ -576,7 +576,13 @@ mod tests {
     #[test]
     fn the_search_benchmark_searches_for_the_time_given() {
         let size = BoardSize::square(9).unwrap();
-        let m = search_rate(size, Duration::from_millis(200), 2, 3, PriorSource::default());
+        let m = search_rate(
+            size,
+            Duration::from_millis(200),
+            2,
+            3,
+            PriorSource::default(),
+        );
         assert_eq!(m.threads, 2);
         assert!(m.playouts > 50, "{m:?}");
         assert!(m.wall >= Duration::from_millis(200), "{m:?}");

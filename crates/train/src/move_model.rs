@@ -15,7 +15,8 @@
 use std::collections::HashMap;
 
 use tengen_bots::features::{
-    canonical_pattern, pattern_code, Group, MoveModel, PositionFeatures, GROUPS,
+    canonical_pattern, canonical_shape, pattern_code, recent_stones, shape_code, shape_key,
+    shape_orientations, Group, MoveModel, PositionFeatures, ShapeStrengths, GROUPS,
 };
 use tengen_core::{Action, Color, Game, Move, Point};
 
@@ -55,6 +56,8 @@ pub struct MoveModelReport {
     pub train_entries: usize,
     /// Shapes with their own strength.
     pub known_patterns: usize,
+    /// Larger shapes (radius 2 or 3) with their own strength.
+    pub known_shapes: usize,
     /// Mean log-likelihood of the played move on the training positions
     /// after each sweep.
     pub train_log_likelihood: Vec<f64>,
@@ -108,13 +111,6 @@ fn positions_of(game: &Game) -> Vec<(Game, Point)> {
     out
 }
 
-fn last_stone(game: &Game) -> Option<Point> {
-    match game.last_move() {
-        Some((_, Move::Play(point))) => Some(point),
-        _ => None,
-    }
-}
-
 /// The candidate moves of a position: legal under simple ko, not into an
 /// own single-point eye (the tree search's children).
 fn candidates(game: &Game, to_move: Color, out: &mut Vec<Point>) {
@@ -128,9 +124,26 @@ fn candidates(game: &Game, to_move: Color, out: &mut Vec<Point>) {
     out.sort_unstable();
 }
 
-/// Adds the competitions of `samples` with the shape vocabulary
-/// `patterns` (canonical code → value, 0 for the others).
-fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], patterns: &HashMap<u32, u16>) {
+/// The shapes with their own value: the 3×3 ones by canonical code, the
+/// larger ones by key in every orientation (values from 1; 0 for the
+/// others).
+struct Vocabulary {
+    patterns: HashMap<u32, u16>,
+    shapes: HashMap<u64, u16>,
+}
+
+impl Vocabulary {
+    fn shape_value(&self, code: u64) -> u16 {
+        self.shapes
+            .get(&shape_key(code, 3))
+            .or_else(|| self.shapes.get(&shape_key(code, 2)))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// Adds the competitions of `samples` with the shapes of `vocabulary`.
+fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], vocabulary: &Vocabulary) {
     let mut points = Vec::new();
     let mut index: HashMap<[u16; GROUPS], usize> = HashMap::new();
     for sample in samples {
@@ -141,17 +154,20 @@ fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], patterns: &H
         if !points.contains(&sample.played) {
             continue; // Filling an own eye, or a move the tree never offers.
         }
-        let features = PositionFeatures::new(board, to_move, last_stone(game));
+        let (last, before_last) = recent_stones(game);
+        let features = PositionFeatures::new(board, to_move, last, before_last);
         let start = out.tuples.len();
         index.clear();
         let mut winner = usize::MAX;
         for &point in &points {
             let f = features.of(board, point);
             let mut tuple = f.values.map(u16::from);
-            tuple[Group::Pattern as usize] = patterns
+            tuple[Group::Pattern as usize] = vocabulary
+                .patterns
                 .get(&canonical_pattern(f.pattern))
                 .copied()
                 .unwrap_or(0);
+            tuple[Group::Shape as usize] = vocabulary.shape_value(f.shape);
             let entry = *index.entry(tuple).or_insert_with(|| {
                 out.tuples.push(tuple);
                 out.counts.push(0);
@@ -304,26 +320,48 @@ pub fn fit_move_model(
     // (A record's positions are made one record at a time: kept all at
     // once, the games' histories would not fit in memory.)
     let mut played: HashMap<u32, u32> = HashMap::new();
+    let mut played_shapes: HashMap<u64, u32> = HashMap::new();
     for (i, game) in games.iter().enumerate() {
         if is_test(i) {
             continue;
         }
         for (position, point) in positions_of(game) {
-            let code = pattern_code(position.board(), point, position.to_move());
+            let (board, player) = (position.board(), position.to_move());
+            let code = pattern_code(board, point, player);
             *played.entry(canonical_pattern(code)).or_default() += 1;
+            let shape = shape_code(board, point, player);
+            for radius in [2, 3] {
+                *played_shapes
+                    .entry(canonical_shape(shape_key(shape, radius)))
+                    .or_default() += 1;
+            }
         }
     }
-    let mut vocabulary: Vec<(u32, u32)> = played
-        .into_iter()
-        .filter(|&(_, n)| n >= options.min_wins)
-        .collect();
-    vocabulary.sort_by_key(|&(code, n)| (std::cmp::Reverse(n), code));
-    vocabulary.truncate(u16::MAX as usize - 1);
-    let patterns: HashMap<u32, u16> = vocabulary
-        .iter()
-        .enumerate()
-        .map(|(i, &(code, _))| (code, i as u16 + 1))
-        .collect();
+    /// The entries played at least `min` times, most played first.
+    fn frequent<K: Ord + Copy>(counts: HashMap<K, u32>, min: u32) -> Vec<K> {
+        let mut kept: Vec<(K, u32)> = counts.into_iter().filter(|&(_, n)| n >= min).collect();
+        kept.sort_by_key(|&(key, n)| (std::cmp::Reverse(n), key));
+        kept.truncate(u16::MAX as usize - 1);
+        kept.into_iter().map(|(key, _)| key).collect()
+    }
+    let pattern_list = frequent(played, options.min_wins);
+    let shape_list = frequent(played_shapes, options.min_wins);
+    let vocabulary = Vocabulary {
+        patterns: pattern_list
+            .iter()
+            .enumerate()
+            .map(|(i, &code)| (code, i as u16 + 1))
+            .collect(),
+        shapes: shape_list
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &key)| {
+                shape_orientations(key)
+                    .into_iter()
+                    .map(move |oriented| (oriented, i as u16 + 1))
+            })
+            .collect(),
+    };
 
     let mut train = Competitions::default();
     let mut test = Competitions::default();
@@ -337,14 +375,15 @@ pub fn fit_move_model(
             })
             .collect();
         let data = if is_test(i) { &mut test } else { &mut train };
-        add_competitions(data, &samples, &patterns);
+        add_competitions(data, &samples, &vocabulary);
         progress(FitProgress::Reading(i + 1, games.len()));
     }
     train.starts.push(train.tuples.len());
     test.starts.push(test.tuples.len());
 
     let mut sizes = Group::ALL.map(Group::values);
-    sizes[Group::Pattern as usize] = vocabulary.len() + 1;
+    sizes[Group::Pattern as usize] = pattern_list.len() + 1;
+    sizes[Group::Shape as usize] = shape_list.len() + 1;
     let mut gammas = Gammas::new(sizes);
     let mut wins = vec![0.0f64; gammas.values.len()];
     for &winner in &train.winners {
@@ -357,7 +396,8 @@ pub fn fit_move_model(
         test_positions: test.positions(),
         train_candidates: train.candidates,
         train_entries: train.tuples.len(),
-        known_patterns: vocabulary.len(),
+        known_patterns: pattern_list.len(),
+        known_shapes: shape_list.len(),
         ..MoveModelReport::default()
     };
     for sweep in 0..options.iterations {
@@ -373,21 +413,33 @@ pub fn fit_move_model(
         (report.test_top1, report.test_top5) = prediction(&test, &gammas);
     }
 
+    let gamma =
+        |group: Group, value: usize| gammas.values[gammas.offsets[group as usize] + value] as f32;
     let small: [Vec<f32>; GROUPS] = std::array::from_fn(|group| {
-        if group == 0 {
+        if Group::ALL[group].is_shape() {
             return Vec::new();
         }
-        let offset = gammas.offsets[group];
         (0..sizes[group])
-            .map(|v| gammas.values[offset + v] as f32)
+            .map(|v| gamma(Group::ALL[group], v))
             .collect()
     });
-    let pattern_gammas: Vec<(u32, f32)> = vocabulary
-        .iter()
-        .enumerate()
-        .map(|(i, &(code, _))| (code, gammas.values[i + 1] as f32))
-        .collect();
-    let model = MoveModel::new(small, pattern_gammas, gammas.values[0] as f32);
+    let patterns = ShapeStrengths {
+        known: pattern_list
+            .iter()
+            .enumerate()
+            .map(|(i, &code)| (code, gamma(Group::Pattern, i + 1)))
+            .collect(),
+        other: gamma(Group::Pattern, 0),
+    };
+    let shapes = ShapeStrengths {
+        known: shape_list
+            .iter()
+            .enumerate()
+            .map(|(i, &key)| (key, gamma(Group::Shape, i + 1)))
+            .collect(),
+        other: gamma(Group::Shape, 0),
+    };
+    let model = MoveModel::new(small, patterns, shapes);
     (model, report)
 }
 

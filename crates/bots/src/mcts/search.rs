@@ -21,6 +21,8 @@ pub struct RootPosition {
     pub to_move: Color,
     /// The last stone played, if the last turn was a stone.
     pub last: Option<Point>,
+    /// The stone played the turn before, if that turn was a stone.
+    pub before_last: Option<Point>,
     /// Passes in a row that led here (0, or 1 after the opponent passed).
     pub passes: u8,
     /// The rules: komi and scoring for games the tree ends with two passes.
@@ -120,6 +122,7 @@ pub fn candidate_children(
     board: &Board,
     to_move: Color,
     last: Option<Point>,
+    before_last: Option<Point>,
     nogo: bool,
     knowledge: &mut Knowledge,
     points: &mut Vec<Point>,
@@ -141,7 +144,15 @@ pub fn candidate_children(
             .empty_points()
             .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_point_an_eye(p, to_move)),
     );
-    children_with_priors(board, to_move, last, knowledge, points, priors, out);
+    children_with_priors(
+        board,
+        to_move,
+        (last, before_last),
+        knowledge,
+        points,
+        priors,
+        out,
+    );
 }
 
 /// `points` (legal NoGo moves) with even priors: Go's tactical knowledge
@@ -160,11 +171,12 @@ pub fn nogo_children(points: &mut [Point], out: &mut Vec<(NodeMove, Prior)>) {
     }));
 }
 
-/// `points` (legal for `to_move`) with their priors, then a pass.
+/// `points` (legal for `to_move`) with their priors, then a pass; `recent`
+/// holds the stones of the last two turns.
 pub fn children_with_priors(
     board: &Board,
     to_move: Color,
-    last: Option<Point>,
+    recent: (Option<Point>, Option<Point>),
     knowledge: &mut Knowledge,
     points: &mut [Point],
     priors: &mut Vec<Prior>,
@@ -173,7 +185,7 @@ pub fn children_with_priors(
     // A fixed order keeps searches reproducible whatever the empty list's.
     points.sort_unstable();
     priors.clear();
-    knowledge.priors(board, to_move, last, points, priors);
+    knowledge.priors(board, to_move, recent, points, priors);
     out.clear();
     out.extend(
         points
@@ -281,6 +293,7 @@ impl<E: Evaluator> Worker<E> {
         self.path.push(0);
         let mut to_move = root.to_move;
         let mut last = root.last;
+        let mut before_last = root.before_last;
         let mut passes = root.passes;
         let mut node = 0;
         let mut ended = false;
@@ -296,6 +309,7 @@ impl<E: Evaluator> Worker<E> {
                     &self.board,
                     to_move,
                     last,
+                    before_last,
                     root.rules.is_nogo(),
                     &mut self.knowledge,
                     &mut self.points,
@@ -331,11 +345,13 @@ impl<E: Evaluator> Worker<E> {
             if mv == PASS {
                 self.board.pass();
                 passes += 1;
+                before_last = last;
                 last = None;
             } else {
                 let point = Point::from_index(mv as usize).expect("a stored point index");
                 self.board.play_unchecked(point, to_move);
                 passes = 0;
+                before_last = last;
                 last = Some(point);
             }
             self.moves.push((mv, to_move));

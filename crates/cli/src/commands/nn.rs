@@ -177,13 +177,14 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
     let mut out = io::stdout().lock();
     writeln!(
         out,
-        "{} records: {} training positions ({} candidate moves in {} entries), {} held out; {} shapes rated",
+        "{} records: {} training positions ({} candidate moves in {} entries), {} held out; {} 3x3 shapes and {} larger shapes rated",
         games.len(),
         report.train_positions,
         report.train_candidates,
         report.train_entries,
         report.test_positions,
-        report.known_patterns
+        report.known_patterns,
+        report.known_shapes
     )?;
     if let Some(ll) = report.train_log_likelihood.last() {
         writeln!(out, "training log-likelihood per move {ll:.4}")?;
