@@ -933,9 +933,9 @@ mod tests {
                 .map(|v| 1.0 + v as f32 / 4.0)
                 .collect()
         });
-        // A shape of radius 2: one own stone at the first offset (distance
-        // 1), one enemy stone at the fifth (distance 2).
-        let small_shape = canonical_shape(shape_key(0b10_0000_0000_01, 2));
+        // A shape of radius 2: an own stone at the first point (distance
+        // 1), an enemy stone at the sixth (distance 2).
+        let small_shape = canonical_shape(shape_key(1 | 2 << 10, 2));
         let model = MoveModel::new(
             small,
             ShapeStrengths {
