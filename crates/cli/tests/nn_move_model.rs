@@ -1,0 +1,98 @@
+//! `tengen nn move-model`: the move model fitted to real professional
+//! records, read back by the bot's parser, and bad input refused.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use tengen_bots::features::MoveModel;
+
+const GOBAN: &str = "/usr/share/goban";
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "tengen-nn-move-model-{name}-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tengen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(args)
+        .output()
+        .expect("run tengen")
+}
+
+#[test]
+fn a_fit_on_professional_records_predicts_held_out_moves() {
+    // Ten records of goban-original-games (scripts/test installs it).
+    let mut files: Vec<PathBuf> = std::fs::read_dir(GOBAN)
+        .unwrap_or_else(|e| panic!("{GOBAN}: {e} (install goban-original-games)"))
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    files.sort();
+    files.truncate(10);
+    let dir = temp_dir("fit");
+    for file in &files {
+        std::fs::copy(file, dir.join(file.file_name().unwrap())).unwrap();
+    }
+    let model_path = dir.join("model.txt");
+    let out = tengen(&[
+        "nn",
+        "move-model",
+        dir.to_str().unwrap(),
+        "-o",
+        model_path.to_str().unwrap(),
+        "--iterations",
+        "4",
+        "--test-every",
+        "5",
+        "--min-wins",
+        "3",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("10 records"), "{stdout}");
+    // Two records of ten held out, and how well the model does on them.
+    let held_out = stdout
+        .lines()
+        .find(|l| l.starts_with("held out:"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let top1: f64 = held_out
+        .split("top-1 ")
+        .nth(1)
+        .and_then(|rest| rest.split('%').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{held_out}"));
+    // Choosing at random among some 250 candidates would give under 1%.
+    assert!(top1 > 10.0, "{held_out}");
+    let text = std::fs::read_to_string(&model_path).unwrap();
+    let model = MoveModel::parse(&text).unwrap();
+    assert!(model.known_patterns() > 20, "{}", model.known_patterns());
+    assert!(model.known_shapes() > 20, "{}", model.known_shapes());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn no_records_is_a_clear_error() {
+    let dir = temp_dir("empty");
+    std::fs::write(dir.join("notes.sgf"), "not a record").unwrap();
+    let out = tengen(&[
+        "nn",
+        "move-model",
+        dir.to_str().unwrap(),
+        "-o",
+        dir.join("model.txt").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no readable game records"), "{stderr}");
+    assert!(!dir.join("model.txt").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
