@@ -835,6 +835,33 @@ mod tests {
     }
 
     #[test]
+    fn prior_options_choose_the_source_and_its_weight() {
+        let prior = |text: &str| mcts_config(&spec(text)).map(|c| c.params.prior);
+        assert_eq!(prior("mcts"), Ok(PriorSource::default()));
+        assert_eq!(
+            prior("mcts:priors=learned"),
+            Ok(PriorSource::Learned { weight: 150.0 })
+        );
+        assert_eq!(
+            prior("mcts:priorweight=60"),
+            Ok(PriorSource::Learned { weight: 60.0 })
+        );
+        assert_eq!(prior("mcts:priors=rules"), Ok(PriorSource::Rules));
+        for (text, reason) in [
+            (
+                "mcts:priors=rules,priorweight=3",
+                "only learned priors have a weight",
+            ),
+            ("mcts:priors=both", "expected learned or rules"),
+            ("mcts:priorweight=-1", ""),
+            ("mcts:priorweight=lots", ""),
+        ] {
+            let error = prior(text).unwrap_err().to_string();
+            assert!(error.contains(reason), "{text}: {error}");
+        }
+    }
+
+    #[test]
     fn mcts_options_are_checked() {
         let config =
             mcts_config(&spec("mcts:playouts=2000,threads=2,time=1.5s,reuse=false")).unwrap();
