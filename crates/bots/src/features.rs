@@ -147,31 +147,34 @@ const FIELD_OFFSETS: [(i32, i32); 8] = [
     (1, 1),
 ];
 
+/// For each of the eight symmetries (mirror the columns, mirror the rows,
+/// swap the two; in any combination), where each of `offsets` goes; the set
+/// of offsets must map onto itself.
+fn permutations<const N: usize>(offsets: &[(i32, i32); N]) -> [[usize; N]; 8] {
+    std::array::from_fn(|symmetry| {
+        std::array::from_fn(|i| {
+            let (mut x, mut y) = offsets[i];
+            if symmetry & 1 != 0 {
+                x = -x;
+            }
+            if symmetry & 2 != 0 {
+                y = -y;
+            }
+            if symmetry & 4 != 0 {
+                std::mem::swap(&mut x, &mut y);
+            }
+            offsets
+                .iter()
+                .position(|&o| o == (x, y))
+                .expect("a symmetry maps the offsets onto themselves")
+        })
+    })
+}
+
 /// For each of the eight symmetries, where each field goes.
 fn field_permutations() -> &'static [[usize; 8]; 8] {
     static PERMUTATIONS: OnceLock<[[usize; 8]; 8]> = OnceLock::new();
-    PERMUTATIONS.get_or_init(|| {
-        let mut out = [[0usize; 8]; 8];
-        for (symmetry, perm) in out.iter_mut().enumerate() {
-            for (field, &(dx, dy)) in FIELD_OFFSETS.iter().enumerate() {
-                let (mut x, mut y) = (dx, dy);
-                if symmetry & 1 != 0 {
-                    x = -x;
-                }
-                if symmetry & 2 != 0 {
-                    y = -y;
-                }
-                if symmetry & 4 != 0 {
-                    std::mem::swap(&mut x, &mut y);
-                }
-                perm[field] = FIELD_OFFSETS
-                    .iter()
-                    .position(|&o| o == (x, y))
-                    .expect("a symmetry maps the neighbourhood onto itself");
-            }
-        }
-        out
-    })
+    PERMUTATIONS.get_or_init(|| permutations(&FIELD_OFFSETS))
 }
 
 /// The shape code under one of the eight symmetries.
@@ -256,27 +259,7 @@ const SMALL_SHAPE_POINTS: usize = 12;
 /// For each of the eight symmetries, where each shape point goes.
 fn shape_permutations() -> &'static [[usize; SHAPE_POINTS]; 8] {
     static PERMUTATIONS: OnceLock<[[usize; SHAPE_POINTS]; 8]> = OnceLock::new();
-    PERMUTATIONS.get_or_init(|| {
-        let offsets = shape_offsets();
-        std::array::from_fn(|symmetry| {
-            std::array::from_fn(|i| {
-                let (mut x, mut y) = offsets[i];
-                if symmetry & 1 != 0 {
-                    x = -x;
-                }
-                if symmetry & 2 != 0 {
-                    y = -y;
-                }
-                if symmetry & 4 != 0 {
-                    std::mem::swap(&mut x, &mut y);
-                }
-                offsets
-                    .iter()
-                    .position(|&o| o == (x, y))
-                    .expect("a symmetry keeps distances")
-            })
-        })
-    })
+    PERMUTATIONS.get_or_init(|| permutations(shape_offsets()))
 }
 
 /// The points within distance 3 of empty `point` for `player`: two bits per
