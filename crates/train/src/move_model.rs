@@ -70,12 +70,6 @@ pub struct MoveModelReport {
     pub test_top5: f64,
 }
 
-/// A position of a record: the board before the move and what was played.
-struct Sample<'a> {
-    game: &'a Game,
-    played: Point,
-}
-
 /// Positions as competitions: entries (feature tuples with counts), grouped
 /// by position.
 #[derive(Default)]
@@ -142,16 +136,16 @@ impl Vocabulary {
     }
 }
 
-/// Adds the competitions of `samples` with the shapes of `vocabulary`.
-fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], vocabulary: &Vocabulary) {
+/// Adds the competitions of `positions` (each the game before a move, and
+/// the move played) with the shapes of `vocabulary`.
+fn add_competitions(out: &mut Competitions, positions: &[(Game, Point)], vocabulary: &Vocabulary) {
     let mut points = Vec::new();
     let mut index: HashMap<[u16; GROUPS], usize> = HashMap::new();
-    for sample in samples {
-        let game = sample.game;
+    for (game, played) in positions {
         let board = game.board();
         let to_move = game.to_move();
         candidates(game, to_move, &mut points);
-        if !points.contains(&sample.played) {
+        if !points.contains(played) {
             continue; // Filling an own eye, or a move the tree never offers.
         }
         let (last, before_last) = recent_stones(game);
@@ -174,7 +168,7 @@ fn add_competitions(out: &mut Competitions, samples: &[Sample<'_>], vocabulary: 
                 out.tuples.len() - 1
             });
             out.counts[entry] += 1;
-            if point == sample.played {
+            if point == *played {
                 winner = entry;
             }
         }
@@ -366,16 +360,8 @@ pub fn fit_move_model(
     let mut train = Competitions::default();
     let mut test = Competitions::default();
     for (i, game) in games.iter().enumerate() {
-        let positions = positions_of(game);
-        let samples: Vec<Sample<'_>> = positions
-            .iter()
-            .map(|(game, played)| Sample {
-                game,
-                played: *played,
-            })
-            .collect();
         let data = if is_test(i) { &mut test } else { &mut train };
-        add_competitions(data, &samples, &vocabulary);
+        add_competitions(data, &positions_of(game), &vocabulary);
         progress(FitProgress::Reading(i + 1, games.len()));
     }
     train.starts.push(train.tuples.len());
