@@ -22,9 +22,10 @@
 //! - **capture**: stones captured (none, one, two, more), apart for chains
 //!   the opponent could save by extending at the point;
 //! - **escape**: an own chain in atari saved by extending or by capturing
-//!   (none, one stone, two, more);
+//!   (none, one stone, two, more), or an extension that runs into a ladder;
 //! - **self-atari**: the stones left in atari by the move (none, one, more);
-//! - **atari**: whether the move puts an enemy chain in atari;
+//! - **atari**: whether the move puts an enemy chain in atari, and whether
+//!   that atari captures it in a ladder;
 //! - **line**: the distance to the nearest edge (first to fourth line, or
 //!   further);
 //! - **distance**: Coulom's distance to the last stone played,
@@ -38,7 +39,13 @@ use std::sync::OnceLock;
 
 use tengen_core::{Board, Color, Point};
 
-use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
+use crate::tactics::{
+    atari_captures_in_ladder, atari_liberty, escape_is_laddered, escape_moves, gives_atari,
+    self_atari_size, LadderScratch,
+};
+
+/// The escape value of an extension that only runs into a ladder.
+const LADDERED_ESCAPE: u8 = 4;
 
 /// The feature groups; each move has exactly one value in each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,11 +56,11 @@ pub enum Group {
     Shape,
     /// Stones captured.
     Capture,
-    /// Own stones saved from atari.
+    /// Own stones saved from atari, or an extension into a ladder.
     Escape,
     /// Own stones left in atari.
     SelfAtari,
-    /// An enemy chain put in atari.
+    /// An enemy chain put in atari, and whether that captures it in a ladder.
     Atari,
     /// Distance to the edge.
     Line,
@@ -101,9 +108,9 @@ impl Group {
         match self {
             Group::Pattern | Group::Shape => 0,
             Group::Capture => 7,
-            Group::Escape => 4,
+            Group::Escape => 5,
             Group::SelfAtari => 3,
-            Group::Atari => 2,
+            Group::Atari => 3,
             Group::Line => 5,
             Group::Distance | Group::DistanceBefore => 16,
         }
@@ -336,6 +343,7 @@ pub struct PositionFeatures {
     /// feature (1 one stone, 2 two, 3 more).
     escapes: Vec<(Point, u8)>,
     scratch: Vec<Point>,
+    ladders: LadderScratch,
 }
 
 impl PositionFeatures {
@@ -354,6 +362,7 @@ impl PositionFeatures {
             before_last: None,
             escapes: Vec::new(),
             scratch: Vec::new(),
+            ladders: LadderScratch::default(),
         };
         features.reset(board, to_move, last, before_last);
         features
@@ -381,15 +390,25 @@ impl PositionFeatures {
                 continue;
             }
             heads.push(head);
-            if atari_liberty(board, point).is_none() {
+            let Some(liberty) = atari_liberty(board, point) else {
                 continue;
-            }
-            let value = board.chain_len(point).min(3) as u8;
+            };
+            let size_value = board.chain_len(point).min(3) as u8;
             self.scratch.clear();
             escape_moves(board, point, to_move, &mut self.scratch);
             for &p in &self.scratch {
+                let value =
+                    if p == liberty && escape_is_laddered(board, p, to_move, &mut self.ladders) {
+                        LADDERED_ESCAPE
+                    } else {
+                        size_value
+                    };
                 match self.escapes.iter_mut().find(|(q, _)| *q == p) {
-                    Some(entry) => entry.1 = entry.1.max(value),
+                    // A point that truly saves one chain is an escape even
+                    // if it only runs another into a ladder.
+                    Some(entry) if entry.1 == LADDERED_ESCAPE => entry.1 = value,
+                    Some(entry) if value != LADDERED_ESCAPE => entry.1 = entry.1.max(value),
+                    Some(_) => {}
                     None => self.escapes.push((p, value)),
                 }
             }
@@ -397,7 +416,7 @@ impl PositionFeatures {
     }
 
     /// The features of the move at empty `point` (legal for the player).
-    pub fn of(&self, board: &Board, point: Point) -> MoveFeatures {
+    pub fn of(&mut self, board: &Board, point: Point) -> MoveFeatures {
         let color = self.to_move;
         let mut values = [0u8; GROUPS];
         let captured = board.removals_after(point, color).captured;
@@ -419,12 +438,13 @@ impl PositionFeatures {
             1 => 1,
             _ => 2,
         };
-        values[Group::Atari as usize] = u8::from(
-            board
-                .neighbors(point)
-                .into_iter()
-                .any(|n| board.stone(n) == Some(!color) && board.liberties(n) == 2),
-        );
+        values[Group::Atari as usize] = if !gives_atari(board, point, color) {
+            0
+        } else if atari_captures_in_ladder(board, point, color, &mut self.ladders).is_some() {
+            2
+        } else {
+            1
+        };
         let size = board.size();
         let (col, row) = size.col_row(point);
         let line = col
@@ -772,7 +792,7 @@ mod tests {
         .unwrap();
         // Black B1 is in atari (liberty C1), and so is White A1 (liberty
         // A2).
-        let black = PositionFeatures::new(
+        let mut black = PositionFeatures::new(
             &board,
             Color::Black,
             Some(at(&board, "B2")),
@@ -789,7 +809,7 @@ mod tests {
         assert_eq!(escape.values[Group::Escape as usize], 1);
         assert_eq!(escape.values[Group::Capture as usize], 0);
         assert_eq!(escape.values[Group::Distance as usize], 2); // dx 1, dy 1: 3.
-        let white = PositionFeatures::new(&board, Color::White, Some(at(&board, "B1")), None);
+        let mut white = PositionFeatures::new(&board, Color::White, Some(at(&board, "B1")), None);
         let capture = white.of(&board, at(&board, "C1"));
         // One stone that Black could have saved by extending at C1.
         assert_eq!(capture.values[Group::Capture as usize], 4);
@@ -817,13 +837,13 @@ mod tests {
              . x . . .",
         )
         .unwrap();
-        let white = PositionFeatures::new(&corner, Color::White, None, None);
+        let mut white = PositionFeatures::new(&corner, Color::White, None, None);
         let a1 = white.of(&corner, at(&corner, "A1"));
         assert_eq!(a1.values[Group::SelfAtari as usize], 1);
         // Black then captures at A2 a stone White could not save there.
         let mut corner = corner;
         corner.play_unchecked(at(&corner, "A1"), Color::White);
-        let black = PositionFeatures::new(&corner, Color::Black, Some(at(&corner, "A1")), None);
+        let mut black = PositionFeatures::new(&corner, Color::Black, Some(at(&corner, "A1")), None);
         let a2 = black.of(&corner, at(&corner, "A2"));
         assert_eq!(a2.values[Group::Capture as usize], 1);
         assert_eq!(a1.values[Group::Distance as usize], 0);
@@ -834,7 +854,8 @@ mod tests {
         // B1 extended to C1 has D1 and C2.
         let mut extended = board.clone();
         extended.play_unchecked(at(&board, "C1"), Color::Black);
-        let white = PositionFeatures::new(&extended, Color::White, Some(at(&board, "C1")), None);
+        let mut white =
+            PositionFeatures::new(&extended, Color::White, Some(at(&board, "C1")), None);
         assert_eq!(
             white.of(&extended, at(&board, "D1")).values[Group::Atari as usize],
             1
@@ -848,6 +869,50 @@ mod tests {
         assert_eq!(
             black.of(&board, at(&board, "D4")).values[Group::Line as usize],
             3
+        );
+    }
+
+    #[test]
+    fn ladder_ataris_and_extensions_into_ladders_have_their_own_values() {
+        let board = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . x o . . . . . .
+             . . x x . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let mut black = PositionFeatures::new(&board, Color::Black, Some(at(&board, "C3")), None);
+        // C4 catches White's C3 in a ladder; D3 is a plain atari.
+        assert_eq!(
+            black.of(&board, at(&board, "C4")).values[Group::Atari as usize],
+            2
+        );
+        assert_eq!(
+            black.of(&board, at(&board, "D3")).values[Group::Atari as usize],
+            1
+        );
+        // In atari after C4, running at D3 is an extension into the ladder.
+        let mut in_atari = board.clone();
+        in_atari.play_unchecked(at(&board, "C4"), Color::Black);
+        let mut white =
+            PositionFeatures::new(&in_atari, Color::White, Some(at(&board, "C4")), None);
+        assert_eq!(
+            white.of(&in_atari, at(&board, "D3")).values[Group::Escape as usize],
+            LADDERED_ESCAPE
+        );
+        // After D3 instead, running at C4 reaches three liberties.
+        let mut in_atari = board.clone();
+        in_atari.play_unchecked(at(&board, "D3"), Color::Black);
+        let mut white =
+            PositionFeatures::new(&in_atari, Color::White, Some(at(&board, "D3")), None);
+        assert_eq!(
+            white.of(&in_atari, at(&board, "C4")).values[Group::Escape as usize],
+            1
         );
     }
 

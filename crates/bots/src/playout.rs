@@ -3,8 +3,9 @@
 //!
 //! Each turn, in this order:
 //! 1. with probability [`PlayoutPolicy::capture_percent`], answer the last
-//!    move tactically: save own chains it put in atari (extend, or capture
-//!    an attacker in atari), or capture the chain it left in atari;
+//!    move tactically: save own chains it put in atari (extend, unless the
+//!    extension runs into a ladder, or capture an attacker in atari), or
+//!    capture the chain it left in atari;
 //! 2. with probability [`PlayoutPolicy::pattern_percent`], play a point next
 //!    to the last move that matches a 3×3 shape ([`crate::patterns`]);
 //! 3. otherwise a uniformly random legal move that fills no own eye and is
@@ -18,7 +19,9 @@ use tengen_core::playout::PlayoutStats;
 use tengen_core::{Board, Color, Point, Rng};
 
 use crate::patterns::Patterns;
-use crate::tactics::{atari_liberty, escape_moves, self_atari_size};
+use crate::tactics::{
+    atari_liberty, escape_is_laddered, escape_moves, self_atari_size, LadderScratch,
+};
 
 /// The playout move policy and its probabilities.
 #[derive(Clone, Debug)]
@@ -31,7 +34,8 @@ pub struct PlayoutPolicy {
     /// for (when no tactical reply was played).
     pub pattern_percent: usize,
     /// Percent of turns on which, when neither of the above played, a
-    /// capture anywhere on the board is looked for.
+    /// capture or an escape (not into a ladder) anywhere on the board is
+    /// looked for.
     pub global_capture_percent: usize,
     /// Percent of random moves allowed to be a self-atari of two or more
     /// stones.
@@ -61,6 +65,7 @@ impl Default for PlayoutPolicy {
 pub struct PlayoutScratch {
     candidates: Vec<Point>,
     ataris: Vec<Point>,
+    ladders: LadderScratch,
 }
 
 impl PlayoutScratch {
@@ -162,7 +167,7 @@ impl PlayoutPolicy {
     ) -> Option<Point> {
         if let Some(last) = last {
             if self.capture_percent > 0 && rng.below(100) < self.capture_percent {
-                tactical_replies(board, color, last, &mut scratch.candidates);
+                tactical_replies(board, color, last, scratch);
                 if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
@@ -252,7 +257,13 @@ impl PlayoutPolicy {
 
 /// The tactical answers to `last`: escapes for `color`'s chains next to it
 /// that are in atari, and the capture of its own chain if it is in atari.
-pub(crate) fn tactical_replies(board: &Board, color: Color, last: Point, out: &mut Vec<Point>) {
+pub(crate) fn tactical_replies(
+    board: &Board,
+    color: Color,
+    last: Point,
+    scratch: &mut PlayoutScratch,
+) {
+    let out = &mut scratch.candidates;
     out.clear();
     if board.stone(last) == Some(!color) {
         if let Some(liberty) = atari_liberty(board, last) {
@@ -262,6 +273,15 @@ pub(crate) fn tactical_replies(board: &Board, color: Color, last: Point, out: &m
     for n in board.neighbors(last) {
         if board.stone(n) == Some(color) && board.liberties(n) == 1 {
             escape_moves(board, n, color, out);
+            // A playout that keeps extending a chain caught in a ladder
+            // loses the moves and misjudges the fight.
+            if let Some(liberty) = atari_liberty(board, n) {
+                if out.contains(&liberty)
+                    && escape_is_laddered(board, liberty, color, &mut scratch.ladders)
+                {
+                    out.retain(|&p| p != liberty);
+                }
+            }
         }
     }
 }
@@ -328,13 +348,16 @@ mod tests {
 
     #[test]
     fn the_policy_answers_ataris() {
-        // The black stone at B3 has one liberty, A3.
+        // The black stone at C4 has one liberty, C3, and running there
+        // gives it three.
         let board = Board::from_ascii(
-            ". . . . .
-             . o . . .
-             . x o . .
-             . o . . .
-             . . . . .",
+            ". . . . . . .
+             . . . . . . .
+             . . o . . . .
+             . o x o . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .",
         )
         .unwrap();
         let size = board.size();
@@ -346,19 +369,53 @@ mod tests {
         let mut rng = Rng::new(1);
         let mut scratch = PlayoutScratch::default();
         scratch.reset(&board);
-        // Black, after White's C3: escape to A3.
+        // Black, after White's D4: escape to C3.
         for _ in 0..50 {
             let mut b = board.clone();
             let chosen =
-                policy.choose(&mut b, Color::Black, Some(at("C3")), &mut rng, &mut scratch);
-            assert_eq!(chosen, Some(at("A3")));
+                policy.choose(&mut b, Color::Black, Some(at("D4")), &mut rng, &mut scratch);
+            assert_eq!(chosen, Some(at("C3")));
         }
-        // White to move after Black's B3 stone: capture it at A3.
+        // White to move after Black's C4 stone: capture it at C3.
         for _ in 0..50 {
             let mut b = board.clone();
             let chosen =
-                policy.choose(&mut b, Color::White, Some(at("B3")), &mut rng, &mut scratch);
-            assert_eq!(chosen, Some(at("A3")));
+                policy.choose(&mut b, Color::White, Some(at("C4")), &mut rng, &mut scratch);
+            assert_eq!(chosen, Some(at("C3")));
         }
+    }
+
+    #[test]
+    fn the_policy_reads_ladders() {
+        // Black's C4 has put White's C3 in atari; running at D3 only
+        // extends it into a ladder towards the upper right.
+        let board = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . x . . . . . .
+             . x o . . . . . .
+             . . x x . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let size = board.size();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let mut scratch = PlayoutScratch::default();
+        scratch.reset(&board);
+        tactical_replies(&board, Color::White, at("C4"), &mut scratch);
+        assert_eq!(scratch.candidates, vec![]);
+        // Black captures it when White plays elsewhere.
+        scratch.atari_moves(&board, Color::Black);
+        assert_eq!(scratch.candidates, vec![at("D3")]);
+
+        // With a white stone on the ladder's path, White runs.
+        let mut broken = board.clone();
+        broken.play_unchecked(at("G7"), Color::White);
+        scratch.reset(&broken);
+        tactical_replies(&broken, Color::White, at("C4"), &mut scratch);
+        assert_eq!(scratch.candidates, vec![at("D3")]);
     }
 }

@@ -138,6 +138,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "visits a node needs before it gets children",
             },
             BotOption {
+                name: "playout",
+                default: "heavy",
+                help: "the playout policy: heavy (tactics with ladder reading, 3x3 shapes) or uniform (random moves that fill no eye)",
+            },
+            BotOption {
                 name: "priors",
                 default: "learned",
                 help: "where new moves' priors come from: learned (the move model fitted to professional games) or rules (hand-written Go knowledge)",
@@ -432,16 +437,13 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
         },
         "mcts" => {
             let config = mcts_config(spec)?;
+            let rollouts = RolloutEvaluator::new(playout_policy(spec)?, seed);
             match spec.get("model") {
-                None | Some("none") => Box::new(MctsBot::with_rollouts(config, seed)),
+                None | Some("none") => Box::new(MctsBot::new(config, rollouts)),
                 Some(path) => {
                     let mix = network_mix(spec)?;
                     let model = load_model(path)?;
-                    let evaluator = NetworkEvaluator::new(
-                        model,
-                        RolloutEvaluator::new(PlayoutPolicy::default(), seed),
-                        mix,
-                    );
+                    let evaluator = NetworkEvaluator::new(model, rollouts, mix);
                     Box::new(MctsBot::new(config, evaluator))
                 }
             }
@@ -571,6 +573,15 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
     Ok(config)
 }
 
+/// The playout policy of `mcts:playout=heavy|uniform`.
+fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
+    match spec.get("playout").unwrap_or("heavy") {
+        "heavy" => Ok(PlayoutPolicy::default()),
+        "uniform" => Ok(PlayoutPolicy::uniform()),
+        other => Err(bad_value("playout", other, "expected heavy or uniform")),
+    }
+}
+
 /// The MCTS settings a spec gives.
 pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
     let mut config = MctsConfig::default();
@@ -628,8 +639,9 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 prior_weight = Some(parse_real(value, 0.0, 1e6).map_err(|r| bad(&r))? as f32)
             }
             // The network's options are read by `network_mix`, the
-            // termination options by `termination`.
-            "model" | "value" | "prior" | "pass" | "resign" => {}
+            // playout policy by `playout_policy`, the termination options
+            // by `termination`.
+            "model" | "value" | "prior" | "playout" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -859,6 +871,21 @@ mod tests {
             let error = prior(text).unwrap_err().to_string();
             assert!(error.contains(reason), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn the_playout_option_chooses_the_policy() {
+        let policy = |text: &str| playout_policy(&spec(text));
+        assert_eq!(policy("mcts").unwrap().capture_percent, 90);
+        assert_eq!(policy("mcts:playout=heavy").unwrap().capture_percent, 90);
+        let uniform = policy("mcts:playout=uniform").unwrap();
+        assert_eq!((uniform.capture_percent, uniform.pattern_percent), (0, 0));
+        let error = make_bot(&spec("mcts:playout=light"), 1).err().unwrap();
+        assert!(
+            error.to_string().contains("expected heavy or uniform"),
+            "{error}"
+        );
+        assert!(make_bot(&spec("mcts:playout=uniform,playouts=10"), 1).is_ok());
     }
 
     #[test]

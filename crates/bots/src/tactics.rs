@@ -70,6 +70,26 @@ pub fn chain_liberties<const N: usize>(board: &Board, stone: Point) -> PointSet<
     libs
 }
 
+/// Every liberty of the chain through `stone`, which has at most four: the
+/// walk along the chain stops as soon as it has found as many as the board
+/// counts.
+fn few_liberties(board: &Board, stone: Point) -> PointSet<4> {
+    let count = board.liberties(stone);
+    let mut libs = PointSet::new(stone);
+    debug_assert!(count <= 4);
+    if count == 0 {
+        return libs;
+    }
+    for s in board.chain(stone) {
+        for n in board.neighbors(s) {
+            if board.is_empty_at(n) && (!libs.insert(n) || libs.len() == count) {
+                return libs;
+            }
+        }
+    }
+    libs
+}
+
 /// The only liberty of the chain through `stone`, if it has exactly one.
 #[inline]
 pub fn atari_liberty(board: &Board, stone: Point) -> Option<Point> {
@@ -186,6 +206,222 @@ pub fn gives_atari(board: &Board, point: Point, color: Color) -> bool {
         .any(|n| board.stone(n) == Some(!color) && board.liberties(n) == 2)
 }
 
+/// How many positions one ladder read may visit. A plain ladder across a
+/// 19×19 board visits about 70; a read that runs out calls the chain safe,
+/// so a playout never spends long on one question.
+const LADDER_BUDGET: u32 = 100;
+
+/// The boards a ladder read plays on, one per ply, kept between reads: a
+/// read copies only the part of a board its size uses
+/// ([`Board::clone_from`]) instead of cloning whole boards.
+#[derive(Clone, Debug, Default)]
+pub struct LadderScratch {
+    boards: Vec<Board>,
+}
+
+impl LadderScratch {
+    /// The boards, as many as a read may go deep.
+    fn boards(&mut self, size: tengen_core::BoardSize) -> &mut [Board] {
+        if self.boards.is_empty() {
+            self.boards = vec![Board::new(size); LADDER_BUDGET as usize];
+        }
+        &mut self.boards
+    }
+}
+
+/// The liberties (counted up to 3) of the chain `color` would make by
+/// playing at empty `point`, without playing it; `None` when the move
+/// captures, which a ladder read plays out instead.
+fn extension_liberties(board: &Board, point: Point, color: Color) -> Option<usize> {
+    extension_liberties_without(board, point, color, point)
+}
+
+/// [`extension_liberties`] as if `taken` (an empty point) were filled by the
+/// opponent, so that an atari at `taken` need not be played to see that
+/// the extension at `point` answers it with three liberties.
+fn extension_liberties_without(
+    board: &Board,
+    point: Point,
+    color: Color,
+    taken: Point,
+) -> Option<usize> {
+    let mut libs = PointSet::<3>::new(point);
+    let mut plenty = false;
+    for n in board.neighbors(point) {
+        match board.stone(n) {
+            None if board.is_on_board(n) && n != taken => {
+                libs.insert(n);
+            }
+            Some(c) if c == color => {
+                // With five or more liberties, three remain whatever `point`
+                // and `taken` fill; with fewer, the walk stops once it has
+                // found them all.
+                if board.liberties(n) >= 5 {
+                    plenty = true;
+                    continue;
+                }
+                for &lib in few_liberties(board, n).as_slice() {
+                    if lib != point && lib != taken {
+                        libs.insert(lib);
+                    }
+                }
+            }
+            Some(_) if board.liberties(n) == 1 => return None,
+            _ => {}
+        }
+    }
+    Some(if plenty { 3 } else { libs.len() })
+}
+
+/// Whether `color` extending its chain in atari at `liberty` (that chain's
+/// only liberty) runs into a ladder: the extended chain has exactly two
+/// liberties and the opponent, moving first, captures it by ataris alone.
+/// An extension to three or more liberties, or an illegal one, is no ladder.
+pub fn escape_is_laddered(
+    board: &Board,
+    liberty: Point,
+    color: Color,
+    scratch: &mut LadderScratch,
+) -> bool {
+    if extension_liberties(board, liberty, color) != Some(2)
+        || !board.is_legal_simple(liberty, color)
+    {
+        return false;
+    }
+    let Some((after, rest)) = scratch.boards(board.size()).split_first_mut() else {
+        return false;
+    };
+    after.clone_from(board);
+    after.play_unchecked(liberty, color);
+    if after.liberties(liberty) != 2 {
+        return false;
+    }
+    let mut budget = LADDER_BUDGET;
+    ladder_attack_wins(after, liberty, rest, &mut budget)
+}
+
+/// Whether `color` playing at empty `point` puts an enemy chain next to it
+/// in atari that then cannot escape: every extension and every capture of
+/// an attacker ends, by further ataris, in its capture. The point of the
+/// enemy chain is returned when it is caught.
+pub fn atari_captures_in_ladder(
+    board: &Board,
+    point: Point,
+    color: Color,
+    scratch: &mut LadderScratch,
+) -> Option<Point> {
+    if !board.is_legal_simple(point, color) || !gives_atari(board, point, color) {
+        return None;
+    }
+    let (after, rest) = scratch.boards(board.size()).split_first_mut()?;
+    after.clone_from(board);
+    after.play_unchecked(point, color);
+    if after.liberties(point) < 2 {
+        // An atari that can simply be captured is no ladder.
+        return None;
+    }
+    let mut budget = LADDER_BUDGET;
+    board.neighbors(point).into_iter().find(|&n| {
+        after.stone(n) == Some(!color)
+            && after.liberties(n) == 1
+            && ladder_defence_fails(after, n, rest, &mut budget)
+    })
+}
+
+/// The chain through `stone` has one liberty and its owner is to move:
+/// whether every escape (extending, or capturing an attacker in atari) still
+/// leads to capture. `boards` are free boards for the plies below; a read
+/// that runs out of them or of budget counts as an escape.
+fn ladder_defence_fails(
+    board: &Board,
+    stone: Point,
+    boards: &mut [Board],
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let Some(color) = board.stone(stone) else {
+        return true;
+    };
+    let Some(liberty) = atari_liberty(board, stone) else {
+        return false;
+    };
+    let mut escapes = PointSet::<8>::new(liberty);
+    escapes.insert(liberty);
+    for s in board.chain(stone) {
+        for n in board.neighbors(s) {
+            if board.stone(n) == Some(!color) {
+                if let Some(capture) = atari_liberty(board, n) {
+                    escapes.insert(capture);
+                }
+            }
+        }
+    }
+    let Some((after, rest)) = boards.split_first_mut() else {
+        return false;
+    };
+    for &escape in escapes.as_slice() {
+        if extension_liberties(board, escape, color).is_some_and(|libs| libs >= 3) {
+            return false;
+        }
+        if !board.is_legal_simple(escape, color) {
+            continue;
+        }
+        after.clone_from(board);
+        after.play_unchecked(escape, color);
+        match after.liberties(stone) {
+            0 | 1 => {}
+            2 => {
+                if !ladder_attack_wins(after, stone, rest, budget) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// The chain through `stone` has two liberties and the opponent is to move:
+/// whether an atari on one of them starts a ladder that captures it.
+fn ladder_attack_wins(board: &Board, stone: Point, boards: &mut [Board], budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let Some(color) = board.stone(stone) else {
+        return false;
+    };
+    let attacker = !color;
+    let Some((after, rest)) = boards.split_first_mut() else {
+        return false;
+    };
+    let liberties = chain_liberties::<3>(board, stone);
+    if liberties.len() != 2 {
+        return false;
+    }
+    for (i, &atari) in liberties.as_slice().iter().enumerate() {
+        // The defender's answer is the other liberty; when it reaches
+        // three liberties even with the atari's point taken, the atari is
+        // not worth playing out (an atari that captures only adds
+        // liberties).
+        let answer = liberties.as_slice()[1 - i];
+        if extension_liberties_without(board, answer, color, atari).is_some_and(|l| l >= 3)
+            || !board.is_legal_simple(atari, attacker)
+        {
+            continue;
+        }
+        after.clone_from(board);
+        after.play_unchecked(atari, attacker);
+        if after.liberties(stone) == 1 && ladder_defence_fails(after, stone, rest, budget) {
+            return true;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,5 +507,267 @@ mod tests {
         .unwrap();
         escape_moves(&board, at(&board, "A2"), Color::White, &mut escapes);
         assert_eq!(escapes, vec![at(&board, "C2"), at(&board, "A4")]);
+    }
+
+    #[test]
+    fn ladders_are_read_to_the_edge_and_broken_by_a_stone_in_the_way() {
+        // White's C3 has two liberties, C4 and D3; Black's C2 and D2 send
+        // an atari from above running up and to the right.
+        let open = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . x o . . . . . .
+             . . x x . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        let c3 = at(&open, "C3");
+        let mut scratch = LadderScratch::default();
+        assert_eq!(
+            atari_captures_in_ladder(&open, at(&open, "C4"), Color::Black, &mut scratch),
+            Some(c3)
+        );
+        // The atari from the other side lets White out to three liberties.
+        assert_eq!(
+            atari_captures_in_ladder(&open, at(&open, "D3"), Color::Black, &mut scratch),
+            None
+        );
+        let mut in_atari = open.clone();
+        in_atari.play_unchecked(at(&open, "C4"), Color::Black);
+        assert_eq!(atari_liberty(&in_atari, c3), Some(at(&open, "D3")));
+        assert!(escape_is_laddered(
+            &in_atari,
+            at(&open, "D3"),
+            Color::White,
+            &mut scratch
+        ));
+
+        // A white stone on the ladder's path breaks it.
+        let broken = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             . . . . . . o . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . . . . . . . . .
+             . x o . . . . . .
+             . . x x . . . . .
+             . . . . . . . . .",
+        )
+        .unwrap();
+        assert_eq!(
+            atari_captures_in_ladder(&broken, at(&broken, "C4"), Color::Black, &mut scratch),
+            None
+        );
+        let mut in_atari = broken.clone();
+        in_atari.play_unchecked(at(&broken, "C4"), Color::Black);
+        assert!(!escape_is_laddered(
+            &in_atari,
+            at(&broken, "D3"),
+            Color::White,
+            &mut scratch
+        ));
+    }
+
+    #[test]
+    fn capturing_an_attacker_escapes_a_ladder() {
+        // White's A2 cannot extend (A1 is suicide) but can capture B2 or A3.
+        let board = Board::from_ascii(
+            ". . . . .
+             . . . . .
+             x o . . .
+             o x . . .
+             . o x . .",
+        )
+        .unwrap();
+        let mut scratch = LadderScratch::default();
+        let boards = scratch.boards(board.size());
+        let mut budget = LADDER_BUDGET;
+        assert!(!ladder_defence_fails(
+            &board,
+            at(&board, "A2"),
+            boards,
+            &mut budget
+        ));
+        // With nothing to capture it is lost.
+        let trapped = Board::from_ascii(
+            ". . . . .
+             . . . . .
+             x . . . .
+             o x . . .
+             . o x . .",
+        )
+        .unwrap();
+        let mut budget = LADDER_BUDGET;
+        assert!(ladder_defence_fails(
+            &trapped,
+            at(&trapped, "A2"),
+            boards,
+            &mut budget
+        ));
+        // A chain with three liberties after extending is in no ladder.
+        let free = Board::from_ascii(
+            ". . . . .
+             . . . . .
+             . x o x .
+             . . x . .
+             . . . . .",
+        )
+        .unwrap();
+        assert!(!escape_is_laddered(
+            &free,
+            at(&free, "C4"),
+            Color::White,
+            &mut scratch
+        ));
+    }
+
+    #[test]
+    fn liberties_foreseen_without_playing_match_the_board_after_playing() {
+        use tengen_core::{BoardSize, Rng};
+        let mut rng = Rng::new(5);
+        let mut checked = 0;
+        for side in [5, 9, 13] {
+            let size = BoardSize::square(side).unwrap();
+            for _ in 0..20 {
+                let mut board = Board::new(size);
+                let mut color = Color::Black;
+                for _ in 0..rng.below(2 * size.points_count()) {
+                    if let Some(p) = board.random_playout_move_where(color, &mut rng, |_, _| true) {
+                        board.play_unchecked(p, color);
+                    }
+                    color = !color;
+                }
+                for point in board.empty_points().collect::<Vec<_>>() {
+                    for color in [Color::Black, Color::White] {
+                        let foreseen = extension_liberties(&board, point, color);
+                        if board.is_capture(point, color) {
+                            assert_eq!(foreseen, None, "{board:?} {point:?}");
+                            continue;
+                        }
+                        if board.is_suicide(point, color) {
+                            assert_eq!(foreseen, Some(0), "{board:?} {point:?}");
+                            continue;
+                        }
+                        let mut after = board.clone();
+                        after.play_unchecked(point, color);
+                        assert_eq!(foreseen, Some(after.liberties(point).min(3)), "{board:?}");
+                        checked += 1;
+                        // The same with a neighbouring empty point taken
+                        // by the opponent first, when that captures nothing.
+                        for taken in board.neighbors(point) {
+                            if !board.is_empty_at(taken)
+                                || !board.is_on_board(taken)
+                                || board.is_capture(taken, !color)
+                                || board.is_suicide(taken, !color)
+                            {
+                                continue;
+                            }
+                            let mut after = board.clone();
+                            after.play_unchecked(taken, !color);
+                            if after.is_capture(point, color) || after.is_suicide(point, color) {
+                                continue;
+                            }
+                            after.play_unchecked(point, color);
+                            assert_eq!(
+                                extension_liberties_without(&board, point, color, taken),
+                                Some(after.liberties(point).min(3)),
+                                "{board:?} {point:?} after {taken:?}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The ladder read written plainly: every move played on a fresh clone,
+    /// no liberties foreseen, no budget.
+    fn plain_defence_fails(board: &Board, stone: Point) -> bool {
+        let color = board.stone(stone).unwrap();
+        let liberty = atari_liberty(board, stone).unwrap();
+        let mut escapes = vec![liberty];
+        for s in board.chain(stone) {
+            for n in board.neighbors(s) {
+                if board.stone(n) == Some(!color) {
+                    escapes.extend(atari_liberty(board, n));
+                }
+            }
+        }
+        escapes.into_iter().all(|escape| {
+            if !board.is_legal_simple(escape, color) {
+                return true;
+            }
+            let mut after = board.clone();
+            after.play_unchecked(escape, color);
+            match after.liberties(stone) {
+                0 | 1 => true,
+                2 => plain_attack_wins(&after, stone),
+                _ => false,
+            }
+        })
+    }
+
+    fn plain_attack_wins(board: &Board, stone: Point) -> bool {
+        let attacker = !board.stone(stone).unwrap();
+        chain_liberties::<2>(board, stone)
+            .as_slice()
+            .iter()
+            .any(|&atari| {
+                if !board.is_legal_simple(atari, attacker) {
+                    return false;
+                }
+                let mut after = board.clone();
+                after.play_unchecked(atari, attacker);
+                after.liberties(stone) == 1 && plain_defence_fails(&after, stone)
+            })
+    }
+
+    #[test]
+    fn the_ladder_read_agrees_with_a_plain_one() {
+        use tengen_core::{BoardSize, Rng};
+        let mut rng = Rng::new(17);
+        let mut scratch = LadderScratch::default();
+        let (mut reads, mut caught) = (0, 0);
+        for side in [6, 7] {
+            let size = BoardSize::square(side).unwrap();
+            for _ in 0..60 {
+                let mut board = Board::new(size);
+                let mut color = Color::Black;
+                for _ in 0..rng.below(size.points_count()) {
+                    if let Some(p) = board.random_playout_move_where(color, &mut rng, |_, _| true) {
+                        board.play_unchecked(p, color);
+                    }
+                    color = !color;
+                }
+                for stone in size.points() {
+                    if board.chain_head(stone) != Some(stone) {
+                        continue;
+                    }
+                    let boards = scratch.boards(size);
+                    let mut budget = u32::MAX;
+                    let (fast, plain) = match board.liberties(stone) {
+                        1 => (
+                            ladder_defence_fails(&board, stone, boards, &mut budget),
+                            plain_defence_fails(&board, stone),
+                        ),
+                        2 => (
+                            ladder_attack_wins(&board, stone, boards, &mut budget),
+                            plain_attack_wins(&board, stone),
+                        ),
+                        _ => continue,
+                    };
+                    assert_eq!(fast, plain, "{board:?} {stone:?}");
+                    reads += 1;
+                    caught += usize::from(plain);
+                }
+            }
+        }
+        assert!(reads > 300 && caught > 30, "{reads} reads, {caught} caught");
     }
 }

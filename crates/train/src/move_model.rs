@@ -149,7 +149,7 @@ fn add_competitions(out: &mut Competitions, positions: &[(Game, Point)], vocabul
             continue; // Filling an own eye, or a move the tree never offers.
         }
         let (last, before_last) = recent_stones(game);
-        let features = PositionFeatures::new(board, to_move, last, before_last);
+        let mut features = PositionFeatures::new(board, to_move, last, before_last);
         let start = out.tuples.len();
         index.clear();
         let mut winner = usize::MAX;
