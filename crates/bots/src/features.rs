@@ -340,7 +340,7 @@ pub struct PositionFeatures {
     last: Option<(usize, usize)>,
     before_last: Option<(usize, usize)>,
     /// Points that save an own chain in atari, with the value of the escape
-    /// feature (1 one stone, 2 two, 3 more).
+    /// feature (1 one stone, 2 two, 3 more, 4 an extension into a ladder).
     escapes: Vec<(Point, u8)>,
     scratch: Vec<Point>,
     ladders: LadderScratch,

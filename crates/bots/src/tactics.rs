@@ -214,9 +214,18 @@ const LADDER_BUDGET: u32 = 100;
 /// The boards a ladder read plays on, one per ply, kept between reads: a
 /// read copies only the part of a board its size uses
 /// ([`Board::clone_from`]) instead of cloning whole boards.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct LadderScratch {
     boards: Vec<Board>,
+}
+
+impl std::fmt::Debug for LadderScratch {
+    /// The number of boards only: printing a hundred boards says nothing.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LadderScratch")
+            .field("boards", &self.boards.len())
+            .finish()
+    }
 }
 
 impl LadderScratch {
