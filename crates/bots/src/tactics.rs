@@ -635,6 +635,23 @@ mod tests {
         ));
     }
 
+    /// A board after `turns` random playout turns, Black first.
+    fn random_position(
+        size: tengen_core::BoardSize,
+        turns: usize,
+        rng: &mut tengen_core::Rng,
+    ) -> Board {
+        let mut board = Board::new(size);
+        let mut color = Color::Black;
+        for _ in 0..turns {
+            if let Some(p) = board.random_playout_move(color, rng) {
+                board.play_unchecked(p, color);
+            }
+            color = !color;
+        }
+        board
+    }
+
     #[test]
     fn liberties_foreseen_without_playing_match_the_board_after_playing() {
         use tengen_core::{BoardSize, Rng};
@@ -643,14 +660,7 @@ mod tests {
         for side in [5, 9, 13] {
             let size = BoardSize::square(side).unwrap();
             for _ in 0..20 {
-                let mut board = Board::new(size);
-                let mut color = Color::Black;
-                for _ in 0..rng.below(2 * size.points_count()) {
-                    if let Some(p) = board.random_playout_move_where(color, &mut rng, |_, _| true) {
-                        board.play_unchecked(p, color);
-                    }
-                    color = !color;
-                }
+                let board = random_position(size, rng.below(2 * size.points_count()), &mut rng);
                 for point in board.empty_points().collect::<Vec<_>>() {
                     for color in [Color::Black, Color::White] {
                         let foreseen = extension_liberties(&board, point, color);
@@ -746,14 +756,7 @@ mod tests {
         for side in [6, 7] {
             let size = BoardSize::square(side).unwrap();
             for _ in 0..60 {
-                let mut board = Board::new(size);
-                let mut color = Color::Black;
-                for _ in 0..rng.below(size.points_count()) {
-                    if let Some(p) = board.random_playout_move_where(color, &mut rng, |_, _| true) {
-                        board.play_unchecked(p, color);
-                    }
-                    color = !color;
-                }
+                let board = random_position(size, rng.below(size.points_count()), &mut rng);
                 for stone in size.points() {
                     if board.chain_head(stone) != Some(stone) {
                         continue;
