@@ -101,6 +101,11 @@ pub struct SelfplayArgs {
     #[arg(long, value_name = "K", default_value_t = 1, requires = "games",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub concurrency: u32,
+    /// Play only shard I of N of the series (with --games and --seed): the
+    /// games whose index is I modulo N, with the seeds and record names the
+    /// whole series gives them.
+    #[arg(long, value_name = "I/N", requires = "games", value_parser = parse_shard)]
+    pub shard: Option<tengen_match::Shard>,
 }
 
 #[derive(Debug, Args)]
@@ -134,9 +139,13 @@ pub struct GtpArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    #[command(subcommand)]
+    pub command: Option<MatchCommand>,
     /// An engine's command line; give exactly two. The first plays Black in
-    /// even-numbered games.
+    /// even-numbered games. `{seed}` in it is replaced by the engine's seed
+    /// for each game (see --seed).
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// Number of games.
@@ -194,6 +203,39 @@ pub struct MatchArgs {
     /// place on a terminal), as the book's play_local does.
     #[arg(long)]
     pub watch: bool,
+    /// Play only shard I of N: the games whose index is I modulo N, each as
+    /// the whole match would play it (index, colours, seeds); the shards'
+    /// results files merge with `tengen match merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<tengen_match::Shard>,
+    /// What `{seed}` in an engine's command line stands for: in game i,
+    /// engine 0 gets seed + 2i and engine 1 seed + 2i + 1.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatchCommand {
+    /// Merge the results files of a match's shards (or reruns): one results
+    /// file and the match's report. Files of different matches are refused;
+    /// a game found twice is counted once.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The results files (JSON lines, as `tengen match --results` writes).
+    #[arg(required = true, value_name = "RESULTS")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged results file here (one line per game, in game order).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// A `--shard` value: `I/N` with I below N.
+fn parse_shard(text: &str) -> Result<tengen_match::Shard, String> {
+    text.parse()
+        .map_err(|e: tengen_match::ShardError| e.to_string())
 }
 
 #[derive(Debug, Args)]

@@ -15,6 +15,7 @@ use thiserror::Error;
 
 use crate::report::{action_line, board_diagram, capitalized, result_line, size_text, Screen};
 use tengen_bots::{BotError, BotSpec};
+use tengen_match::Shard;
 
 /// What a self-play game is made of.
 #[derive(Clone, Debug, PartialEq)]
@@ -254,14 +255,23 @@ pub struct BatchConfig {
     pub sgf_dir: Option<PathBuf>,
     /// `DT` of the records, `YYYY-MM-DD` (see [`tengen_sgf::date::record_date`]).
     pub date: String,
+    /// Which of the games this run plays: shard `I/N` plays the games whose
+    /// index is `I` modulo `N`, with the seeds and record names the whole
+    /// series gives them, so the shards' records together are the series'.
+    pub shard: Shard,
 }
 
 impl BatchConfig {
-    /// The line printed above a series' totals: board, bots, rules, komi
-    /// and the seed that replays it.
+    /// The line printed above a series' totals: board, bots, rules, komi,
+    /// the seed that replays it and the shard when it is one.
     pub fn header(&self) -> String {
+        let shard = if self.shard.is_whole() {
+            String::new()
+        } else {
+            format!(", shard {} of {} games", self.shard, self.games)
+        };
         format!(
-            "Self-play on {}x{}: Black {}, White {}, rules {}, komi {}, seed {}",
+            "Self-play on {}x{}: Black {}, White {}, rules {}, komi {}, seed {}{shard}",
             self.size.width(),
             self.size.height(),
             self.black,
@@ -392,10 +402,12 @@ fn play_one(config: &BatchConfig, index: usize) -> Result<Played, SelfPlayError>
     })
 }
 
-/// Plays `config.games` games, `config.concurrency` at a time, each written
+/// Plays the games of `config.shard` (all `config.games` by default),
+/// `config.concurrency` at a time, each written
 /// as an SGF record with `PB`/`PW` (the bot specs), `KM`, `RU`, `RE`, `SZ`
-/// and `DT`. `progress(done, total)` is told after each game. Returns the
-/// totals; the first error stops the series (games under way finish).
+/// and `DT`. `progress(done, total)` is told after each game (`total`: the
+/// shard's games). Returns the totals; the first error stops the series
+/// (games under way finish).
 pub fn run_batch(
     config: &BatchConfig,
     progress: &mut dyn FnMut(usize, usize),
@@ -410,21 +422,22 @@ pub fn run_batch(
     self_play_agent(&config.black, config.seed)?;
     self_play_agent(&config.white, config.seed)?;
     let mut played: Vec<Option<Played>> = (0..config.games).map(|_| None).collect();
+    let indices: Vec<usize> = config.shard.games(config.games).collect();
+    let total = indices.len();
     let next = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let (sender, receiver) = mpsc::channel();
     let mut first_error = None;
-    progress(0, config.games);
+    progress(0, total);
     std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, config.games.max(1)) {
+        for _ in 0..config.concurrency.clamp(1, total.max(1)) {
             let sender = sender.clone();
-            let (next, failed) = (&next, &failed);
+            let (next, failed, indices) = (&next, &failed, &indices);
             scope.spawn(move || {
                 while !failed.load(Ordering::Relaxed) {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    if index >= config.games {
+                    let Some(&index) = indices.get(next.fetch_add(1, Ordering::Relaxed)) else {
                         break;
-                    }
+                    };
                     let result = play_one(config, index);
                     if result.is_err() {
                         failed.store(true, Ordering::Relaxed);
@@ -442,7 +455,7 @@ pub fn run_batch(
                 Ok(game) => {
                     played[index] = Some(game);
                     done += 1;
-                    progress(done, config.games);
+                    progress(done, total);
                 }
                 Err(error) => {
                     first_error.get_or_insert(error);
@@ -573,6 +586,7 @@ mod tests {
             concurrency: 3,
             sgf_dir: None,
             date: "2026-01-01".into(),
+            shard: Shard::WHOLE,
         };
         let mut calls = Vec::new();
         let summary = run_batch(&config, &mut |done, total| calls.push((done, total))).unwrap();
@@ -588,6 +602,60 @@ mod tests {
         let single = run(&self::config(9), &mut Vec::new()).unwrap();
         let one = run_batch(&BatchConfig { games: 1, ..config }, &mut |_, _| {}).unwrap();
         assert_eq!(one.turns, single.turns);
+    }
+
+    #[test]
+    fn shards_write_exactly_the_records_of_the_whole_series() {
+        let root =
+            std::env::temp_dir().join(format!("tengen-selfplay-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let whole = BatchConfig {
+            size: BoardSize::square(5).unwrap(),
+            rules: Rules::default(),
+            black: "random".into(),
+            white: "random".into(),
+            seed: 4,
+            games: 7,
+            concurrency: 2,
+            sgf_dir: Some(root.join("whole")),
+            date: "2026-01-01".into(),
+            shard: Shard::WHOLE,
+        };
+        let summary = run_batch(&whole, &mut |_, _| {}).unwrap();
+        let mut sharded_games = 0;
+        for index in 0..3 {
+            let shard = BatchConfig {
+                sgf_dir: Some(root.join("shards")),
+                shard: Shard::new(index, 3).unwrap(),
+                ..whole.clone()
+            };
+            let mut calls = Vec::new();
+            let part = run_batch(&shard, &mut |done, total| calls.push((done, total))).unwrap();
+            let expected = [3, 2, 2][index];
+            assert_eq!(part.games, expected);
+            assert_eq!(calls.last(), Some(&(expected, expected)));
+            assert!(shard
+                .header()
+                .ends_with(&format!(", shard {index}/3 of 7 games")));
+            sharded_games += part.games;
+        }
+        assert_eq!(sharded_games, summary.games);
+        let read = |dir: &str| {
+            let mut files: Vec<(String, String)> = std::fs::read_dir(root.join(dir))
+                .unwrap()
+                .map(|entry| {
+                    let path = entry.unwrap().path();
+                    let name = path.file_name().unwrap().to_string_lossy().to_string();
+                    (name, std::fs::read_to_string(&path).unwrap())
+                })
+                .collect();
+            files.sort();
+            files
+        };
+        let (whole_files, shard_files) = (read("whole"), read("shards"));
+        assert_eq!(whole_files.len(), 7);
+        assert_eq!(whole_files, shard_files);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

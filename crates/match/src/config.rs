@@ -7,6 +7,11 @@ use std::time::Duration;
 use tengen_core::{BoardSize, Game, Rules};
 
 use crate::clock::Clock;
+use crate::shard::Shard;
+
+/// The placeholder in an engine's command line that each game replaces with
+/// the engine's seed for that game (see [`MatchConfig::engine_command`]).
+pub const SEED_PLACEHOLDER: &str = "{seed}";
 
 /// The default deadline for commands other than `genmove`.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -77,6 +82,14 @@ pub struct MatchConfig {
     /// Whether [`crate::run_match`] reports every move
     /// ([`crate::MatchEvent::Moved`]), for watching games as they go.
     pub watch: bool,
+    /// Which of the games this run plays: [`Shard::WHOLE`] for all of them;
+    /// shard `I/N` plays the games whose index is `I` modulo `N`, each
+    /// exactly as the whole match would (same index, colours and seeds).
+    pub shard: Shard,
+    /// The seed that `{seed}` in an engine's command line stands for: in
+    /// game `i`, engine 0 gets `seed + 2i` and engine 1 `seed + 2i + 1`, so
+    /// seeded engines replay the same games however the match is run.
+    pub seed: u64,
 }
 
 impl MatchConfig {
@@ -100,6 +113,8 @@ impl MatchConfig {
             max_moves: None,
             handicap: 0,
             watch: false,
+            shard: Shard::WHOLE,
+            seed: 0,
         }
     }
 
@@ -136,14 +151,32 @@ impl MatchConfig {
         }
     }
 
+    /// Engine `engine`'s command line for game `index`: its command line with
+    /// every `{seed}` replaced by that game's seed for it (see
+    /// [`MatchConfig::seed`]).
+    pub fn engine_command(&self, engine: usize, index: usize) -> String {
+        let seed = self
+            .seed
+            .wrapping_add(2 * index as u64)
+            .wrapping_add(engine as u64);
+        self.engines[engine].replace(SEED_PLACEHOLDER, &seed.to_string())
+    }
+
+    /// Whether an engine's command line takes a per-game seed.
+    pub fn uses_seed(&self) -> bool {
+        self.engines.iter().any(|e| e.contains(SEED_PLACEHOLDER))
+    }
+
     /// Which engine plays Black in game `index`: engine 0 in even games.
     pub fn black_engine(index: usize) -> usize {
         index % 2
     }
 
     /// A text that identifies this match in a results file: the engines, the
-    /// board, the rules, komi and limits, but not the number of games, so a
-    /// match can be resumed with more games than first planned.
+    /// board, the rules, komi and limits, and the seed when an engine takes
+    /// one, but not the number of games, so a match can be resumed with more
+    /// games than first planned, nor the shard, so the results of every
+    /// shard belong to the same match.
     pub fn key(&self) -> String {
         let time = match (self.clock, self.time_per_move) {
             (Some(clock), _) => format!("clock {clock}"),
@@ -154,8 +187,15 @@ impl MatchConfig {
             0 => String::new(),
             stones => format!(" | handicap {stones}"),
         };
+        // Keys of matches without seeded engines stay what they were, so
+        // their results files still resume.
+        let seed = if self.uses_seed() {
+            format!(" | seed {}", self.seed)
+        } else {
+            String::new()
+        };
         format!(
-            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}",
+            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}{seed}",
             self.engines[0],
             self.engines[1],
             self.size,
@@ -202,6 +242,31 @@ mod tests {
         let even = config.key();
         config.handicap = 4;
         assert_ne!(config.key(), even, "a handicap match is another match");
+    }
+
+    #[test]
+    fn seeds_reach_engines_per_game_and_shards_share_the_key() {
+        let mut config = MatchConfig::new(
+            [
+                "tengen gtp --seed {seed}".into(),
+                "gnugo --seed {seed}0".into(),
+            ],
+            10,
+        );
+        config.seed = 100;
+        assert_eq!(config.engine_command(0, 0), "tengen gtp --seed 100");
+        assert_eq!(config.engine_command(1, 0), "gnugo --seed 1010");
+        assert_eq!(config.engine_command(0, 3), "tengen gtp --seed 106");
+        assert_eq!(config.engine_command(1, 3), "gnugo --seed 1070");
+        let key = config.key();
+        assert!(key.ends_with(" | seed 100"), "{key}");
+        config.shard = Shard::new(1, 4).unwrap();
+        assert_eq!(config.key(), key, "the shard is not part of the match");
+        config.seed = 101;
+        assert_ne!(config.key(), key, "another seed is another match");
+        let unseeded = MatchConfig::new(["a".into(), "b".into()], 2);
+        assert!(!unseeded.key().contains("seed"));
+        assert_eq!(unseeded.engine_command(1, 5), "b");
     }
 
     #[test]

@@ -34,16 +34,21 @@
 
 mod clock;
 mod config;
+pub mod merge;
 mod record;
 mod referee;
 mod report;
 pub mod results;
 mod runner;
+mod shard;
 pub mod stats;
 
 pub use clock::Clock;
-pub use config::{MatchConfig, CLOCK_GRACE, DEFAULT_COMMAND_TIMEOUT, DEFAULT_MOVE_TIMEOUT};
+pub use config::{
+    MatchConfig, CLOCK_GRACE, DEFAULT_COMMAND_TIMEOUT, DEFAULT_MOVE_TIMEOUT, SEED_PLACEHOLDER,
+};
 pub use record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
 pub use report::MatchReport;
 pub use runner::{run_match, sgf_path, MatchError, MatchEvent};
+pub use shard::{Shard, ShardError};
 pub use stats::Estimate;

@@ -188,12 +188,13 @@ pub(crate) fn play_game(
     let mut engines: [Option<Controller>; 2] = [None, None];
     let mut forfeit = None;
     for (e, slot) in engines.iter_mut().enumerate() {
-        let started = start_engine(&config.engines[e], config).and_then(|mut engine| {
-            if game.handicap() > 0 {
-                place_handicap(&mut engine, &game)?;
-            }
-            Ok(engine)
-        });
+        let started =
+            start_engine(&config.engine_command(e, index), config).and_then(|mut engine| {
+                if game.handicap() > 0 {
+                    place_handicap(&mut engine, &game)?;
+                }
+                Ok(engine)
+            });
         match started {
             Ok(engine) => *slot = Some(engine),
             Err(err) => {

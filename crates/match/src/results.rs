@@ -22,6 +22,9 @@
 //! | `engine_max_seconds` | each engine's longest move, in seconds |
 //! | `names` | each engine's `name version` |
 //! | `sgf` | the SGF file written, or `null` |
+//! | `engines` | the engines' command lines as given (absent in files of older versions) |
+//! | `size` | the board's `[width, height]` (absent in files of older versions) |
+//! | `rules` | the referee's rules, komi included, as `--rules` reads them (absent in files of older versions) |
 //!
 //! Arrays are indexed by engine. Resuming keeps the lines whose `match` equals
 //! the current match's key and whose `game` is below the number of games;
@@ -35,7 +38,48 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use tengen_core::{BoardSize, Rules};
+
+use crate::config::MatchConfig;
 use crate::record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
+
+/// What every line of a match says about the match besides the game: its
+/// key and the settings a report needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSettings {
+    /// The match key ([`MatchConfig::key`]).
+    pub key: String,
+    /// The engines' command lines.
+    pub engines: [String; 2],
+    /// The board size.
+    pub size: BoardSize,
+    /// The referee's rules, komi included.
+    pub rules: Rules,
+}
+
+impl MatchSettings {
+    /// The settings of the match `config` describes.
+    pub fn of(config: &MatchConfig) -> MatchSettings {
+        MatchSettings {
+            key: config.key(),
+            engines: config.engines.clone(),
+            size: config.size,
+            rules: config.referee_rules(),
+        }
+    }
+}
+
+/// One line read back: the match key, the settings when the line has them
+/// (lines of older versions carry only the key), and the game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadLine {
+    /// The match key.
+    pub key: String,
+    /// The engines, board and rules; `None` for lines without them.
+    pub settings: Option<MatchSettings>,
+    /// The game.
+    pub record: GameRecord,
+}
 
 #[derive(Serialize, Deserialize)]
 struct Line {
@@ -57,6 +101,12 @@ struct Line {
     engine_max_seconds: [f64; 2],
     names: [String; 2],
     sgf: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    engines: Option<[String; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    size: Option<[usize; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rules: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -68,10 +118,10 @@ struct ForfeitLine {
     reason: String,
 }
 
-/// The JSON line (without its newline) for `record` in the match `key`.
-pub fn to_line(key: &str, record: &GameRecord) -> String {
+/// The JSON line (without its newline) for `record` in the match `settings`.
+pub fn to_line(settings: &MatchSettings, record: &GameRecord) -> String {
     let line = Line {
-        key: key.to_string(),
+        key: settings.key.clone(),
         game: record.index,
         black: record.black,
         winner: record.winner,
@@ -93,12 +143,20 @@ pub fn to_line(key: &str, record: &GameRecord) -> String {
         engine_max_seconds: record.time.map(|t| t.max.as_secs_f64()),
         names: record.names.clone(),
         sgf: record.sgf.clone(),
+        engines: Some(settings.engines.clone()),
+        size: Some([settings.size.width(), settings.size.height()]),
+        rules: Some(settings.rules.to_string()),
     };
     serde_json::to_string(&line).expect("a record always serialises")
 }
 
 /// Reads one line back: the match key and the record, or why not.
 pub fn from_line(text: &str) -> Result<(String, GameRecord), String> {
+    read_line(text).map(|read| (read.key, read.record))
+}
+
+/// Reads one line back with the match settings it carries, or why not.
+pub fn read_line(text: &str) -> Result<ReadLine, String> {
     let line: Line = serde_json::from_str(text).map_err(|e| e.to_string())?;
     let end = GameEnd::parse(&line.end).ok_or_else(|| format!("unknown end '{}'", line.end))?;
     let forfeit = match line.forfeit {
@@ -123,6 +181,17 @@ pub fn from_line(text: &str) -> Result<(String, GameRecord), String> {
         total: seconds(line.engine_seconds[e]),
         max: seconds(line.engine_max_seconds[e]),
     });
+    let settings = match (line.engines, line.size, line.rules) {
+        (Some(engines), Some([width, height]), Some(rules)) => Some(MatchSettings {
+            key: line.key.clone(),
+            engines,
+            size: BoardSize::new(width, height).map_err(|e| e.to_string())?,
+            rules: rules
+                .parse()
+                .map_err(|e: tengen_core::RulesError| e.to_string())?,
+        }),
+        _ => None,
+    };
     let record = GameRecord {
         index: line.game,
         black: line.black,
@@ -139,7 +208,11 @@ pub fn from_line(text: &str) -> Result<(String, GameRecord), String> {
         names: line.names,
         sgf: line.sgf,
     };
-    Ok((line.key, record))
+    Ok(ReadLine {
+        key: line.key,
+        settings,
+        record,
+    })
 }
 
 /// The records of match `key` already in the file at `path` with an index
@@ -236,15 +309,30 @@ mod tests {
         }
     }
 
+    fn settings(key: &str) -> MatchSettings {
+        MatchSettings {
+            key: key.to_string(),
+            engines: ["a --seed {seed}".to_string(), "b".to_string()],
+            size: BoardSize::new(9, 7).unwrap(),
+            rules: Rules::preset("japanese").unwrap().with_komi(0.5),
+        }
+    }
+
     #[test]
     fn lines_round_trip() {
         let record = sample();
-        let line = to_line("key", &record);
+        let line = to_line(&settings("key"), &record);
         assert!(!line.contains('\n'));
         assert!(line.contains("\"kind\":\"illegal-move\""), "{line}");
         let (key, back) = from_line(&line).unwrap();
         assert_eq!(key, "key");
         assert_eq!(back, record);
+        let read = read_line(&line).unwrap();
+        assert_eq!(read.settings, Some(settings("key")));
+        // Lines written before the settings were added still read.
+        let old = line.split(",\"engines\"").next().unwrap().to_string() + "}";
+        let read = read_line(&old).unwrap();
+        assert_eq!((read.settings, read.record), (None, record));
         assert!(from_line("{\"match\": 1}").is_err());
         assert!(from_line("not json").is_err());
     }
@@ -258,15 +346,15 @@ mod tests {
         assert!(load(&path, "key", 10).unwrap().is_empty());
         let mut other = sample();
         other.index = 0;
-        append(&path, &to_line("key", &sample())).unwrap();
-        append(&path, &to_line("other match", &other)).unwrap();
+        append(&path, &to_line(&settings("key"), &sample())).unwrap();
+        append(&path, &to_line(&settings("other match"), &other)).unwrap();
         // A line cut short by a crash, without its newline.
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"match\":\"key\",\"ga").unwrap();
         drop(file);
         let mut late = sample();
         late.index = 5;
-        append(&path, &to_line("key", &late)).unwrap();
+        append(&path, &to_line(&settings("key"), &late)).unwrap();
         let loaded = load(&path, "key", 10).unwrap();
         assert_eq!(
             loaded.iter().map(|r| r.index).collect::<Vec<_>>(),

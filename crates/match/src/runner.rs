@@ -67,7 +67,7 @@ pub enum MatchEvent<'a> {
     Started {
         /// The engines' `name version`.
         names: &'a [String; 2],
-        /// Games in the match.
+        /// Games in the match (in this run's shard).
         total: usize,
         /// Games already in the results file, not played again.
         resumed: usize,
@@ -87,16 +87,17 @@ pub enum MatchEvent<'a> {
         record: &'a GameRecord,
         /// Games finished so far, resumed ones included.
         finished: usize,
-        /// Games in the match.
+        /// Games in the match (in this run's shard).
         total: usize,
     },
 }
 
 /// Plays the match described by `config` and returns its report.
 ///
-/// Games already in the results file for this match (same
-/// [`MatchConfig::key`], index below `games`) are not played again but are
-/// part of the report. The rest run up to `concurrency` at a time, each
+/// Only the games of [`MatchConfig::shard`] are played and reported. Games
+/// already in the results file for this match (same [`MatchConfig::key`],
+/// index below `games`, in the shard) are not played again but are part of
+/// the report. The rest run up to `concurrency` at a time, each
 /// between fresh processes of the two engines. `progress` is called on the
 /// calling thread, in the order games finish.
 pub fn run_match(
@@ -104,18 +105,29 @@ pub fn run_match(
     mut progress: impl FnMut(&MatchEvent<'_>),
 ) -> Result<MatchReport, MatchError> {
     config.new_game().map_err(MatchError::Setup)?;
-    let key = config.key();
+    let settings = results::MatchSettings::of(config);
+    let key = &settings.key;
     let resumed = match &config.results_file {
         Some(path) => {
-            results::load(path, &key, config.games).map_err(|source| MatchError::Results {
+            results::load(path, key, config.games).map_err(|source| MatchError::Results {
                 path: path.clone(),
                 source,
             })?
         }
         None => Vec::new(),
     };
+    // A shard resumes only its own games, even from a file that holds others.
+    let resumed: Vec<GameRecord> = resumed
+        .into_iter()
+        .filter(|r| config.shard.contains(r.index))
+        .collect();
     let done: HashSet<usize> = resumed.iter().map(|r| r.index).collect();
-    let pending: Vec<usize> = (0..config.games).filter(|i| !done.contains(i)).collect();
+    let pending: Vec<usize> = config
+        .shard
+        .games(config.games)
+        .filter(|i| !done.contains(i))
+        .collect();
+    let total = config.shard.game_count(config.games);
 
     let names = if pending.is_empty() {
         resumed
@@ -123,7 +135,7 @@ pub fn run_match(
             .map(|r| r.names.clone())
             .unwrap_or_else(|| config.engines.clone())
     } else {
-        [probe(config, 0)?, probe(config, 1)?]
+        [probe(config, 0, pending[0])?, probe(config, 1, pending[0])?]
     };
     if let Some(dir) = &config.sgf_dir {
         if !pending.is_empty() {
@@ -136,7 +148,7 @@ pub fn run_match(
 
     progress(&MatchEvent::Started {
         names: &names,
-        total: config.games,
+        total,
         resumed: resumed.len(),
     });
 
@@ -192,12 +204,12 @@ pub fn run_match(
             };
             let written = outcome.and_then(|record| {
                 if let Some(path) = &config.results_file {
-                    results::append(path, &results::to_line(&key, &record)).map_err(|source| {
-                        MatchError::Results {
+                    results::append(path, &results::to_line(&settings, &record)).map_err(
+                        |source| MatchError::Results {
                             path: path.clone(),
                             source,
-                        }
-                    })?;
+                        },
+                    )?;
                 }
                 Ok(record)
             });
@@ -207,7 +219,7 @@ pub fn run_match(
                     progress(&MatchEvent::GameFinished {
                         record: records.last().expect("just pushed"),
                         finished: records.len(),
-                        total: config.games,
+                        total,
                     });
                 }
                 Err(err) => {
@@ -239,9 +251,10 @@ enum Message {
     Finished(Box<Result<GameRecord, MatchError>>),
 }
 
-/// Starts engine `engine` once to learn its name and check that it speaks GTP.
-fn probe(config: &MatchConfig, engine: usize) -> Result<String, MatchError> {
-    let command_line = &config.engines[engine];
+/// Starts engine `engine` once, as game `index` would, to learn its name and
+/// check that it speaks GTP.
+fn probe(config: &MatchConfig, engine: usize, index: usize) -> Result<String, MatchError> {
+    let command_line = &config.engine_command(engine, index);
     let error = |source| MatchError::Engine {
         engine,
         command_line: command_line.clone(),

@@ -10,10 +10,13 @@ use tengen::progress::hidden_unless_terminal;
 use tengen::report::{action_line, board_diagram, estimate_line, result_line, Screen};
 use tengen_core::{Color, Game, Rules};
 
-use crate::args::MatchArgs;
+use crate::args::{MatchArgs, MatchCommand, MergeArgs};
 
 /// Runs `tengen match`: the arguments become a `MatchConfig`.
 pub fn run(args: MatchArgs) -> Result<()> {
+    if let Some(MatchCommand::Merge(merge_args)) = args.command {
+        return merge(merge_args);
+    }
     let [first, second]: [String; 2] = args.engines.try_into().map_err(|given: Vec<String>| {
         anyhow::anyhow!("give exactly two --engine options, not {}", given.len())
     })?;
@@ -42,6 +45,8 @@ pub fn run(args: MatchArgs) -> Result<()> {
     config.clock = match_clock(args.main_time, args.byo_yomi, args.byo_yomi_stones)
         .map_err(anyhow::Error::msg)?;
     config.max_moves = args.max_moves;
+    config.shard = args.shard.unwrap_or_default();
+    config.seed = args.seed;
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -50,7 +55,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         ProgressBar::hidden()
     } else {
         hidden_unless_terminal(ProgressBar::with_draw_target(
-            Some(args.games as u64),
+            Some(config.shard.game_count(args.games) as u64),
             ProgressDrawTarget::stderr(),
         ))
     };
@@ -87,7 +92,38 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(err) = watch_error {
         tracing::warn!("could not show every move: {err}");
     }
+    if !config.shard.is_whole() {
+        println!(
+            "Shard {} of match: games {} of {} (index mod {} = {})",
+            config.shard,
+            config.shard.game_count(config.games),
+            config.games,
+            config.shard.count(),
+            config.shard.index()
+        );
+    }
     print!("{report}");
+    Ok(())
+}
+
+/// Runs `tengen match merge`: the files merged, the merged file written
+/// when asked, and the match's report over every game.
+fn merge(args: MergeArgs) -> Result<()> {
+    let merged = tengen_match::merge::merge_files(&args.files)?;
+    for skipped in &merged.skipped {
+        eprintln!("skipped unreadable line {skipped}");
+    }
+    if let Some(path) = &args.output {
+        tengen_match::merge::write_merged(&merged, path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    println!(
+        "Merged {} games from {} files ({} repeated lines counted once)",
+        merged.games.len(),
+        args.files.len(),
+        merged.duplicates
+    );
+    print!("{}", merged.report());
     Ok(())
 }
 

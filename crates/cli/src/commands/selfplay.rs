@@ -25,6 +25,12 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
         check_plays(tengen::make_agent(spec, 0)?.as_ref(), spec, &rules, size)?;
     }
     if let Some(games) = args.games {
+        let shard = args.shard.unwrap_or_default();
+        // Shards seeded from their own clocks would not add up to one series.
+        anyhow::ensure!(
+            shard.is_whole() || args.game.seed.is_some(),
+            "--shard needs --seed: every shard must play the games of the same series"
+        );
         let config = BatchConfig {
             size,
             rules,
@@ -35,6 +41,7 @@ pub fn run(args: SelfplayArgs) -> Result<()> {
             concurrency: args.concurrency as usize,
             sgf_dir: args.sgf_dir,
             date: tengen_sgf::date::record_date(),
+            shard,
         };
         return series(&config);
     }
@@ -71,7 +78,7 @@ fn watch_view(delay_ms: Option<u64>) -> View {
 /// A series of self-play games: a progress bar, then the totals.
 fn series(config: &BatchConfig) -> Result<()> {
     let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
-        Some(config.games as u64),
+        Some(config.shard.game_count(config.games) as u64),
         ProgressDrawTarget::stderr(),
     ));
     bar.set_style(
