@@ -1,0 +1,52 @@
+"""A GTP engine in front of another, for the tests: every command goes
+through unchanged, but each genmove is answered only after a pause (so that
+games last long enough to lose a node in the middle of one), and with
+--crash-after N the process exits instead of answering the Nth genmove.
+
+    python3 slow_gtp.py [--delay SECONDS] [--crash-after N] -- ENGINE...
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--delay", type=float, default=0.0)
+    parser.add_argument("--crash-after", type=int, default=0)
+    parser.add_argument("engine", nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    engine = args.engine[1:] if args.engine[:1] == ["--"] else args.engine
+    child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    genmoves = 0
+    for line in sys.stdin:
+        words = line.split()
+        if not words:
+            continue
+        if "genmove" in words:
+            genmoves += 1
+            if args.crash_after and genmoves >= args.crash_after:
+                child.kill()
+                os._exit(3)
+            time.sleep(args.delay)
+        child.stdin.write(line)
+        child.stdin.flush()
+        # A GTP response ends with an empty line.
+        while True:
+            answer = child.stdout.readline()
+            if not answer:
+                return
+            sys.stdout.write(answer)
+            if answer == "\n":
+                break
+        sys.stdout.flush()
+        if "quit" in words:
+            break
+    child.wait()
+
+
+if __name__ == "__main__":
+    main()
