@@ -32,7 +32,7 @@ from typing import Callable, Dict, List, Optional, TextIO
 
 import ray
 
-from .shard import FinishedGame, ShardFailed, ShardStarted, play_shard
+from .shard import FinishedGame, ShardFailed, ShardFinished, ShardStarted, play_shard
 
 # Options of `tengen match` that the driver sets itself for each shard.
 DRIVER_OPTIONS = ("--shard", "--results", "--sgf-dir", "--watch")
@@ -55,6 +55,7 @@ class Attempt:
     node: Optional[str] = None
     games: int = 0
     lost_because: Optional[str] = None
+    cpu_seconds: Optional[float] = None
 
 
 @dataclass
@@ -66,6 +67,12 @@ class MatchRun:
     attempts: List[Attempt] = field(default_factory=list)
     duplicates: int = 0
     report: str = ""
+    seconds: float = 0.0
+
+    def worker_cpu_seconds(self) -> float:
+        """Processor time of tengen and its engines on the workers, over the
+        attempts that finished (a lost worker's is lost with it)."""
+        return sum(a.cpu_seconds or 0.0 for a in self.attempts)
 
     def retries(self) -> List[Attempt]:
         """The attempts that replaced one whose worker was lost."""
@@ -241,6 +248,8 @@ def _run_shard(
                 item = ray.get(reference)
                 if isinstance(item, ShardStarted):
                     attempt.node = item.node
+                elif isinstance(item, ShardFinished):
+                    attempt.cpu_seconds = item.cpu_seconds
                 else:
                     gatherer.add(shard, count, attempt, item)
                 if gatherer.failure is not None:
@@ -331,10 +340,16 @@ def run_match(
     missing = sorted(set(range(total)) - set(run.games))
     if missing:
         raise DriverError(f"games missing after every shard ended: {missing}")
-    seconds = time.monotonic() - started
+    run.seconds = time.monotonic() - started
+    played = sum(a.games for a in run.attempts)
+    cpu = (
+        f"; {run.worker_cpu_seconds() / played:.3f} s of CPU per game on the workers"
+        if played and all(a.cpu_seconds is not None for a in run.attempts)
+        else ""
+    )
     gatherer.say(
-        f"{total} games in {seconds:.1f} s over {shards} shards "
-        f"({len(run.retries())} resubmitted after a lost worker)"
+        f"{played} games played in {run.seconds:.1f} s over {shards} shards "
+        f"({len(run.retries())} resubmitted after a lost worker){cpu}"
     )
     merger = local_binary or binary
     if shutil.which(merger) or Path(merger).is_file():

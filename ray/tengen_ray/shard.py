@@ -44,6 +44,14 @@ class FinishedGame:
 
 
 @dataclass(frozen=True)
+class ShardFinished:
+    """The last thing a shard yields: the processor time tengen and the
+    engines it started used on the worker, for the driver's figures."""
+
+    cpu_seconds: float
+
+
+@dataclass(frozen=True)
 class ShardStarted:
     """The first thing a shard yields: where it runs and how many of its games
     it was given as already played."""
@@ -130,8 +138,8 @@ def play_shard(
     finished_lines: List[str],
 ) -> Iterator[object]:
     """Plays shard `shard` of `count` with the tengen at `binary` on this
-    machine, yielding a `ShardStarted` and then a `FinishedGame` per game as
-    it ends. `finished_lines` are results lines of games already played
+    machine, yielding a `ShardStarted`, a `FinishedGame` per game as it
+    ends, and a `ShardFinished`. `finished_lines` are results lines of games already played
     (tengen resumes after the ones of this match and shard). Raises
     `ShardFailed` with the reason when tengen cannot run or fails."""
     node = _node_name()
@@ -154,18 +162,23 @@ def play_shard(
                 stderr=stderr,
                 preexec_fn=_die_with_parent,
             )
+        cpu_seconds = 0.0
         try:
             while True:
-                status = process.poll()
+                # wait4 rather than Popen.poll: it also tells the processor
+                # time of tengen and of the engines it waited for.
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
                 games, offset = _read_new_games(results, offset)
                 for game in games:
                     yield game
-                if status is not None:
+                if pid != 0:
+                    process.returncode = os.waitstatus_to_exitcode(status)
+                    cpu_seconds = usage.ru_utime + usage.ru_stime
                     break
                 if not games:
                     time.sleep(POLL_SECONDS)
         finally:
-            if process.poll() is None:
+            if process.returncode is None:
                 process.kill()
                 process.wait()
         if process.returncode != 0:
@@ -177,3 +190,4 @@ def play_shard(
             raise ShardFailed(
                 f"tengen exited with status {process.returncode} on node {node}: {tail}"
             )
+        yield ShardFinished(cpu_seconds=cpu_seconds)

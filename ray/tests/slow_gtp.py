@@ -45,6 +45,9 @@ def main() -> None:
         sys.stdout.flush()
         if "quit" in words:
             break
+    # The referee is gone (or said quit): the engine behind must see its
+    # input end too, or it would wait for it forever.
+    child.stdin.close()
     child.wait()
 
 
