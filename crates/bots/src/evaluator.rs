@@ -7,17 +7,24 @@ use tengen_core::{playout::playout_score, Board, Color, Point, Rng};
 
 use crate::playout::{PlayoutPolicy, PlayoutScratch};
 
-/// Which colour first played each point during one simulation, for AMAF
-/// (all-moves-as-first) statistics.
+/// Which colour first played each point during one simulation, and when,
+/// for AMAF (all-moves-as-first) statistics.
+///
+/// Turns are counted from the first move the evaluator records (0); the
+/// tree's moves, filled in afterwards from the leaf up, have negative turns.
 #[derive(Clone, Debug)]
 pub struct AmafMap {
     first: Vec<u8>,
+    turn: Vec<i32>,
+    recorded: i32,
 }
 
 impl Default for AmafMap {
     fn default() -> Self {
         AmafMap {
             first: vec![0; tengen_core::MAX_CELLS],
+            turn: vec![0; tengen_core::MAX_CELLS],
+            recorded: 0,
         }
     }
 }
@@ -26,22 +33,28 @@ impl AmafMap {
     /// Forgets every point.
     pub fn clear(&mut self) {
         self.first.fill(0);
+        self.recorded = 0;
     }
 
-    /// Notes that `color` played `point`, unless someone played it earlier.
+    /// Notes that `color` played `point` on the next turn, unless someone
+    /// played it earlier.
     #[inline]
     pub fn record(&mut self, point: Point, color: Color) {
         let slot = &mut self.first[point.index()];
         if *slot == 0 {
             *slot = color as u8 + 1;
+            self.turn[point.index()] = self.recorded;
         }
+        self.recorded += 1;
     }
 
-    /// Notes that `color` played `point`, overriding any later player: for
-    /// filling the map from the end of a simulation backwards.
+    /// Notes that `color` played `point` on `turn` (before the recorded
+    /// moves: negative), overriding any later player: for filling the map
+    /// from the end of a simulation backwards.
     #[inline]
-    pub fn record_earlier(&mut self, point: Point, color: Color) {
+    pub fn record_earlier(&mut self, point: Point, color: Color, turn: i32) {
         self.first[point.index()] = color as u8 + 1;
+        self.turn[point.index()] = turn;
     }
 
     /// The colour that first played `point`, if any.
@@ -52,6 +65,19 @@ impl AmafMap {
             2 => Some(Color::White),
             _ => None,
         }
+    }
+
+    /// The turn on which `point` was first played (meaningful only when
+    /// [`AmafMap::first`] names a colour).
+    #[inline]
+    pub fn first_turn(&self, point: Point) -> i32 {
+        self.turn[point.index()]
+    }
+
+    /// How many moves [`AmafMap::record`] has noted since the last clear.
+    #[inline]
+    pub fn recorded(&self) -> i32 {
+        self.recorded
     }
 }
 
@@ -196,13 +222,17 @@ impl Evaluator for RolloutEvaluator {
             |point, color| amaf.record(point, color),
         );
         let margin = playout_score(leaf.board) as f64 - leaf.komi;
-        let black_value = if margin > 0.0 {
-            1.0
+        let (black_value, winner) = if margin > 0.0 {
+            (1.0, Some(Color::Black))
         } else if margin < 0.0 {
-            0.0
+            (0.0, Some(Color::White))
         } else {
-            0.5
+            (0.5, None)
         };
+        // A capped playout did not reach its end: its winner says little.
+        if !stats.capped {
+            self.policy.learn(&mut self.scratch, winner);
+        }
         Evaluation {
             black_value,
             played_out: !stats.capped,

@@ -6,9 +6,17 @@
 //!    move tactically: save own chains it put in atari (extend, unless the
 //!    extension runs into a ladder, or capture an attacker in atari), or
 //!    capture the chain it left in atari;
-//! 2. with probability [`PlayoutPolicy::pattern_percent`], play a point next
+//! 2. when [`PlayoutPolicy::nakade`] is on, the vital point of an eye
+//!    space of three to six points next to the last move
+//!    ([`crate::tactics::nakade_point`]);
+//! 3. when [`PlayoutPolicy::last_good_reply`] is on, the reply that last
+//!    won a playout after the same two moves, or else after the same last
+//!    move ([`LastGoodReplies`]);
+//! 4. with probability [`PlayoutPolicy::pattern_percent`], play a point next
 //!    to the last move that matches a 3×3 shape ([`crate::patterns`]);
-//! 3. otherwise a uniformly random legal move that fills no own eye and is
+//! 5. with probability [`PlayoutPolicy::global_capture_percent`], a capture
+//!    or an escape from atari anywhere on the board;
+//! 6. otherwise a uniformly random legal move that fills no own eye and is
 //!    not a self-atari of two or more stones, or a pass when none is left.
 //!
 //! Every move chosen is legal under simple ko with suicide forbidden, and no
@@ -16,11 +24,12 @@
 //! two passes in a row or at the move cap.
 
 use tengen_core::playout::PlayoutStats;
-use tengen_core::{Board, Color, Point, Rng};
+use tengen_core::{Board, Color, Point, Rng, MAX_CELLS};
 
 use crate::patterns::Patterns;
 use crate::tactics::{
-    atari_liberty, escape_is_laddered, escape_moves, self_atari_size, LadderScratch,
+    atari_liberty, escape_is_laddered, escape_moves, eye_space, self_atari_size, vital_point,
+    LadderScratch, PointSet,
 };
 
 /// The playout move policy and its probabilities.
@@ -40,6 +49,12 @@ pub struct PlayoutPolicy {
     /// Percent of random moves allowed to be a self-atari of two or more
     /// stones.
     pub self_atari_percent: usize,
+    /// Whether the vital point of an eye space next to the last move is
+    /// played ([`crate::tactics::nakade_point`]).
+    pub nakade: bool,
+    /// Whether replies that won earlier playouts are replayed
+    /// ([`LastGoodReplies`]).
+    pub last_good_reply: bool,
 }
 
 impl Default for PlayoutPolicy {
@@ -50,6 +65,11 @@ impl Default for PlayoutPolicy {
             pattern_percent: 95,
             global_capture_percent: 100,
             self_atari_percent: 10,
+            // Neither measured stronger on 9×9 (README, "Nakade and last
+            // good replies"), and the eye-space walk costs time: off unless
+            // asked for.
+            nakade: false,
+            last_good_reply: false,
         }
     }
 }
@@ -66,6 +86,135 @@ pub struct PlayoutScratch {
     candidates: Vec<Point>,
     ataris: Vec<Point>,
     ladders: LadderScratch,
+    /// The replies learned from this scratch's earlier playouts.
+    pub replies: LastGoodReplies,
+}
+
+/// Last good reply with forgetting (Baier and Drake, 2010): after each
+/// playout, every move of the winner is stored as the reply to the move
+/// before it (and to the two moves before it), and a stored reply that the
+/// loser played is forgotten. Later playouts replay a stored reply when it is
+/// still playable. It carries what the playouts learn about the local fights
+/// of this one search from playout to playout.
+#[derive(Clone)]
+pub struct LastGoodReplies {
+    /// Per colour and last point, the reply's index + 1 (0: none).
+    one: Vec<u16>,
+    /// Per colour, point before last and last point, the reply's index + 1.
+    /// Allocated on the first playout that learns.
+    two: Vec<u16>,
+    /// The moves of the playout being played, from the leaf's last move on
+    /// (`None`: a pass, or no move known).
+    moves: Vec<Option<Point>>,
+    /// The colour of the second entry of `moves` (the playout's first mover).
+    first_mover: Color,
+}
+
+impl Default for LastGoodReplies {
+    fn default() -> Self {
+        LastGoodReplies {
+            one: Vec::new(),
+            two: Vec::new(),
+            moves: Vec::new(),
+            first_mover: Color::Black,
+        }
+    }
+}
+
+impl std::fmt::Debug for LastGoodReplies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let stored = self.one.iter().filter(|&&r| r != 0).count();
+        f.debug_struct("LastGoodReplies")
+            .field("stored_single_replies", &stored)
+            .finish()
+    }
+}
+
+impl LastGoodReplies {
+    fn slot_one(color: Color, last: Point) -> usize {
+        color as usize * MAX_CELLS + last.index()
+    }
+
+    fn slot_two(color: Color, before: Point, last: Point) -> usize {
+        (color as usize * MAX_CELLS + before.index()) * MAX_CELLS + last.index()
+    }
+
+    fn decode(stored: u16) -> Option<Point> {
+        stored
+            .checked_sub(1)
+            .and_then(|index| Point::from_index(index as usize))
+    }
+
+    /// The stored reply of `color` to `before` then `last`, or else to
+    /// `last` alone.
+    pub fn reply(&self, color: Color, before: Option<Point>, last: Point) -> Option<Point> {
+        if let (Some(before), false) = (before, self.two.is_empty()) {
+            if let Some(point) = Self::decode(self.two[Self::slot_two(color, before, last)]) {
+                return Some(point);
+            }
+        }
+        self.one
+            .get(Self::slot_one(color, last))
+            .and_then(|&stored| Self::decode(stored))
+    }
+
+    /// Starts recording a playout whose first mover is `to_move`, after
+    /// `last` (the leaf's last stone, if any).
+    pub fn start(&mut self, to_move: Color, last: Option<Point>) {
+        self.moves.clear();
+        self.moves.push(last);
+        self.first_mover = to_move;
+    }
+
+    /// Records the playout's next turn (`None`: a pass).
+    #[inline]
+    pub fn record(&mut self, mv: Option<Point>) {
+        self.moves.push(mv);
+    }
+
+    /// The last two turns recorded: (before last, last).
+    fn recent(&self) -> (Option<Point>, Option<Point>) {
+        let n = self.moves.len();
+        let last = self.moves.last().copied().flatten();
+        let before = if n >= 2 { self.moves[n - 2] } else { None };
+        (before, last)
+    }
+
+    /// Learns from the playout just recorded: `winner`'s moves become the
+    /// stored replies, and the loser's stored replies that it played are
+    /// forgotten. A drawn playout (`None`) teaches nothing.
+    pub fn learn(&mut self, winner: Option<Color>) {
+        let Some(winner) = winner else { return };
+        if self.one.is_empty() {
+            self.one = vec![0; 2 * MAX_CELLS];
+            self.two = vec![0; 2 * MAX_CELLS * MAX_CELLS];
+        }
+        let mut mover = self.first_mover;
+        for i in 1..self.moves.len() {
+            if let (Some(reply), Some(last)) = (self.moves[i], self.moves[i - 1]) {
+                let stored = reply.index() as u16 + 1;
+                let before = if i >= 2 { self.moves[i - 2] } else { None };
+                let one = Self::slot_one(mover, last);
+                let two = before.map(|before| Self::slot_two(mover, before, last));
+                if mover == winner {
+                    self.one[one] = stored;
+                    if let Some(two) = two {
+                        self.two[two] = stored;
+                    }
+                } else {
+                    if self.one[one] == stored {
+                        self.one[one] = 0;
+                    }
+                    if let Some(two) = two {
+                        if self.two[two] == stored {
+                            self.two[two] = 0;
+                        }
+                    }
+                }
+            }
+            mover = !mover;
+        }
+    }
 }
 
 impl PlayoutScratch {
@@ -149,6 +298,8 @@ impl PlayoutPolicy {
             capture_percent: 0,
             pattern_percent: 0,
             global_capture_percent: 0,
+            nakade: false,
+            last_good_reply: false,
             ..PlayoutPolicy::default()
         }
     }
@@ -172,6 +323,21 @@ impl PlayoutPolicy {
                     return Some(point);
                 }
             }
+            if self.nakade {
+                nakade_replies(board, last, &mut scratch.candidates);
+                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                    return Some(point);
+                }
+            }
+            if self.last_good_reply {
+                let (before, recorded_last) = scratch.replies.recent();
+                let before = before.filter(|_| recorded_last == Some(last));
+                if let Some(point) = scratch.replies.reply(color, before, last) {
+                    if playable(board, point, color) && self_atari_size(board, point, color) < 2 {
+                        return Some(point);
+                    }
+                }
+            }
             if self.pattern_percent > 0 && rng.below(100) < self.pattern_percent {
                 self.shape_replies(board, color, last, &mut scratch.candidates);
                 if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
@@ -191,6 +357,14 @@ impl PlayoutPolicy {
         board.random_playout_move_where(color, rng, |board, point| {
             allow_any || self_atari_size(board, point, color) < 2
         })
+    }
+
+    /// Learns the replies of the playout just played on `scratch` from its
+    /// `winner` (`None`: a draw), when last good replies are on.
+    pub fn learn(&self, scratch: &mut PlayoutScratch, winner: Option<Color>) {
+        if self.last_good_reply {
+            scratch.replies.learn(winner);
+        }
     }
 
     /// Empty points around `last` (orthogonal and diagonal) that match a
@@ -227,12 +401,18 @@ impl PlayoutPolicy {
     ) -> PlayoutStats {
         let mut stats = PlayoutStats::default();
         scratch.reset(board);
+        if self.last_good_reply {
+            scratch.replies.start(to_move, last);
+        }
         let mut passes_in_a_row = 0;
         for _ in 0..max_moves {
             match self.choose(board, to_move, last, rng, scratch) {
                 Some(point) => {
                     board.play_unchecked(point, to_move);
                     scratch.note_move(board, point);
+                    if self.last_good_reply {
+                        scratch.replies.record(Some(point));
+                    }
                     on_move(point, to_move);
                     stats.moves += 1;
                     passes_in_a_row = 0;
@@ -240,6 +420,9 @@ impl PlayoutPolicy {
                 }
                 None => {
                     board.pass();
+                    if self.last_good_reply {
+                        scratch.replies.record(None);
+                    }
                     stats.passes += 1;
                     passes_in_a_row += 1;
                     last = None;
@@ -281,6 +464,29 @@ pub(crate) fn tactical_replies(
                 {
                     out.retain(|&p| p != liberty);
                 }
+            }
+        }
+    }
+}
+
+/// The vital points of the eye spaces next to `last` ([`crate::tactics::nakade_point`]):
+/// after a capture or a move that shapes an eye space, whoever plays there
+/// first decides whether the group lives.
+fn nakade_replies(board: &Board, last: Point, out: &mut Vec<Point>) {
+    out.clear();
+    // The eye space must be bounded by the last stone's colour.
+    let Some(owner) = board.stone(last) else {
+        return;
+    };
+    let mut regions = [PointSet::<7>::new(last); 4];
+    for (i, n) in board.neighbors(last).into_iter().enumerate() {
+        // A neighbour in a region already walked has the same answer.
+        if regions[..i].iter().any(|r| r.as_slice().contains(&n)) {
+            continue;
+        }
+        if eye_space(board, n, Some(owner), &mut regions[i]) {
+            if let Some(point) = vital_point(board, regions[i].as_slice()) {
+                out.push(point);
             }
         }
     }
@@ -347,6 +553,51 @@ mod tests {
     }
 
     #[test]
+    fn playouts_that_replay_learned_replies_stay_legal() {
+        let policy = PlayoutPolicy {
+            last_good_reply: true,
+            ..PlayoutPolicy::default()
+        };
+        let mut rng = Rng::new(11);
+        let mut scratch = PlayoutScratch::default();
+        let size = BoardSize::square(9).unwrap();
+        let mut replayed = 0;
+        for _ in 0..200 {
+            let mut board = Board::new(size);
+            let mut moves = Vec::new();
+            policy.playout(
+                &mut board,
+                Color::Black,
+                None,
+                &mut rng,
+                300,
+                &mut scratch,
+                |p, c| moves.push((p, c)),
+            );
+            board.check_consistency().unwrap();
+            // Replay the moves on a fresh board: each was legal and no eye.
+            let mut replay = Board::new(size);
+            for &(p, c) in &moves {
+                assert!(replay.is_legal_simple(p, c), "{replay:?} {p:?}");
+                assert!(!replay.is_point_an_eye(p, c));
+                replay.play_unchecked(p, c);
+            }
+            replayed += moves
+                .windows(2)
+                .filter(|w| scratch.replies.reply(w[1].1, None, w[0].0) == Some(w[1].0))
+                .count();
+            let winner = if rng.below(2) == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            policy.learn(&mut scratch, Some(winner));
+        }
+        // The tables were in use: many moves were a stored reply.
+        assert!(replayed > 1000, "{replayed}");
+    }
+
+    #[test]
     fn the_policy_answers_ataris() {
         // The black stone at C4 has one liberty, C3, and running there
         // gives it three.
@@ -383,6 +634,159 @@ mod tests {
                 policy.choose(&mut b, Color::White, Some(at("C4")), &mut rng, &mut scratch);
             assert_eq!(chosen, Some(at("C3")));
         }
+    }
+
+    #[test]
+    fn last_good_replies_keep_the_winners_moves_and_forget_the_losers() {
+        let size = BoardSize::square(9).unwrap();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let mut replies = LastGoodReplies::default();
+        assert_eq!(replies.reply(Color::White, None, at("E5")), None);
+        // After Black's E5 in the tree: White C3, Black D4, White passes,
+        // Black G7; Black wins.
+        replies.start(Color::White, Some(at("E5")));
+        for mv in [Some(at("C3")), Some(at("D4")), None, Some(at("G7"))] {
+            replies.record(mv);
+        }
+        replies.learn(Some(Color::Black));
+        // Only the winner's moves were stored.
+        assert_eq!(replies.reply(Color::White, None, at("E5")), None);
+        assert_eq!(replies.reply(Color::Black, None, at("C3")), Some(at("D4")));
+        assert_eq!(
+            replies.reply(Color::Black, Some(at("E5")), at("C3")),
+            Some(at("D4"))
+        );
+        // A reply after a pass is not stored.
+        assert_eq!(replies.reply(Color::Black, None, at("D4")), None);
+
+        // A draw teaches nothing.
+        replies.start(Color::Black, Some(at("C3")));
+        replies.record(Some(at("F6")));
+        replies.learn(None);
+        assert_eq!(replies.reply(Color::Black, None, at("C3")), Some(at("D4")));
+
+        // After another first move, the two-move reply is unknown and the
+        // one-move reply answers.
+        assert_eq!(
+            replies.reply(Color::Black, Some(at("A1")), at("C3")),
+            Some(at("D4"))
+        );
+
+        // Black plays D4 after C3 again and loses: both entries are forgotten.
+        replies.start(Color::White, Some(at("E5")));
+        replies.record(Some(at("C3")));
+        replies.record(Some(at("D4")));
+        replies.learn(Some(Color::White));
+        assert_eq!(replies.reply(Color::Black, None, at("C3")), None);
+        assert_eq!(replies.reply(Color::Black, Some(at("E5")), at("C3")), None);
+        // White's winning reply to E5 is stored now.
+        assert_eq!(replies.reply(Color::White, None, at("E5")), Some(at("C3")));
+
+        // A loser's move that differs from the stored reply leaves it.
+        replies.start(Color::Black, Some(at("E5")));
+        replies.record(Some(at("B2")));
+        replies.learn(Some(Color::Black));
+        assert_eq!(replies.reply(Color::White, None, at("E5")), Some(at("C3")));
+    }
+
+    #[test]
+    fn the_playout_replays_a_good_reply_while_it_is_playable() {
+        let size = BoardSize::square(9).unwrap();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let policy = PlayoutPolicy {
+            last_good_reply: true,
+            ..PlayoutPolicy::default()
+        };
+        let mut rng = Rng::new(5);
+        let mut scratch = PlayoutScratch::default();
+        scratch.replies.start(Color::Black, Some(at("E5")));
+        scratch.replies.record(Some(at("C7")));
+        scratch.replies.learn(Some(Color::Black));
+
+        let mut board = Board::new(size);
+        board.play_unchecked(at("E5"), Color::White);
+        scratch.reset(&board);
+        scratch.replies.start(Color::Black, Some(at("E5")));
+        for _ in 0..20 {
+            let mut b = board.clone();
+            let chosen =
+                policy.choose(&mut b, Color::Black, Some(at("E5")), &mut rng, &mut scratch);
+            assert_eq!(chosen, Some(at("C7")));
+        }
+        // Off, or once the point is taken, the reply is not played.
+        let off = PlayoutPolicy {
+            last_good_reply: false,
+            ..PlayoutPolicy::default()
+        };
+        let chosen: Vec<_> = (0..20)
+            .map(|_| {
+                off.choose(
+                    &mut board.clone(),
+                    Color::Black,
+                    Some(at("E5")),
+                    &mut rng,
+                    &mut scratch,
+                )
+            })
+            .collect();
+        assert!(chosen.iter().any(|&p| p != Some(at("C7"))), "{chosen:?}");
+        board.play_unchecked(at("C7"), Color::White);
+        for _ in 0..20 {
+            let chosen = policy.choose(
+                &mut board.clone(),
+                Color::Black,
+                Some(at("E5")),
+                &mut rng,
+                &mut scratch,
+            );
+            assert_ne!(chosen, Some(at("C7")));
+        }
+    }
+
+    #[test]
+    fn the_policy_plays_the_vital_point_of_an_eye_space() {
+        // White's D1 has closed an eye space of three points, A1-C1, and
+        // White's chain has no other liberty: whoever plays B1 decides.
+        let board = Board::from_ascii(
+            ". . . . . . .
+             . . . . . . .
+             . . . . . . .
+             . . . . . . .
+             x x x x x . .
+             o o o o x . .
+             . . . o x . .",
+        )
+        .unwrap();
+        let size = board.size();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let policy = PlayoutPolicy {
+            nakade: true,
+            ..PlayoutPolicy::default()
+        };
+        let mut rng = Rng::new(3);
+        let mut scratch = PlayoutScratch::default();
+        scratch.reset(&board);
+        let mut black_after_d1 = |policy: &PlayoutPolicy| {
+            policy.choose(
+                &mut board.clone(),
+                Color::Black,
+                Some(at("D1")),
+                &mut rng,
+                &mut scratch,
+            )
+        };
+        for _ in 0..50 {
+            assert_eq!(black_after_d1(&policy), Some(at("B1")));
+        }
+        // Without the rule, B1 is one move among many.
+        let off = PlayoutPolicy {
+            nakade: false,
+            ..policy.clone()
+        };
+        let b1 = (0..50)
+            .filter(|_| black_after_d1(&off) == Some(at("B1")))
+            .count();
+        assert!(b1 < 25, "{b1}");
     }
 
     #[test]

@@ -128,6 +128,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "RAVE equivalence: visits at which a move's own and AMAF win rates weigh the same",
             },
             BotOption {
+                name: "ravedistance",
+                default: "0",
+                help: "extra AMAF weight of moves played soon after a node: 1 + this for the next move, down to 1 for the playout's last (0: every move weighs 1)",
+            },
+            BotOption {
                 name: "explore",
                 default: "0",
                 help: "weight of the UCB exploration term",
@@ -141,6 +146,16 @@ pub const BOTS: &[BotInfo] = &[
                 name: "playout",
                 default: "heavy",
                 help: "the playout policy: heavy (tactics with ladder reading, 3x3 shapes) or uniform (random moves that fill no eye)",
+            },
+            BotOption {
+                name: "nakade",
+                default: "false",
+                help: "in heavy playouts, play the vital point of an eye space of three to six points next to the last move (true or false)",
+            },
+            BotOption {
+                name: "lgrf",
+                default: "false",
+                help: "in heavy playouts, replay the replies that won earlier playouts after the same moves (last good reply with forgetting; true or false)",
             },
             BotOption {
                 name: "priors",
@@ -220,6 +235,11 @@ pub const BOTS: &[BotInfo] = &[
                 name: "batch",
                 default: "8",
                 help: "leaves evaluated together in one forward pass (1 to 256)",
+            },
+            BotOption {
+                name: "noise",
+                default: "0",
+                help: "weight of Dirichlet noise mixed into the root's priors, drawn anew each turn from the bot's seed (0 to 1; 0.25 as in AlphaZero's self-play, for varied games)",
             },
             BotOption {
                 name: "resignrate",
@@ -453,7 +473,10 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
             Box::new(PolicyBot::new(model, seed))
         }
         "katago" => {
-            let config = puct_config(spec)?;
+            let config = PuctConfig {
+                noise_seed: seed,
+                ..puct_config(spec)?
+            };
             let Some(path) = spec.get("model").filter(|p| *p != "none") else {
                 return Err(BotError::Model {
                     path: "none".to_string(),
@@ -565,6 +588,7 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
                 config.resign_threshold = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
             }
             "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
+            "noise" => config.noise_weight = parse_real(value, 0.0, 1.0).map_err(|r| bad(&r))?,
             // Read by `make_bot` and `termination`.
             "model" | "threads" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
@@ -575,11 +599,23 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
 
 /// The playout policy of `mcts:playout=heavy|uniform`.
 fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
-    match spec.get("playout").unwrap_or("heavy") {
-        "heavy" => Ok(PlayoutPolicy::default()),
-        "uniform" => Ok(PlayoutPolicy::uniform()),
-        other => Err(bad_value("playout", other, "expected heavy or uniform")),
+    let playout = spec.get("playout").unwrap_or("heavy");
+    let heavy = playout == "heavy";
+    let mut policy = match playout {
+        "heavy" => PlayoutPolicy::default(),
+        "uniform" => PlayoutPolicy::uniform(),
+        other => return Err(bad_value("playout", other, "expected heavy or uniform")),
+    };
+    for (key, flag) in [
+        ("lgrf", &mut policy.last_good_reply),
+        ("nakade", &mut policy.nakade),
+    ] {
+        if let Some(value) = spec.get(key) {
+            let on = parse_flag(value).map_err(|reason| bad_value(key, value, &reason))?;
+            *flag = heavy && on;
+        }
     }
+    Ok(policy)
 }
 
 /// The MCTS settings a spec gives.
@@ -616,6 +652,9 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.params.selection.rave_equivalence =
                     parse_real(value, 1.0, 1e9).map_err(|r| bad(&r))?
             }
+            "ravedistance" => {
+                config.params.amaf_distance = parse_real(value, 0.0, 100.0).map_err(|r| bad(&r))?
+            }
             "explore" => {
                 config.params.selection.exploration =
                     parse_real(value, 0.0, 100.0).map_err(|r| bad(&r))?
@@ -641,7 +680,7 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // The network's options are read by `network_mix`, the
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
-            "model" | "value" | "prior" | "playout" | "pass" | "resign" => {}
+            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -886,6 +925,23 @@ mod tests {
             "{error}"
         );
         assert!(make_bot(&spec("mcts:playout=uniform,playouts=10"), 1).is_ok());
+        assert!(!policy("mcts").unwrap().last_good_reply);
+        assert!(policy("mcts:lgrf=true").unwrap().last_good_reply);
+        assert!(!policy("mcts:lgrf=false").unwrap().last_good_reply);
+        assert!(
+            !policy("mcts:playout=uniform,lgrf=true")
+                .unwrap()
+                .last_good_reply
+        );
+        assert!(!policy("mcts").unwrap().nakade);
+        assert!(policy("mcts:nakade=true").unwrap().nakade);
+        assert!(!policy("mcts:nakade=off").unwrap().nakade);
+        assert!(!policy("mcts:playout=uniform,nakade=true").unwrap().nakade);
+        let error = make_bot(&spec("mcts:lgrf=maybe"), 1).err().unwrap();
+        assert!(
+            error.to_string().contains("expected true or false"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -896,6 +952,16 @@ mod tests {
         assert_eq!(config.threads, 2);
         assert_eq!(config.time, Some(Duration::from_millis(1500)));
         assert!(!config.reuse);
+        assert_eq!(config.params.amaf_distance, 0.0);
+        let weighted = mcts_config(&spec("mcts:ravedistance=2.5")).unwrap();
+        assert_eq!(weighted.params.amaf_distance, 2.5);
+        let noisy = puct_config(&spec("katago:noise=0.25")).unwrap();
+        assert_eq!(noisy.noise_weight, 0.25);
+        assert_eq!(puct_config(&spec("katago")).unwrap().noise_weight, 0.0);
+        for bad in ["katago:noise=2", "katago:noise=some"] {
+            let err = puct_config(&spec(bad)).err().unwrap();
+            assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
+        }
         assert_eq!(parse_think_time("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_think_time("2"), Ok(Duration::from_secs(2)));
         assert_eq!(parse_think_time("1m"), Ok(Duration::from_secs(60)));
@@ -921,6 +987,8 @@ mod tests {
             "random:pass=always",
             "mcts:reuse=maybe",
             "mcts:rave=nan",
+            "mcts:ravedistance=-1",
+            "mcts:ravedistance=far",
         ] {
             let err = make_bot(&spec(bad), 1).err().unwrap();
             assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");

@@ -431,6 +431,144 @@ fn ladder_attack_wins(board: &Board, stone: Point, boards: &mut [Board], budget:
     false
 }
 
+/// The vital point of an enclosed eye space, if it has one: a region of 3 to
+/// 6 empty points reached from `start`, bounded only by stones of one colour
+/// (and the board's edge), whose shape dies when the opponent plays the
+/// vital point first and lives when the owner does. Those shapes are the
+/// straight and bent three (the middle), the pyramid four (its centre), the
+/// crossed and bulky five, and the rabbity six (the point touching four
+/// others, or the square's point touching three).
+///
+/// Other shapes of these sizes have no single vital point: the straight and
+/// bent four live, the square four is dead, and so on.
+pub fn nakade_point(board: &Board, start: Point) -> Option<Point> {
+    let mut region = PointSet::new(start);
+    if !eye_space(board, start, None, &mut region) {
+        return None;
+    }
+    vital_point(board, region.as_slice())
+}
+
+/// Fills `region` with the empty region through `start` and says whether it
+/// is an eye space that may need a vital point: 3 to 6 points, bounded by
+/// stones of one colour
+/// (`owner`'s, when given) and the edge. A region that is not stops the
+/// walk early, at 7 points or at the first stone of a second colour; every
+/// point in `region` then still belongs to the same empty region.
+pub fn eye_space(
+    board: &Board,
+    start: Point,
+    mut owner: Option<Color>,
+    region: &mut PointSet<7>,
+) -> bool {
+    *region = PointSet::new(start);
+    if !board.is_empty_at(start) {
+        return false;
+    }
+    region.insert(start);
+    if !may_be_eye_space(board, start, owner) {
+        return false;
+    }
+    let mut next = 0;
+    while next < region.len() {
+        let point = region.as_slice()[next];
+        next += 1;
+        for n in board.neighbors(point) {
+            if board.is_empty_at(n) {
+                if !region.insert(n) || region.len() > 6 {
+                    return false;
+                }
+            } else if let Some(color) = board.stone(n) {
+                if *owner.get_or_insert(color) != color {
+                    return false;
+                }
+            }
+        }
+    }
+    owner.is_some() && region.len() >= 3
+}
+
+/// A test of `start`'s eight neighbours that rejects single eyes and most
+/// points of open areas before any walk: the empty orthogonal neighbours,
+/// and the empty diagonal ones next to one of those, all lie in `start`'s
+/// region, so seven of them make it too large; and an orthogonal stone not
+/// `owner`'s makes it no eye space of `owner`'s.
+#[inline]
+fn may_be_eye_space(board: &Board, start: Point, owner: Option<Color>) -> bool {
+    let code = board.neighborhood(start);
+    let cell = |i: usize| (code >> (2 * i)) & 3;
+    if let Some(owner) = owner {
+        let opponent = match owner {
+            Color::Black => 2,
+            Color::White => 1,
+        };
+        if (0..4).any(|i| cell(i) == opponent) {
+            return false;
+        }
+    }
+    let empty = |i: usize| cell(i) == 0;
+    let orthogonal = (0..4).filter(|&i| empty(i)).count();
+    // A lone empty point is a space of one: an eye, not an eye space.
+    if orthogonal == 0 {
+        return false;
+    }
+    // Each diagonal with the two orthogonal neighbours it touches, in the
+    // order of `Board::neighborhood`.
+    let diagonal = [(4, 0, 1), (5, 0, 2), (6, 3, 1), (7, 3, 2)]
+        .into_iter()
+        .filter(|&(d, a, b)| empty(d) && (empty(a) || empty(b)))
+        .count();
+    1 + orthogonal + diagonal <= 6
+}
+
+/// The vital point of the eye space `points` (see [`nakade_point`]), if its
+/// shape has one.
+pub fn vital_point(board: &Board, points: &[Point]) -> Option<Point> {
+    // Spaces of one or two points, the most common, need no shape.
+    if !(3..=6).contains(&points.len()) {
+        return None;
+    }
+    let degree = |p: Point| {
+        board
+            .neighbors(p)
+            .into_iter()
+            .filter(|n| points.contains(n))
+            .count()
+    };
+    let most = points.iter().copied().max_by_key(|&p| degree(p))?;
+    let top = degree(most);
+    let unique = points.iter().filter(|&&p| degree(p) == top).count() == 1;
+    let square = has_square(board, points);
+    let vital = match (points.len(), top) {
+        (3, 2) => true,
+        (4, 3) => true,
+        (5, 4) => true,
+        (5, 3) => unique && square,
+        (6, 4) => square,
+        _ => false,
+    };
+    vital.then_some(most)
+}
+
+/// Whether `points` hold a 2×2 block.
+fn has_square(board: &Board, points: &[Point]) -> bool {
+    let inside = |p: &Point| points.contains(p);
+    points.iter().any(|&a| {
+        let ns = board.neighbors(a);
+        // Two neighbours of `a` at a right angle, and a fourth point next to
+        // both of them.
+        ns.iter().enumerate().any(|(i, b)| {
+            ns[i + 1..].iter().any(|c| {
+                inside(b)
+                    && inside(c)
+                    && points.iter().any(|&d| {
+                        d != a && board.neighbors(d).contains(b) && board.neighbors(d).contains(c)
+                    })
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -781,5 +919,127 @@ mod tests {
             }
         }
         assert!(reads > 300 && caught > 30, "{reads} reads, {caught} caught");
+    }
+
+    #[test]
+    fn nakade_points_of_eye_shapes() {
+        // Each board: White's eye space in the lower left; the point to
+        // start from; the vital point, if the shape has one.
+        let cases = [
+            (
+                "straight three",
+                "o o o o . .\n. . . o . .",
+                "A1",
+                Some("B1"),
+            ),
+            (
+                "bent three",
+                "o o . . . .\n. o . . . .\n. . o . . .",
+                "A2",
+                Some("A1"),
+            ),
+            (
+                "pyramid four",
+                ". o . . . .\no . o . . .\n. . . o . .",
+                "A1",
+                Some("B1"),
+            ),
+            (
+                "crossed five",
+                ". . o . . .\n. o . o . .\no . . . o .\n. o . o . .\n. . o . . .",
+                "C3",
+                Some("C3"),
+            ),
+            (
+                "bulky five",
+                "o o . . . .\n. . o . . .\n. . . o . .",
+                "C1",
+                Some("B1"),
+            ),
+            (
+                "rabbity six",
+                ". o . . . .\no . o . . .\n. . . o . .\no . . o . .",
+                "B3",
+                Some("B2"),
+            ),
+            ("straight four", "o o o o o .\n. . . . o .", "A1", None),
+            (
+                "square four",
+                "o o . . . .\n. . o . . .\n. . o . . .",
+                "A1",
+                None,
+            ),
+            (
+                "five in a T",
+                ". o . . .\no . o . .\no . o . .\n. . . o .",
+                "B3",
+                None,
+            ),
+            ("two colours", "o o x o . .\n. . . o . .", "A1", None),
+            ("open board", "o o o o . .\n. . . . . .", "A1", None),
+            ("occupied", "o o o o . .\n. . . o . .", "D1", None),
+        ];
+        for (name, rows, start, vital) in cases {
+            let rows: Vec<&str> = rows.lines().collect();
+            // Pad to 6×6 with empty rows on top.
+            let width = rows[0].split_whitespace().count();
+            let empty = vec!["."; width].join(" ");
+            let mut text = vec![empty; width - rows.len()];
+            text.extend(rows.iter().map(|r| r.to_string()));
+            let board = Board::from_ascii(&text.join("\n")).unwrap();
+            let found = nakade_point(&board, at(&board, start));
+            assert_eq!(found, vital.map(|v| at(&board, v)), "{name}\n{board:?}");
+        }
+    }
+
+    #[test]
+    fn eye_spaces_match_a_plain_walk_of_the_whole_region() {
+        use tengen_core::{BoardSize, Rng};
+        let mut rng = Rng::new(8);
+        let (mut spaces, mut checked) = (0, 0);
+        for side in [5, 7, 9, 13] {
+            let size = BoardSize::square(side).unwrap();
+            for _ in 0..100 {
+                let turns = rng.below(2 * size.points_count());
+                let board = random_position(size, turns, &mut rng);
+                for start in board.empty_points().collect::<Vec<_>>() {
+                    // The whole empty region and the colours around it.
+                    let mut region = vec![start];
+                    let mut colours = Vec::new();
+                    let mut i = 0;
+                    while i < region.len() {
+                        for n in board.neighbors(region[i]) {
+                            if board.is_empty_at(n) {
+                                if !region.contains(&n) {
+                                    region.push(n);
+                                }
+                            } else if let Some(c) = board.stone(n) {
+                                if !colours.contains(&c) {
+                                    colours.push(c);
+                                }
+                            }
+                        }
+                        i += 1;
+                    }
+                    for owner in [None, Some(Color::Black), Some(Color::White)] {
+                        let expected = (3..=6).contains(&region.len())
+                            && colours.len() == 1
+                            && owner.is_none_or(|o| colours[0] == o);
+                        let mut found = PointSet::new(start);
+                        let answer = eye_space(&board, start, owner, &mut found);
+                        assert_eq!(answer, expected, "{start:?} {owner:?}\n{board:?}");
+                        // What the walk saw lies in the region; an eye
+                        // space is all of it.
+                        assert!(found.as_slice().iter().all(|p| region.contains(p)));
+                        if answer {
+                            assert_eq!(found.len(), region.len());
+                        }
+                        spaces += usize::from(answer && region.len() >= 3);
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 25_000 && spaces > 150, "{checked} {spaces}");
     }
 }

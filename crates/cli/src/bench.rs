@@ -210,7 +210,15 @@ pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Meas
                     &mut scratch,
                     |_, _| {},
                 );
-                m.record(stats, playout_score(&work));
+                let score = playout_score(&work);
+                // Learn replies from the result, as the search's playouts do.
+                let winner = if f64::from(score) > BENCH_KOMI {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                heavy.learn(&mut scratch, Some(winner));
+                m.record(stats, score);
             })
         }
     }

@@ -43,6 +43,10 @@ pub struct SearchParams {
     pub policy_visits: u32,
     /// Where new moves' priors come from.
     pub prior: PriorSource,
+    /// How much more an AMAF result counts when its move came soon after
+    /// the node rather than at the playout's end ([`Tree::backup`]; 0: all
+    /// the same).
+    pub amaf_distance: f32,
 }
 
 impl Default for SearchParams {
@@ -52,6 +56,7 @@ impl Default for SearchParams {
             expand_visits: 8,
             policy_visits: 48,
             prior: PriorSource::default(),
+            amaf_distance: 0.0,
         }
     }
 }
@@ -390,6 +395,7 @@ impl<E: Evaluator> Worker<E> {
             black_value,
             &mut self.amaf,
             !root.to_move,
+            shared.params.amaf_distance,
         );
     }
 

@@ -270,6 +270,12 @@ impl Tree {
     /// the playout after the last node; it is extended with the tree's moves
     /// as the update climbs. `root_mover` is the player who made the root's
     /// move (the opponent of the side to move at the root).
+    ///
+    /// With `distance_weight` above 0, an AMAF result weighs more the sooner
+    /// after the node its move was played: 1 + `distance_weight` × the share
+    /// of the simulation (from the node on) still to come when it was played,
+    /// so from about 1 + `distance_weight` for the next move down to about 1
+    /// for the last (as Pachi weighs its AMAF).
     pub fn backup(
         &mut self,
         path: &[usize],
@@ -277,6 +283,7 @@ impl Tree {
         black_value: f32,
         amaf: &mut AmafMap,
         root_mover: Color,
+        distance_weight: f32,
     ) {
         let value_for = |color: Color| match color {
             Color::Black => black_value,
@@ -296,12 +303,16 @@ impl Tree {
             }
         }
         // AMAF, from the leaf up: the children of path[d] are credited with
-        // every later point their mover played first from there on.
+        // every later point their mover played first from there on. Turns
+        // count from the playout's first move; the tree's moves come before.
+        let tree_moves = moves.len() as i32;
+        let end = amaf.recorded();
         for depth in (0..path.len()).rev() {
+            let start = depth as i32 - tree_moves;
             if depth < moves.len() {
                 let (mv, color) = moves[depth];
                 if mv != PASS {
-                    amaf.record_earlier(to_point(mv), color);
+                    amaf.record_earlier(to_point(mv), color, start);
                 }
             }
             let parent = path[depth];
@@ -310,11 +321,22 @@ impl Tree {
                 d => !moves[d - 1].1,
             };
             let reward = value_for(mover);
+            let span = (end - start + 1) as f32;
             for child in self.children(parent) {
                 let node = &mut self.nodes[child];
-                if node.mv != PASS && amaf.first(to_point(node.mv)) == Some(mover) {
-                    node.amaf_visits += 1.0;
-                    node.amaf_wins += reward;
+                if node.mv == PASS {
+                    continue;
+                }
+                let point = to_point(node.mv);
+                if amaf.first(point) == Some(mover) {
+                    let weight = if distance_weight > 0.0 {
+                        let to_come = (end - amaf.first_turn(point)) as f32;
+                        1.0 + distance_weight * to_come / span
+                    } else {
+                        1.0
+                    };
+                    node.amaf_visits += weight;
+                    node.amaf_wins += weight * reward;
                 }
             }
         }
@@ -414,7 +436,7 @@ mod tests {
         let moves = [(11, Color::Black), (12, Color::White)];
         let mut amaf = AmafMap::default();
         amaf.record(to_point(13), Color::Black);
-        tree.backup(&path, &moves, 1.0, &mut amaf, Color::White);
+        tree.backup(&path, &moves, 1.0, &mut amaf, Color::White, 0.0);
         assert_eq!(tree.node(first).visits, 1);
         assert_eq!(tree.node(first).wins, 1.0, "Black's move, Black won");
         assert_eq!(tree.node(path[2]).wins, 0.0, "White's move");
@@ -430,6 +452,42 @@ mod tests {
         assert_eq!(tree.node(inner[0]).amaf_visits, 1.0);
         assert_eq!(tree.node(inner[0]).amaf_wins, 0.0);
         assert_eq!(tree.node(inner[1]).amaf_visits, 0.0);
+    }
+
+    #[test]
+    fn amaf_weighs_moves_by_how_soon_they_came() {
+        let mut tree = Tree::new(100);
+        tree.expand(0, &[even(11), even(12), even(13), even(15)]);
+        let first = tree.children(0).start;
+        // Black plays 11 in the tree; the playout has Black 13, White 14,
+        // Black 15: four turns from the root's children on.
+        let mut amaf = AmafMap::default();
+        amaf.record(to_point(13), Color::Black);
+        amaf.record(to_point(14), Color::White);
+        amaf.record(to_point(15), Color::Black);
+        tree.backup(
+            &[0, first],
+            &[(11, Color::Black)],
+            1.0,
+            &mut amaf,
+            Color::White,
+            2.0,
+        );
+        let weights: Vec<f32> = tree.children(0).map(|c| tree.node(c).amaf_visits).collect();
+        // 1 + 2 × (turns still to come) / (turns from the node on + 1).
+        let expected = [
+            1.0 + 2.0 * 4.0 / 5.0,
+            0.0,
+            1.0 + 2.0 * 3.0 / 5.0,
+            1.0 + 2.0 / 5.0,
+        ];
+        for (got, want) in weights.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-6, "{weights:?} {expected:?}");
+        }
+        // Black won: every weighted visit is a win.
+        for c in tree.children(0) {
+            assert_eq!(tree.node(c).amaf_wins, tree.node(c).amaf_visits);
+        }
     }
 
     #[test]

@@ -477,7 +477,10 @@ impl<E: PositionEvaluator> PuctBot<E> {
         cleanup: bool,
     ) -> Tree {
         let mut tree = self.take_tree(game);
-        let config = self.config.clone();
+        let mut config = self.config.clone();
+        // Each turn of a game draws its own noise.
+        config.noise_seed = self.config.noise_seed
+            ^ (game.turn_count() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let size = game.size();
         let to_move = game.to_move();
         let mut report = report;
@@ -551,8 +554,11 @@ impl<E: PositionEvaluator> PuctBot<E> {
         }
         let limits = self.limits(game);
         let tree = self.run_search(game, limits, report, stop, cleanup);
-        let Some(best) = tree.best_child(ROOT) else {
-            // No visit at all (evaluator failure): a legal move, if any.
+        // A search of one visit evaluates only the root: its move is the
+        // policy's first choice.
+        let best = tree.best_child(ROOT).or_else(|| tree.likeliest_child(ROOT));
+        let Some(best) = best else {
+            // No evaluation at all (evaluator failure): a legal move, if any.
             self.keep(tree, game);
             return Action::Move(fallback_move(game));
         };

@@ -565,6 +565,39 @@ fn root_noise_changes_priors_only_when_on() {
 }
 
 #[test]
+fn one_visit_plays_the_policy_s_first_choice() {
+    let game = Game::new(size(5), rules(7.5));
+    let c4 = mv(&game, "C4");
+    let likes_c4 = move |game: &Game| {
+        let mut evaluation = area_eval(game);
+        for (m, p) in &mut evaluation.policy {
+            *p = if *m == c4 { 0.5 } else { 0.01 };
+        }
+        evaluation
+    };
+    let mut bot = PuctBot::new(config(1, 1), TestEval::new(likes_c4));
+    assert_eq!(bot.select_move(&game), Action::Move(c4));
+    // With noise, the choice varies with the seed and stays legal.
+    let mut chosen = std::collections::HashSet::new();
+    for seed in 0..20 {
+        let mut bot = PuctBot::new(
+            PuctConfig {
+                noise_weight: 0.9,
+                noise_seed: seed,
+                ..config(1, 1)
+            },
+            TestEval::new(likes_c4),
+        );
+        let Action::Move(m) = bot.select_move(&game) else {
+            panic!("resigned")
+        };
+        assert!(game.legal(m).is_ok());
+        chosen.insert(m);
+    }
+    assert!(chosen.len() > 1, "{chosen:?}");
+}
+
+#[test]
 fn evaluator_failure_still_gives_a_legal_move() {
     let game = Game::new(size(5), rules(7.5));
     let mut eval = TestEval::new(area_eval);

@@ -236,6 +236,23 @@ impl Tree {
         best.map(|(c, _, _)| c)
     }
 
+    /// The child of `id` with the highest prior (noise included) among
+    /// children not excluded, ties to the earlier child: the network's own
+    /// choice when the search has visited no child (a search of one visit).
+    pub fn likeliest_child(&self, id: NodeId) -> Option<NodeId> {
+        let mut best: Option<(NodeId, f32)> = None;
+        for c in self.children(id) {
+            let child = self.node(c);
+            if child.excluded {
+                continue;
+            }
+            if best.is_none_or(|(_, p)| child.prior > p) {
+                best = Some((c, child.prior));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
     /// The expected continuation from `id`: the best child, its best child,
     /// and so on, at most `limit` moves.
     pub fn principal_variation(&self, id: NodeId, limit: usize) -> Vec<Move> {
