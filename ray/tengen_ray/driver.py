@@ -146,6 +146,8 @@ class _Gatherer:
         self.key: Optional[str] = None
         self.lines: Dict[int, str] = {}
         self.failure: Optional[str] = None
+        # The task under way for each shard, so that a failure can stop all.
+        self.running: Dict[int, object] = {}
 
     def say(self, text: str) -> None:
         with self.lock:
@@ -224,6 +226,17 @@ class _Gatherer:
             if self.failure is None:
                 self.failure = text
 
+    def stop_all(self) -> None:
+        """Cancels every shard still running (after a failure). Not forced:
+        the task's clean-up kills tengen and removes its scratch folder."""
+        with self.lock:
+            running = list(self.running.values())
+        for generator in running:
+            try:
+                ray.cancel(generator)
+            except Exception:  # noqa: BLE001 - already finished or gone
+                pass
+
 
 def _run_shard(
     gatherer: _Gatherer,
@@ -238,11 +251,15 @@ def _run_shard(
     games) each time its worker is lost, at most `retries` times."""
     number = 0
     while True:
+        if gatherer.failure is not None:
+            return
         lines = gatherer.finished_lines(shard, count)
         attempt = Attempt(shard=shard, number=number, resumed=len(lines))
         with gatherer.lock:
             gatherer.run.attempts.append(attempt)
         generator = task.remote(binary, match_args, shard, count, lines)
+        with gatherer.lock:
+            gatherer.running[shard] = generator
         try:
             for reference in generator:
                 item = ray.get(reference)
@@ -253,7 +270,6 @@ def _run_shard(
                 else:
                     gatherer.add(shard, count, attempt, item)
                 if gatherer.failure is not None:
-                    ray.cancel(generator, force=True)
                     return
             return
         except ray.exceptions.RayTaskError as error:
@@ -269,6 +285,9 @@ def _run_shard(
             gatherer.fail(f"shard {shard}/{count} failed: {reason}")
             return
         except ray.exceptions.RayError as error:
+            if gatherer.failure is not None:
+                # Cancelled because another shard failed.
+                return
             # The worker, its node or the task's results were lost: the
             # games already here are safe; play the rest elsewhere.
             reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -333,9 +352,16 @@ def run_match(
     ]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    # The first failure stops the shards still playing rather than waiting
+    # for them to finish games nobody will count.
+    while any(thread.is_alive() for thread in threads):
+        if gatherer.failure is not None:
+            gatherer.stop_all()
+            break
+        time.sleep(0.2)
     if gatherer.failure is not None:
+        for thread in threads:
+            thread.join(timeout=10)
         raise DriverError(gatherer.failure)
     missing = sorted(set(range(total)) - set(run.games))
     if missing:

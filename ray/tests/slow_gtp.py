@@ -1,9 +1,12 @@
 """A GTP engine in front of another, for the tests: every command goes
 through unchanged, but each genmove is answered only after a pause (so that
-games last long enough to lose a node in the middle of one), and with
---crash-after N the process exits instead of answering the Nth genmove.
+games last long enough to lose a node in the middle of one); with
+--crash-after N the process exits instead of answering the Nth genmove, and
+with --refuse-seed S --seed {seed} it exits at once in the game where its
+seed is S.
 
-    python3 slow_gtp.py [--delay SECONDS] [--crash-after N] -- ENGINE...
+    python3 slow_gtp.py [--delay SECONDS] [--crash-after N]
+                        [--refuse-seed S --seed SEED] -- ENGINE...
 """
 
 import argparse
@@ -17,8 +20,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--delay", type=float, default=0.0)
     parser.add_argument("--crash-after", type=int, default=0)
+    parser.add_argument("--refuse-seed")
+    parser.add_argument("--seed")
     parser.add_argument("engine", nargs=argparse.REMAINDER)
     args = parser.parse_args()
+    if args.refuse_seed is not None and args.refuse_seed == args.seed:
+        sys.exit(3)
     engine = args.engine[1:] if args.engine[:1] == ["--"] else args.engine
     child = subprocess.Popen(engine, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     genmoves = 0

@@ -172,6 +172,23 @@ def test_an_engine_that_cannot_start_stops_the_run_with_the_reason(cluster, tmp_
                     r"engine 0 \('/bin/false'\) is not usable", str(error.value), re.S), error.value
 
 
+def test_a_failing_shard_stops_the_others_at_once(cluster, tmp_path):
+    # Engine 0 cannot start in game 0 (seed 17), so shard 0 fails at once;
+    # shard 1's 20 games of about 2 s each are cancelled rather than awaited.
+    refusing = engine("--delay 0.025 --refuse-seed 17 --seed {seed}")
+    started = time.monotonic()
+    with pytest.raises(DriverError) as error:
+        run_match(TENGEN, match_args(refusing, engine("--delay 0.025")), 2,
+                  tmp_path / "results.jsonl", out=io.StringIO())
+    elapsed = time.monotonic() - started
+    assert str(error.value).startswith("shard 0/2 failed: tengen exited with status 1"), error.value
+    assert "is not usable" in str(error.value)
+    assert elapsed < 20, elapsed
+    played = len(tmp_path.joinpath("results.jsonl").read_text().splitlines()) \
+        if tmp_path.joinpath("results.jsonl").exists() else 0
+    assert played < GAMES // 2
+
+
 def test_an_engine_crashing_in_a_game_forfeits_it(cluster, tmp_path):
     crashing = engine("--crash-after 3")
     out = io.StringIO()
