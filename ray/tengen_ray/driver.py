@@ -35,7 +35,7 @@ import ray
 from .shard import FinishedGame, ShardFailed, ShardFinished, ShardStarted, play_shard
 
 # Options of `tengen match` that the driver sets itself for each shard.
-DRIVER_OPTIONS = ("--shard", "--results", "--sgf-dir", "--watch")
+DRIVER_OPTIONS = ("--shard", "--results", "--sgf-dir")
 
 # `tengen match`'s default number of games.
 DEFAULT_GAMES = 10
@@ -116,6 +116,9 @@ def check_arguments(shards: int, match_args: List[str]) -> None:
                 raise DriverError(
                     f"leave {option} out of the match arguments: the driver sets it for each shard"
                 )
+        if argument == "--watch":
+            # The boards would go to a file on the worker that nobody reads.
+            raise DriverError("--watch cannot be used through the driver: nobody sees the workers")
     if games_option(match_args) < 1:
         raise DriverError("--games must be at least 1")
 
