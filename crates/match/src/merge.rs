@@ -7,6 +7,7 @@
 //! file's path (a game replayed after a lost worker plays the same moves at
 //! another speed), and refused when they disagree.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -75,7 +76,7 @@ pub enum MergeError {
     },
     /// No line names the engines, board and rules (files written before
     /// results lines carried them).
-    #[error("the results lines do not name the board and rules (written by an older tengen); rerun the match to resume from them")]
+    #[error("no results line names the engines, board and rules (the files were written by a tengen from before lines carried them)")]
     NoSettings,
 }
 
@@ -134,6 +135,8 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<Merged, MergeError> {
     let mut first: Option<(Seen, String)> = None;
     let mut settings: Option<MatchSettings> = None;
     let mut games: Vec<(GameRecord, String, Seen)> = Vec::new();
+    // Where each game index is in `games`.
+    let mut position: HashMap<usize, usize> = HashMap::new();
     let mut duplicates = 0;
     let mut skipped = Vec::new();
     for path in paths {
@@ -178,16 +181,20 @@ pub fn merge_files(paths: &[PathBuf]) -> Result<Merged, MergeError> {
             if settings.is_none() {
                 settings = read.settings;
             }
-            match games.iter().find(|(r, _, _)| r.index == read.record.index) {
-                None => games.push((
-                    read.record,
-                    text.to_string(),
-                    Seen {
-                        path: path.clone(),
-                        line,
-                    },
-                )),
-                Some((kept, _, seen)) => {
+            match position.get(&read.record.index) {
+                None => {
+                    position.insert(read.record.index, games.len());
+                    games.push((
+                        read.record,
+                        text.to_string(),
+                        Seen {
+                            path: path.clone(),
+                            line,
+                        },
+                    ));
+                }
+                Some(&at) => {
+                    let (kept, _, seen) = &games[at];
                     if let Some(what) = difference(kept, &read.record) {
                         return Err(MergeError::Conflict {
                             index: kept.index,
