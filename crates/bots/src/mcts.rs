@@ -241,6 +241,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             playouts: self.config.playouts,
             target_time,
             max_time,
+            stop_when_decided: self.config.early_stop,
         };
         if limits.playouts.is_none() && limits.max_time.is_none() {
             limits.playouts = Some(DEFAULT_PLAYOUTS);
@@ -467,44 +468,29 @@ fn setup_key(game: &Game) -> SetupKey {
     }
 }
 
-/// Whether to stop now: time, or (when `early`) a best move that can no
-/// longer be caught.
+/// Whether the controlling thread stops the search: once past the target
+/// time with a clear choice, or, under a time limit alone, once the choice
+/// is decided at the current rate. (Under a playout limit the workers stop
+/// a decided search themselves: [`Limits::stop_when_decided`].)
 fn should_stop(tree: &Tree, limits: &Limits, elapsed: Duration, done: u64, early: bool) -> bool {
-    let (best, second) = top_two(tree);
-    let gap = best.saturating_sub(second) as f64;
-    // Simulations still to come, at most.
-    let remaining = match (limits.playouts, limits.max_time) {
-        (Some(p), _) => p.saturating_sub(done) as f64,
-        (None, Some(max)) if done >= 100 => {
+    if let (true, None, Some(max)) = (early, limits.playouts, limits.max_time) {
+        if done >= 100 {
+            // Simulations still to come, at most.
             let rate = done as f64 / elapsed.as_secs_f64().max(1e-3);
-            rate * max.saturating_sub(elapsed).as_secs_f64()
+            let remaining = rate * max.saturating_sub(elapsed).as_secs_f64();
+            if search::is_decided(tree, remaining as u64) {
+                return true;
+            }
         }
-        _ => f64::INFINITY,
-    };
-    if early && done >= 100 && gap > remaining {
-        return true;
     }
     if let Some(target) = limits.target_time {
         // Past the target, stop unless the choice is close.
+        let (best, second) = search::top_two(tree);
         if elapsed >= target && best as f64 >= 1.5 * second as f64 {
             return true;
         }
     }
     false
-}
-
-/// Visits of the two most visited root children.
-fn top_two(tree: &Tree) -> (u32, u32) {
-    let mut top = (0, 0);
-    for child in tree.children(0) {
-        let v = tree.node(child).visits;
-        if v > top.0 {
-            top = (v, top.0);
-        } else if v > top.1 {
-            top.1 = v;
-        }
-    }
-    top
 }
 
 /// The analysis of the root of `tree`.

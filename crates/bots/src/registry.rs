@@ -128,6 +128,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "RAVE equivalence: visits at which a move's own and AMAF win rates weigh the same",
             },
             BotOption {
+                name: "criticality",
+                default: "0",
+                help: "weight of a move's criticality (how much owning its point goes with winning) in its AMAF value, for nodes of 2000 visits or more (0: off)",
+            },
+            BotOption {
                 name: "ravedistance",
                 default: "0",
                 help: "extra AMAF weight of moves played soon after a node: 1 + this for the next move, down to 1 for the playout's last (0: every move weighs 1)",
@@ -652,6 +657,10 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.params.selection.rave_equivalence =
                     parse_real(value, 1.0, 1e9).map_err(|r| bad(&r))?
             }
+            "criticality" => {
+                config.params.selection.criticality =
+                    parse_real(value, 0.0, 100.0).map_err(|r| bad(&r))?
+            }
             "ravedistance" => {
                 config.params.amaf_distance = parse_real(value, 0.0, 100.0).map_err(|r| bad(&r))?
             }
@@ -953,6 +962,14 @@ mod tests {
         assert_eq!(config.time, Some(Duration::from_millis(1500)));
         assert!(!config.reuse);
         assert_eq!(config.params.amaf_distance, 0.0);
+        assert_eq!(
+            mcts_config(&spec("mcts:criticality=1.1"))
+                .unwrap()
+                .params
+                .selection
+                .criticality,
+            1.1
+        );
         let weighted = mcts_config(&spec("mcts:ravedistance=2.5")).unwrap();
         assert_eq!(weighted.params.amaf_distance, 2.5);
         let noisy = puct_config(&spec("katago:noise=0.25")).unwrap();

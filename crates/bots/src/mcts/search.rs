@@ -70,6 +70,35 @@ pub struct Limits {
     pub target_time: Option<Duration>,
     /// Time never to pass; a close choice may run from the target to here.
     pub max_time: Option<Duration>,
+    /// With a playout limit, stop as soon as the most visited root move can
+    /// no longer be overtaken by the simulations left. The search checks it
+    /// itself every [`DECIDED_CHECK_INTERVAL`] simulations rather than on
+    /// the clock, so that a one-thread search with a seed is repeatable.
+    pub stop_when_decided: bool,
+}
+
+/// Simulations between two checks of [`Limits::stop_when_decided`].
+pub const DECIDED_CHECK_INTERVAL: u64 = 32;
+
+/// Visits of the two most visited root children.
+pub fn top_two(tree: &Tree) -> (u32, u32) {
+    let mut top = (0, 0);
+    for child in tree.children(0) {
+        let v = tree.node(child).visits;
+        if v > top.0 {
+            top = (v, top.0);
+        } else if v > top.1 {
+            top.1 = v;
+        }
+    }
+    top
+}
+
+/// Whether the most visited root move is decided: `remaining` simulations
+/// more could not give another move as many visits.
+pub fn is_decided(tree: &Tree, remaining: u64) -> bool {
+    let (best, second) = top_two(tree);
+    u64::from(best.saturating_sub(second)) > remaining
 }
 
 /// Who owned each point at the end of the played-out leaves so far.
@@ -228,6 +257,8 @@ struct Shared<'a> {
     stop: AtomicBool,
     playouts: AtomicU64,
     playout_limit: u64,
+    /// Whether workers stop the search once its choice is decided.
+    stop_when_decided: bool,
     ownership: Mutex<OwnershipSum>,
 }
 
@@ -273,6 +304,13 @@ impl<E: Evaluator> Worker<E> {
                 break;
             }
             self.simulate(shared);
+            let done = done + 1;
+            if shared.stop_when_decided && done >= 100 && done % DECIDED_CHECK_INTERVAL == 0 {
+                let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+                if is_decided(&tree, shared.playout_limit.saturating_sub(done)) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
             if self.ownership.samples >= OWNERSHIP_FLUSH {
                 self.flush_ownership(shared);
             }
@@ -370,6 +408,7 @@ impl<E: Evaluator> Worker<E> {
         }
         drop(tree);
 
+        let mut played_out = false;
         let black_value = if ended {
             final_value(&self.board, &root.rules)
         } else {
@@ -386,6 +425,7 @@ impl<E: Evaluator> Worker<E> {
             if evaluation.played_out {
                 self.count_ownership();
             }
+            played_out = evaluation.played_out;
             evaluation.black_value
         };
         let mut tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
@@ -397,6 +437,12 @@ impl<E: Evaluator> Worker<E> {
             !root.to_move,
             shared.params.amaf_distance,
         );
+        if played_out && shared.params.selection.criticality > 0.0 {
+            let board = &self.board;
+            tree.record_owners(&self.path, black_value, |point| {
+                tengen_core::playout::final_owner(board, point)
+            });
+        }
     }
 
     fn count_ownership(&mut self) {
@@ -440,6 +486,7 @@ pub fn run<E: Evaluator>(
         stop: AtomicBool::new(false),
         playouts: AtomicU64::new(0),
         playout_limit: limits.playouts.unwrap_or(u64::MAX),
+        stop_when_decided: limits.stop_when_decided && limits.playouts.is_some(),
         ownership: Mutex::new(OwnershipSum::default()),
     };
     let workers: Vec<Worker<E>> = evaluators

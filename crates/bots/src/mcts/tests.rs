@@ -1,6 +1,7 @@
 //! The search finds the right move in small tactical positions, agrees with
 //! itself across threads, keeps within its memory limit, and reuses its tree.
 
+use super::search::DECIDED_CHECK_INTERVAL;
 use super::*;
 use crate::evaluator::{AmafMap, Evaluation, Leaf, Policy};
 use tengen_core::{Board, Rules};
@@ -389,4 +390,32 @@ fn the_policy_reaches_the_root_at_once_and_other_nodes_after_enough_visits() {
             assert!(node.policy_added, "node {index}: {node:?}");
         }
     }
+}
+
+#[test]
+fn one_thread_searches_with_a_seed_repeat_exactly() {
+    // A whole game's opening: the same seed gives the same moves and the
+    // same number of simulations for each, early stops included.
+    let run = |seed: u64| {
+        let mut bot = bot(3_000, 1, seed);
+        let mut game = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
+        let mut record = Vec::new();
+        for _ in 0..8 {
+            let Action::Move(mv) = bot.select_move(&game) else {
+                panic!("resigned")
+            };
+            let (playouts, _) = bot.last_search().unwrap();
+            record.push((mv, playouts));
+            game.play(mv).unwrap();
+        }
+        record
+    };
+    let first = run(5);
+    assert_eq!(first, run(5));
+    // Some searches stopped early, once decided, and the check happens
+    // at a fixed interval.
+    assert!(first.iter().any(|&(_, p)| p < 3_000), "{first:?}");
+    assert!(first
+        .iter()
+        .all(|&(_, p)| p == 3_000 || p % DECIDED_CHECK_INTERVAL == 0));
 }

@@ -61,6 +61,40 @@ pub struct Node {
     /// Simulations now under way through this node (each counts as a loss
     /// until it returns, so that threads spread out).
     pub virtual_loss: u32,
+    /// What the played-out simulations through this node said of its point
+    /// ([`Tree::record_owners`]), for its criticality.
+    pub owners: OwnerStats,
+}
+
+/// Who owned a node's point at the end of the simulations through it, and
+/// who won them: enough for the point's criticality (Coulom, "Criticality:
+/// a Monte-Carlo heuristic for Go programs", 2009), the covariance between
+/// owning the point and winning the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OwnerStats {
+    /// Played-out simulations counted.
+    pub samples: f32,
+    /// Those that Black won (half for a draw).
+    pub black_wins: f32,
+    /// Those in which Black owned the point at the end.
+    pub black_owned: f32,
+    /// Those in which the winner owned the point at the end.
+    pub winner_owned: f32,
+}
+
+impl OwnerStats {
+    /// The criticality of the point: how much more often the winner owned
+    /// it than if owning it and winning were independent, from −1 to 1
+    /// (`None` without samples).
+    pub fn criticality(&self) -> Option<f32> {
+        if self.samples <= 0.0 {
+            return None;
+        }
+        let black_wins = self.black_wins / self.samples;
+        let black_owns = self.black_owned / self.samples;
+        let independent = black_owns * black_wins + (1.0 - black_owns) * (1.0 - black_wins);
+        Some(self.winner_owned / self.samples - independent)
+    }
 }
 
 impl Node {
@@ -79,6 +113,13 @@ pub struct SelectionParams {
     /// Weight of the UCB exploration term (0 leaves exploration to the
     /// priors and AMAF).
     pub exploration: f32,
+    /// Weight of a move's criticality in its AMAF value (0: none): a node
+    /// with `criticality_visits` visits or more counts `criticality` ×
+    /// its criticality × its AMAF visits as extra AMAF wins (fewer when the
+    /// criticality is negative), as Pachi does.
+    pub criticality: f32,
+    /// Visits a node needs before its criticality counts.
+    pub criticality_visits: u32,
 }
 
 impl Default for SelectionParams {
@@ -86,6 +127,8 @@ impl Default for SelectionParams {
         SelectionParams {
             rave_equivalence: 3500.0,
             exploration: 0.0,
+            criticality: 0.0,
+            criticality_visits: 2000,
         }
     }
 }
@@ -239,8 +282,18 @@ impl Tree {
         let n = node.visits as f32 + node.prior_visits + node.virtual_loss as f32;
         let mut value = (node.wins + node.prior_wins) / n;
         if node.amaf_visits > 0.0 {
-            let amaf = node.amaf_wins / node.amaf_visits;
-            let av = node.amaf_visits;
+            let (mut amaf_wins, mut av) = (node.amaf_wins, node.amaf_visits);
+            if params.criticality > 0.0 && node.visits >= params.criticality_visits {
+                if let Some(criticality) = node.owners.criticality() {
+                    // Wins for a critical point, losses taken back for one
+                    // whose owner does not decide the game; never more than
+                    // half the AMAF visits.
+                    let extra = (params.criticality * criticality * av).max(-0.5 * av);
+                    amaf_wins = (amaf_wins + extra).max(0.0);
+                    av += extra;
+                }
+            }
+            let amaf = amaf_wins / av;
             let beta = av / (av + n + n * av / params.rave_equivalence);
             value = beta * amaf + (1.0 - beta) * value;
         }
@@ -338,6 +391,40 @@ impl Tree {
                     node.amaf_visits += weight;
                     node.amaf_wins += weight * reward;
                 }
+            }
+        }
+    }
+
+    /// Records who owned each node's point at the end of a played-out
+    /// simulation along `path` (as in [`Tree::backup`]): `owner` gives the
+    /// final owner of a point, `black_value` Black's result.
+    pub fn record_owners(
+        &mut self,
+        path: &[usize],
+        black_value: f32,
+        owner: impl Fn(Point) -> Option<Color>,
+    ) {
+        let winner = if black_value > 0.5 {
+            Some(Color::Black)
+        } else if black_value < 0.5 {
+            Some(Color::White)
+        } else {
+            None
+        };
+        for &index in &path[1..] {
+            let node = &mut self.nodes[index];
+            if node.mv == PASS {
+                continue;
+            }
+            let owned_by = owner(to_point(node.mv));
+            let stats = &mut node.owners;
+            stats.samples += 1.0;
+            stats.black_wins += black_value;
+            if owned_by == Some(Color::Black) {
+                stats.black_owned += 1.0;
+            }
+            if owned_by.is_some() && owned_by == winner {
+                stats.winner_owned += 1.0;
             }
         }
     }
@@ -487,6 +574,61 @@ mod tests {
         // Black won: every weighted visit is a win.
         for c in tree.children(0) {
             assert_eq!(tree.node(c).amaf_wins, tree.node(c).amaf_visits);
+        }
+    }
+
+    #[test]
+    fn criticality_is_the_covariance_of_owning_and_winning() {
+        let mut tree = Tree::new(100);
+        tree.expand(0, &[even(11), even(12)]);
+        let (a, b) = (tree.children(0).start, tree.children(0).start + 1);
+        // Point 11: whoever owns it wins. Point 12: Black always owns it,
+        // and Black wins half the games.
+        for i in 0..10 {
+            let black_value = if i % 2 == 0 { 1.0 } else { 0.0 };
+            let winner = if black_value > 0.5 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            tree.record_owners(&[0, a], black_value, |_| Some(winner));
+            tree.record_owners(&[0, b], black_value, |_| Some(Color::Black));
+        }
+        let critical = tree.node(a).owners.criticality().unwrap();
+        let indifferent = tree.node(b).owners.criticality().unwrap();
+        // 1 − (½·½ + ½·½) = ½, and ½ − (1·½ + 0·½) = 0.
+        assert!((critical - 0.5).abs() < 1e-6, "{critical}");
+        assert!(indifferent.abs() < 1e-6, "{indifferent}");
+        assert_eq!(tree.node(0).owners.samples, 0.0, "the root has no point");
+
+        // With enough visits, the critical move gains in selection.
+        for &(child, amaf) in &[(a, 0.5), (b, 0.5)] {
+            let node = tree.node_mut(child);
+            node.visits = 100;
+            node.wins = 50.0;
+            node.amaf_visits = 100.0;
+            node.amaf_wins = 100.0 * amaf;
+        }
+        let params = SelectionParams {
+            criticality: 1.1,
+            criticality_visits: 50,
+            ..SelectionParams::default()
+        };
+        assert_eq!(tree.select(0, &params), a);
+        let ua = tree.urgency(a, 1.0, &params);
+        let ub = tree.urgency(b, 1.0, &params);
+        assert!(ua > ub + 0.01, "{ua} {ub}");
+        // Off, or below the visits it needs, the two are equal.
+        for params in [
+            SelectionParams::default(),
+            SelectionParams {
+                criticality: 1.1,
+                criticality_visits: 101,
+                ..SelectionParams::default()
+            },
+        ] {
+            let (ua, ub) = (tree.urgency(a, 1.0, &params), tree.urgency(b, 1.0, &params));
+            assert_eq!(ua, ub);
         }
     }
 
