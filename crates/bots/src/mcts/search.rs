@@ -305,7 +305,10 @@ impl<E: Evaluator> Worker<E> {
             }
             self.simulate(shared);
             let done = done + 1;
-            if shared.stop_when_decided && done >= 100 && done % DECIDED_CHECK_INTERVAL == 0 {
+            if shared.stop_when_decided
+                && done >= 100
+                && done.is_multiple_of(DECIDED_CHECK_INTERVAL)
+            {
                 let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
                 if is_decided(&tree, shared.playout_limit.saturating_sub(done)) {
                     shared.stop.store(true, Ordering::Relaxed);
