@@ -5,7 +5,7 @@
 
 use tengen_core::{playout::playout_score, Board, Color, Point, Rng};
 
-use crate::playout::{PlayoutPolicy, PlayoutScratch};
+use crate::playout::{winner_by_margin, PlayoutPolicy, PlayoutScratch};
 
 /// Which colour first played each point during one simulation, and when,
 /// for AMAF (all-moves-as-first) statistics.
@@ -222,12 +222,11 @@ impl Evaluator for RolloutEvaluator {
             |point, color| amaf.record(point, color),
         );
         let margin = playout_score(leaf.board) as f64 - leaf.komi;
-        let (black_value, winner) = if margin > 0.0 {
-            (1.0, Some(Color::Black))
-        } else if margin < 0.0 {
-            (0.0, Some(Color::White))
-        } else {
-            (0.5, None)
+        let winner = winner_by_margin(margin);
+        let black_value = match winner {
+            Some(Color::Black) => 1.0,
+            Some(Color::White) => 0.0,
+            None => 0.5,
         };
         // A capped playout did not reach its end: its winner says little.
         if !stats.capped {

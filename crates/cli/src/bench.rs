@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use tengen_bots::mcts::{MctsBot, MctsConfig};
-use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
+use tengen_bots::playout::{winner_by_margin, PlayoutPolicy, PlayoutScratch};
 use tengen_bots::prior::PriorSource;
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
@@ -212,12 +212,10 @@ pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Meas
                 );
                 let score = playout_score(&work);
                 // Learn replies from the result, as the search's playouts do.
-                let winner = if f64::from(score) > BENCH_KOMI {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                heavy.learn(&mut scratch, Some(winner));
+                heavy.learn(
+                    &mut scratch,
+                    winner_by_margin(f64::from(score) - BENCH_KOMI),
+                );
                 m.record(stats, score);
             })
         }
