@@ -6,17 +6,21 @@
 //!    move tactically: save own chains it put in atari (extend, unless the
 //!    extension runs into a ladder, or capture an attacker in atari), or
 //!    capture the chain it left in atari;
-//! 2. when [`PlayoutPolicy::nakade`] is on, the vital point of an eye
+//! 2. with probability [`PlayoutPolicy::two_liberty_percent`] (off by
+//!    default), the fights of chains the last move left with two
+//!    liberties: extend an own one to three, or atari the last move's chain
+//!    when the atari captures it in a ladder;
+//! 3. when [`PlayoutPolicy::nakade`] is on, the vital point of an eye
 //!    space of three to six points next to the last move
 //!    ([`crate::tactics::nakade_point`]);
-//! 3. when [`PlayoutPolicy::last_good_reply`] is on, the reply that last
+//! 4. when [`PlayoutPolicy::last_good_reply`] is on, the reply that last
 //!    won a playout after the same two moves, or else after the same last
 //!    move ([`LastGoodReplies`]);
-//! 4. with probability [`PlayoutPolicy::pattern_percent`], play a point next
+//! 5. with probability [`PlayoutPolicy::pattern_percent`], play a point next
 //!    to the last move that matches a 3×3 shape ([`crate::patterns`]);
-//! 5. with probability [`PlayoutPolicy::global_capture_percent`], a capture
+//! 6. with probability [`PlayoutPolicy::global_capture_percent`], a capture
 //!    or an escape from atari anywhere on the board;
-//! 6. otherwise a uniformly random legal move that fills no own eye and is
+//! 7. otherwise a uniformly random legal move that fills no own eye and is
 //!    not a self-atari of two or more stones, or a pass when none is left.
 //!
 //! Every move chosen is legal under simple ko with suicide forbidden, and no
@@ -28,8 +32,8 @@ use tengen_core::{Board, Color, Point, Rng, MAX_CELLS};
 
 use crate::patterns::Patterns;
 use crate::tactics::{
-    atari_liberty, escape_is_laddered, escape_moves, eye_space, self_atari_size, vital_point,
-    LadderScratch, PointSet,
+    atari_liberty, escape_is_laddered, escape_moves, eye_space, self_atari_size,
+    two_liberty_replies, vital_point, LadderScratch, PointSet,
 };
 
 /// The playout move policy and its probabilities.
@@ -39,6 +43,12 @@ pub struct PlayoutPolicy {
     /// Percent of turns on which tactical replies to the last move are
     /// looked for.
     pub capture_percent: usize,
+    /// Percent of turns on which, when no capture or escape answered the
+    /// last move, chains it left with two liberties are looked at: `color`'s
+    /// own are extended to three liberties, the last move's own chain is
+    /// put in atari when that captures it in a ladder
+    /// ([`crate::tactics::two_liberty_replies`]).
+    pub two_liberty_percent: usize,
     /// Percent of turns on which 3×3 shapes next to the last move are looked
     /// for (when no tactical reply was played).
     pub pattern_percent: usize,
@@ -62,6 +72,7 @@ impl Default for PlayoutPolicy {
         PlayoutPolicy {
             patterns: Patterns::new(),
             capture_percent: 90,
+            two_liberty_percent: 0,
             pattern_percent: 95,
             global_capture_percent: 100,
             self_atari_percent: 10,
@@ -296,6 +307,7 @@ impl PlayoutPolicy {
     pub fn uniform() -> PlayoutPolicy {
         PlayoutPolicy {
             capture_percent: 0,
+            two_liberty_percent: 0,
             pattern_percent: 0,
             global_capture_percent: 0,
             nakade: false,
@@ -319,6 +331,19 @@ impl PlayoutPolicy {
         if let Some(last) = last {
             if self.capture_percent > 0 && rng.below(100) < self.capture_percent {
                 tactical_replies(board, color, last, scratch);
+                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                    return Some(point);
+                }
+            }
+            if self.two_liberty_percent > 0 && rng.below(100) < self.two_liberty_percent {
+                scratch.candidates.clear();
+                two_liberty_replies(
+                    board,
+                    color,
+                    last,
+                    &mut scratch.candidates,
+                    &mut scratch.ladders,
+                );
                 if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
@@ -647,6 +672,48 @@ mod tests {
                 policy.choose(&mut b, Color::White, Some(at("C4")), &mut rng, &mut scratch);
             assert_eq!(chosen, Some(at("C3")));
         }
+    }
+
+    #[test]
+    fn the_policy_fights_chains_left_with_two_liberties() {
+        // Black's B4 left White's C4-C3 with two liberties, D4 and D3.
+        let board = Board::from_ascii(
+            ". . . . . .
+             . . x . . .
+             . x o . . .
+             . x o . . .
+             . . x . . .
+             . . . . . .",
+        )
+        .unwrap();
+        let size = board.size();
+        let at = |v: &str| size.parse_gtp(v).unwrap().point().unwrap();
+        let mut rng = Rng::new(3);
+        let mut scratch = PlayoutScratch::default();
+        scratch.reset(&board);
+        let on = PlayoutPolicy {
+            two_liberty_percent: 100,
+            ..PlayoutPolicy::default()
+        };
+        for _ in 0..50 {
+            let mut b = board.clone();
+            let chosen = on.choose(&mut b, Color::White, Some(at("B4")), &mut rng, &mut scratch);
+            assert!(
+                chosen == Some(at("D4")) || chosen == Some(at("D3")),
+                "{chosen:?}"
+            );
+        }
+        // Off, the shapes and random moves play elsewhere at times.
+        let off = PlayoutPolicy::default();
+        let elsewhere = (0..200)
+            .filter(|_| {
+                let mut b = board.clone();
+                let chosen =
+                    off.choose(&mut b, Color::White, Some(at("B4")), &mut rng, &mut scratch);
+                chosen != Some(at("D4")) && chosen != Some(at("D3"))
+            })
+            .count();
+        assert!(elsewhere > 0);
     }
 
     #[test]

@@ -158,6 +158,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "in heavy playouts, play the vital point of an eye space of three to six points next to the last move (true or false)",
             },
             BotOption {
+                name: "twolib",
+                default: "0",
+                help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
+            },
+            BotOption {
                 name: "lgrf",
                 default: "false",
                 help: "in heavy playouts, replay the replies that won earlier playouts after the same moves (last good reply with forgetting; true or false)",
@@ -611,6 +616,11 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
         "uniform" => PlayoutPolicy::uniform(),
         other => return Err(bad_value("playout", other, "expected heavy or uniform")),
     };
+    if let Some(value) = spec.get("twolib") {
+        let percent =
+            parse_whole(value, 0, 100).map_err(|reason| bad_value("twolib", value, &reason))?;
+        policy.two_liberty_percent = if heavy { percent as usize } else { 0 };
+    }
     for (key, flag) in [
         ("lgrf", &mut policy.last_good_reply),
         ("nakade", &mut policy.nakade),
@@ -689,7 +699,8 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // The network's options are read by `network_mix`, the
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
-            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "pass" | "resign" => {}
+            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "pass"
+            | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -946,6 +957,16 @@ mod tests {
         assert!(policy("mcts:nakade=true").unwrap().nakade);
         assert!(!policy("mcts:nakade=off").unwrap().nakade);
         assert!(!policy("mcts:playout=uniform,nakade=true").unwrap().nakade);
+        assert_eq!(policy("mcts").unwrap().two_liberty_percent, 0);
+        assert_eq!(policy("mcts:twolib=25").unwrap().two_liberty_percent, 25);
+        assert_eq!(
+            policy("mcts:playout=uniform,twolib=25")
+                .unwrap()
+                .two_liberty_percent,
+            0
+        );
+        let error = make_bot(&spec("mcts:twolib=101"), 1).err().unwrap();
+        assert!(error.to_string().contains("twolib"), "{error}");
         let error = make_bot(&spec("mcts:lgrf=maybe"), 1).err().unwrap();
         assert!(
             error.to_string().contains("expected true or false"),

@@ -169,6 +169,12 @@ pub fn escape_moves(board: &Board, stone: Point, color: Color, out: &mut Vec<Poi
     if self_atari_size(board, liberty, color) == 0 && !out.contains(&liberty) {
         out.push(liberty);
     }
+    captures_next_to(board, stone, color, out);
+}
+
+/// The captures of enemy chains in atari next to `color`'s chain through
+/// `stone`: the liberty of each, appended to `out` unless present.
+pub fn captures_next_to(board: &Board, stone: Point, color: Color, out: &mut Vec<Point>) {
     let head = board.chain_head(stone);
     let mut counted = PointSet::<8>::new(stone);
     for s in board.chain(stone) {
@@ -335,6 +341,94 @@ pub fn atari_captures_in_ladder(
             && after.liberties(n) == 1
             && ladder_defence_fails(after, n, rest, &mut budget)
     })
+}
+
+/// The answers to the enemy stone at `last` that concern chains left with
+/// two liberties, for `color` to play (the "low liberty" moves of Fuego's
+/// playouts, Pachi's two-liberty check):
+/// - for each of `color`'s chains next to `last` with two liberties, the
+///   liberties where the chain extends to three or more (or captures), and
+///   the captures of enemy chains in atari next to it;
+/// - when the chain of `last` has two liberties, the ataris on it that
+///   capture it in a ladder.
+///
+/// Appends to `out`, skipping points already there. A chain with two
+/// liberties is where a fight is decided one move later; a playout that
+/// leaves it alone misjudges the fight as surely as one that ignores an
+/// atari.
+pub fn two_liberty_replies(
+    board: &Board,
+    color: Color,
+    last: Point,
+    out: &mut Vec<Point>,
+    scratch: &mut LadderScratch,
+) {
+    let mut seen = PointSet::<4>::new(last);
+    for n in board.neighbors(last) {
+        if board.stone(n) != Some(color) || board.liberties(n) != 2 {
+            continue;
+        }
+        let Some(head) = board.chain_head(n) else {
+            continue;
+        };
+        if seen.as_slice().contains(&head) {
+            continue;
+        }
+        seen.insert(head);
+        for &liberty in chain_liberties::<2>(board, n).as_slice() {
+            let gains = match extension_liberties(board, liberty, color) {
+                Some(liberties) => liberties >= 3,
+                // The extension captures: it gains at least the captured
+                // stones' points.
+                None => true,
+            };
+            if gains && !out.contains(&liberty) {
+                out.push(liberty);
+            }
+        }
+        captures_next_to(board, n, color, out);
+    }
+    if board.stone(last) == Some(!color) && board.liberties(last) == 2 {
+        let liberties = chain_liberties::<2>(board, last);
+        for (i, &atari) in liberties.as_slice().iter().enumerate() {
+            // Most ataris are answered at once by an extension to three
+            // liberties: seen without playing, before a read.
+            let answer = liberties.as_slice()[1 - i];
+            if out.contains(&atari)
+                || extension_liberties_without(board, answer, !color, atari).is_some_and(|l| l >= 3)
+            {
+                continue;
+            }
+            if atari_captures_chain_in_ladder(board, atari, color, last, scratch) {
+                out.push(atari);
+            }
+        }
+    }
+}
+
+/// Whether `color` playing at empty `point` puts the enemy chain through
+/// `target` in atari and that chain then cannot escape (as
+/// [`atari_captures_in_ladder`] reads it, for this one chain).
+fn atari_captures_chain_in_ladder(
+    board: &Board,
+    point: Point,
+    color: Color,
+    target: Point,
+    scratch: &mut LadderScratch,
+) -> bool {
+    if !board.is_legal_simple(point, color) {
+        return false;
+    }
+    let Some((after, rest)) = scratch.boards(board.size()).split_first_mut() else {
+        return false;
+    };
+    after.clone_from(board);
+    after.play_unchecked(point, color);
+    if after.liberties(point) < 2 || after.liberties(target) != 1 {
+        return false;
+    }
+    let mut budget = LADDER_BUDGET;
+    ladder_defence_fails(after, target, rest, &mut budget)
 }
 
 /// The chain through `stone` has one liberty and its owner is to move:
@@ -919,6 +1013,164 @@ mod tests {
             }
         }
         assert!(reads > 300 && caught > 30, "{reads} reads, {caught} caught");
+    }
+
+    #[test]
+    fn two_liberty_fights_next_to_the_last_move() {
+        // Black's last stone B4 left White's C4-C3 with two liberties, D4
+        // and D3; an extension at either reaches three.
+        let board = Board::from_ascii(
+            ". . . . . .
+             . . x . . .
+             . x o . . .
+             . x o . . .
+             . . x . . .
+             . . . . . .",
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let mut scratch = LadderScratch::default();
+        assert_eq!(board.liberties(at(&board, "C4")), 2);
+        two_liberty_replies(
+            &board,
+            Color::White,
+            at(&board, "B4"),
+            &mut out,
+            &mut scratch,
+        );
+        out.sort_unstable();
+        let mut want = vec![at(&board, "D3"), at(&board, "D4")];
+        want.sort_unstable();
+        assert_eq!(out, want);
+
+        // White's last stone B2 has two liberties, A2 and B1. Black's atari
+        // at B1 catches it: the extension to A2 is ataried again at A3 and
+        // A1 is then suicide.
+        let edge = Board::from_ascii(
+            ". . . . . .
+             . . . . . .
+             . . . . . .
+             . x . . . .
+             . o x . . .
+             . . . . . .",
+        )
+        .unwrap();
+        out.clear();
+        let b2 = at(&edge, "B2");
+        two_liberty_replies(&edge, Color::Black, b2, &mut out, &mut scratch);
+        assert!(out.contains(&at(&edge, "B1")), "{out:?}");
+        let liberties = chain_liberties::<2>(&edge, b2);
+        assert!(out.iter().all(|p| liberties.as_slice().contains(p)));
+
+        // Without the black stone at C2 it has three liberties: nothing to
+        // answer.
+        let open = Board::from_ascii(
+            ". . . . . .
+             . . . . . .
+             . . . . . .
+             . x . . . .
+             . o . . . .
+             . . . . . .",
+        )
+        .unwrap();
+        out.clear();
+        two_liberty_replies(&open, Color::Black, at(&open, "B2"), &mut out, &mut scratch);
+        assert_eq!(out, vec![]);
+    }
+
+    /// The two-liberty replies found by playing every candidate on a copy
+    /// of the board: own chains next to `last` with two liberties, the
+    /// liberties that give them three or more (or capture), the captures of
+    /// enemy chains in atari next to them; and every atari on the chain of
+    /// `last` that the full ladder read calls a capture.
+    fn plain_two_liberty_replies(board: &Board, color: Color, last: Point) -> Vec<Point> {
+        let mut out = Vec::new();
+        for n in board.neighbors(last) {
+            if board.stone(n) != Some(color) || board.liberties(n) != 2 {
+                continue;
+            }
+            for &liberty in chain_liberties::<2>(board, n).as_slice() {
+                let mut after = board.clone();
+                let captured = after.play_unchecked(liberty, color);
+                if (captured > 0 || after.liberties(liberty) >= 3) && !out.contains(&liberty) {
+                    out.push(liberty);
+                }
+            }
+            for stone in board.chain(n).collect::<Vec<_>>() {
+                for m in board.neighbors(stone) {
+                    if board.stone(m) == Some(!color) {
+                        if let Some(capture) = atari_liberty(board, m) {
+                            if !out.contains(&capture) {
+                                out.push(capture);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if board.stone(last) == Some(!color) && board.liberties(last) == 2 {
+            for &atari in chain_liberties::<2>(board, last).as_slice() {
+                let mut after = board.clone();
+                if out.contains(&atari) || !after.is_legal_simple(atari, color) {
+                    continue;
+                }
+                after.play_unchecked(atari, color);
+                if after.liberties(atari) >= 2
+                    && after.liberties(last) == 1
+                    && plain_defence_fails(&after, last)
+                {
+                    out.push(atari);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn two_liberty_replies_match_playing_every_candidate() {
+        use tengen_core::{BoardSize, Rng};
+        let mut rng = Rng::new(23);
+        let mut scratch = LadderScratch::default();
+        let (mut checked, mut found, mut attacks) = (0, 0, 0);
+        for side in [7, 9] {
+            let size = BoardSize::square(side).unwrap();
+            for _ in 0..80 {
+                let board = random_position(size, rng.below(size.points_count()), &mut rng);
+                for last in size.points() {
+                    let Some(last_color) = board.stone(last) else {
+                        continue;
+                    };
+                    let color = !last_color;
+                    let mut fast = Vec::new();
+                    two_liberty_replies(&board, color, last, &mut fast, &mut scratch);
+                    fast.sort_unstable();
+                    let plain = plain_two_liberty_replies(&board, color, last);
+                    let names = |points: &[Point]| -> Vec<String> {
+                        points
+                            .iter()
+                            .map(|&p| size.gtp(tengen_core::Move::Play(p)).to_string())
+                            .collect()
+                    };
+                    assert_eq!(
+                        names(&fast),
+                        names(&plain),
+                        "{board:?} {color:?} after {}",
+                        names(&[last])[0]
+                    );
+                    checked += 1;
+                    found += usize::from(!plain.is_empty());
+                    attacks += plain
+                        .iter()
+                        .filter(|&&p| board.neighbors(p).contains(&last))
+                        .count();
+                }
+            }
+        }
+        assert!(
+            checked > 2000 && found > 300 && attacks > 20,
+            "{checked} checked, {found} with replies, {attacks} attacks"
+        );
     }
 
     #[test]
