@@ -420,6 +420,11 @@ pub struct NnMoveModelArgs {
     /// Record files and folders (.sgf, .mgt; folders recursively).
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
+    /// Labelled positions: records (files and folders, as above) of which
+    /// only the last move is learned, the moves before it leading to the
+    /// position; may be given more than once.
+    #[arg(long, value_name = "PATH")]
+    pub positions: Vec<PathBuf>,
     /// Where to write the model.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,

@@ -96,3 +96,84 @@ fn no_records_is_a_clear_error() {
     assert!(!dir.join("model.txt").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The "N training positions" figure of a fit's report.
+fn training_positions(stdout: &str) -> usize {
+    stdout
+        .split(" training positions")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"))
+}
+
+#[test]
+fn labelled_positions_add_their_last_move_only() {
+    let dir = temp_dir("positions");
+    let games = dir.join("games");
+    let positions = dir.join("positions");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::create_dir_all(&positions).unwrap();
+    std::fs::write(
+        games.join("game.sgf"),
+        "(;FF[4]GM[1]SZ[9];B[ee];W[gc];B[cg];W[cc];B[gg];W[dd];B[ed])",
+    )
+    .unwrap();
+    // Three positions; the last stone of each is the move to learn.
+    for (name, moves) in [
+        ("a.sgf", ";B[ee];W[gc];B[cg]"),
+        ("b.sgf", ";B[ee];W[gc];B[cg];W[cc];B[gg]"),
+        ("c.sgf", ";B[dd];W[ff]"),
+    ] {
+        std::fs::write(positions.join(name), format!("(;FF[4]GM[1]SZ[9]{moves})")).unwrap();
+    }
+    let model = dir.join("model.txt");
+    let model = model.to_str().unwrap();
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
+            "nn",
+            "move-model",
+            games.to_str().unwrap(),
+            "-o",
+            model,
+            "--iterations",
+            "2",
+            "--test-every",
+            "0",
+            "--min-wins",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        let out = tengen(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let alone = fit(&[]);
+    assert_eq!(training_positions(&alone), 7, "{alone}");
+    let with = fit(&["--positions", positions.to_str().unwrap()]);
+    assert!(with.contains("4 records"), "{with}");
+    assert_eq!(training_positions(&with), 7 + 3, "{with}");
+
+    // A positions folder with nothing readable is refused.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = tengen(&[
+        "nn",
+        "move-model",
+        games.to_str().unwrap(),
+        "--positions",
+        empty.to_str().unwrap(),
+        "-o",
+        dir.join("refused.txt").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--positions"), "{stderr}");
+    assert!(!dir.join("refused.txt").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

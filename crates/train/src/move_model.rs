@@ -302,9 +302,45 @@ pub enum FitProgress {
     Sweep(usize, f64),
 }
 
+/// A record the model is fitted to.
+#[derive(Clone, Debug)]
+pub enum FitRecord {
+    /// A game: every stone played is a move to predict.
+    Game(Game),
+    /// A labelled position: only the last stone is a move to predict (the
+    /// moves before it only lead to the position, and give the distances
+    /// to the last two stones).
+    Position(Game),
+}
+
+impl FitRecord {
+    /// The positions to learn from and the stone played in each.
+    fn positions(&self) -> Vec<(Game, Point)> {
+        match self {
+            FitRecord::Game(game) => positions_of(game),
+            FitRecord::Position(game) => {
+                let mut positions = positions_of(game);
+                positions.drain(..positions.len().saturating_sub(1));
+                positions
+            }
+        }
+    }
+}
+
 /// Fits the move model to the positions of `games`.
 pub fn fit_move_model(
     games: &[Game],
+    options: &MoveModelOptions,
+    progress: &mut dyn FnMut(FitProgress),
+) -> (MoveModel, MoveModelReport) {
+    let records: Vec<FitRecord> = games.iter().cloned().map(FitRecord::Game).collect();
+    fit_move_model_to(&records, options, progress)
+}
+
+/// Fits the move model to `records`: games, whose every move is learned,
+/// and labelled positions, whose last move only is.
+pub fn fit_move_model_to(
+    games: &[FitRecord],
     options: &MoveModelOptions,
     progress: &mut dyn FnMut(FitProgress),
 ) -> (MoveModel, MoveModelReport) {
@@ -319,7 +355,7 @@ pub fn fit_move_model(
         if is_test(i) {
             continue;
         }
-        for (position, point) in positions_of(game) {
+        for (position, point) in game.positions() {
             let (board, player) = (position.board(), position.to_move());
             let code = pattern_code(board, point, player);
             *played.entry(canonical_pattern(code)).or_default() += 1;
@@ -361,7 +397,7 @@ pub fn fit_move_model(
     let mut test = Competitions::default();
     for (i, game) in games.iter().enumerate() {
         let data = if is_test(i) { &mut test } else { &mut train };
-        add_competitions(data, &positions_of(game), &vocabulary);
+        add_competitions(data, &game.positions(), &vocabulary);
         progress(FitProgress::Reading(i + 1, games.len()));
     }
     train.starts.push(train.tuples.len());
@@ -488,6 +524,37 @@ mod tests {
         assert!(gamma("distance 1 ") > 2.0 * gamma("distance 0 "), "{text}");
         // And the model reads back.
         assert_eq!(MoveModel::parse(&text).unwrap().to_text(), text);
+    }
+
+    #[test]
+    fn a_labelled_position_teaches_its_last_move_only() {
+        let games = games();
+        let options = MoveModelOptions {
+            min_wins: 1,
+            iterations: 4,
+            test_every: 0,
+        };
+        let (_, whole) = fit_move_model(&games, &options, &mut |_| {});
+        let records: Vec<FitRecord> = games.iter().cloned().map(FitRecord::Position).collect();
+        let (_, last_only) = fit_move_model_to(&records, &options, &mut |_| {});
+        assert_eq!(whole.train_positions, 8 * games.len());
+        assert_eq!(last_only.train_positions, games.len());
+        // The position before the last move is the game's, so the last
+        // move's candidates are the same as in the whole game's last
+        // position.
+        let last_positions: Vec<(Game, Point)> = games
+            .iter()
+            .map(|g| positions_of(g).pop().unwrap())
+            .collect();
+        let candidates_there: u64 = last_positions
+            .iter()
+            .map(|(g, _)| {
+                let mut out = Vec::new();
+                candidates(g, g.to_move(), &mut out);
+                out.len() as u64
+            })
+            .sum();
+        assert_eq!(last_only.train_candidates, candidates_there);
     }
 
     #[test]

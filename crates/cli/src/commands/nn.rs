@@ -128,25 +128,42 @@ fn info(path: PathBuf) -> Result<()> {
 fn move_model(args: NnMoveModelArgs) -> Result<()> {
     use anyhow::Context;
     use std::io::Write;
-    use tengen_train::move_model::{fit_move_model, FitProgress, MoveModelOptions};
+    use tengen_train::move_model::{fit_move_model_to, FitProgress, FitRecord, MoveModelOptions};
 
-    let (mut files, errors) = tengen::sgf_command::find_records(&args.paths);
-    for error in &errors {
-        tracing::warn!(%error, "skipped");
-    }
-    files.sort();
-    let mut games = Vec::new();
-    for file in &files {
-        let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-        match tengen_sgf::read_game_bytes(&bytes) {
-            Ok(record) => games.push(record.game),
-            Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
+    /// The readable records under `paths`, in name order.
+    fn read_records(paths: &[std::path::PathBuf]) -> Result<Vec<tengen_core::Game>> {
+        let (mut files, errors) = tengen::sgf_command::find_records(paths);
+        for error in &errors {
+            tracing::warn!(%error, "skipped");
         }
+        files.sort();
+        let mut games = Vec::new();
+        for file in &files {
+            let bytes =
+                std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+            match tengen_sgf::read_game_bytes(&bytes) {
+                Ok(record) => games.push(record.game),
+                Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
+            }
+        }
+        Ok(games)
     }
+    let mut games: Vec<FitRecord> = read_records(&args.paths)?
+        .into_iter()
+        .map(FitRecord::Game)
+        .collect();
     anyhow::ensure!(
         !games.is_empty(),
         "no readable game records in the paths given"
     );
+    if !args.positions.is_empty() {
+        let positions = read_records(&args.positions)?;
+        anyhow::ensure!(
+            !positions.is_empty(),
+            "no readable records in the --positions paths given"
+        );
+        games.extend(positions.into_iter().map(FitRecord::Position));
+    }
     let options = MoveModelOptions {
         min_wins: args.min_wins,
         iterations: args.iterations,
@@ -161,7 +178,7 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message("reading records");
-    let (model, report) = fit_move_model(&games, &options, &mut |progress| match progress {
+    let (model, report) = fit_move_model_to(&games, &options, &mut |progress| match progress {
         FitProgress::Reading(done, _) => bar.set_position(done as u64),
         FitProgress::Sweep(sweep, ll) => {
             if sweep == 1 {
