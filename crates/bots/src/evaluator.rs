@@ -3,9 +3,10 @@
 //! policy and counts the result. A neural network's value head is the other
 //! kind of evaluator.
 
+use tengen_core::scoring::winner_by_margin;
 use tengen_core::{playout::playout_score, Board, Color, Point, Rng};
 
-use crate::playout::{winner_by_margin, PlayoutPolicy, PlayoutScratch};
+use crate::playout::{PlayoutPolicy, PlayoutScratch};
 
 /// Which colour first played each point during one simulation, and when,
 /// for AMAF (all-moves-as-first) statistics.

@@ -385,8 +385,9 @@ impl PlayoutPolicy {
     }
 
     /// Learns the replies of the playout just played on `scratch` from its
-    /// `winner` (`None`: a draw; see [`winner_by_margin`]), when last good
-    /// replies are on.
+    /// `winner` (`None`: a draw; see
+    /// [`tengen_core::scoring::winner_by_margin`]), when last good replies
+    /// are on.
     pub fn learn(&self, scratch: &mut PlayoutScratch, winner: Option<Color>) {
         if self.last_good_reply {
             scratch.replies.learn(winner);
@@ -492,18 +493,6 @@ pub(crate) fn tactical_replies(
                 }
             }
         }
-    }
-}
-
-/// The winner of a playout that ended `margin` points ahead for Black,
-/// komi included (`None`: a draw).
-pub fn winner_by_margin(margin: f64) -> Option<Color> {
-    if margin > 0.0 {
-        Some(Color::Black)
-    } else if margin < 0.0 {
-        Some(Color::White)
-    } else {
-        None
     }
 }
 

@@ -14,9 +14,10 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use tengen_bots::mcts::{MctsBot, MctsConfig};
-use tengen_bots::playout::{winner_by_margin, PlayoutPolicy, PlayoutScratch};
+use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
 use tengen_bots::prior::PriorSource;
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
+use tengen_core::scoring::winner_by_margin;
 use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
 
 use crate::report::size_text;

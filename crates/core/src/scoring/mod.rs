@@ -36,14 +36,19 @@ impl Score {
 
     /// The side ahead, or `None` for a draw.
     pub fn winner(&self) -> Option<Color> {
-        let margin = self.margin();
-        if margin > 0.0 {
-            Some(Color::Black)
-        } else if margin < 0.0 {
-            Some(Color::White)
-        } else {
-            None
-        }
+        winner_by_margin(self.margin())
+    }
+}
+
+/// The side ahead by `margin`, Black's points minus White's (komi
+/// included): `None` for a draw.
+pub fn winner_by_margin(margin: f64) -> Option<Color> {
+    if margin > 0.0 {
+        Some(Color::Black)
+    } else if margin < 0.0 {
+        Some(Color::White)
+    } else {
+        None
     }
 }
 
