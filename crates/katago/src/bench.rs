@@ -33,6 +33,7 @@ pub fn forward_rate(
     }
     let global = vec![0.0f32; batch * GLOBAL_INPUTS];
     let pool = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| crate::forward::flush_subnormals())
         .num_threads(threads.max(1))
         .build()
         .expect("a thread pool");
@@ -59,6 +60,7 @@ pub fn gemm_rate(m: usize, n: usize, k: usize, threads: usize, duration: Duratio
     let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 * 0.1).collect();
     let mut c = vec![0.0f32; m * n];
     let pool = rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| crate::forward::flush_subnormals())
         .num_threads(threads.max(1))
         .build()
         .expect("a thread pool");

@@ -94,6 +94,7 @@ impl Network {
     pub fn new(model: ModelDesc, threads: usize) -> Network {
         let threads = threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
+            .start_handler(|_| crate::forward::flush_subnormals())
             .num_threads(threads)
             .thread_name(|i| format!("katago-{i}"))
             .build()

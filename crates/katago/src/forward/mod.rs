@@ -7,6 +7,7 @@
 
 mod kernels;
 
+pub use kernels::flush_subnormals;
 pub(crate) use kernels::matmul;
 
 use kernels::{
@@ -95,6 +96,7 @@ pub fn forward_until(
     threads: usize,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> Option<Vec<RawOutput>> {
+    flush_subnormals();
     if cancel() {
         return None;
     }
