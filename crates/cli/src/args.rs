@@ -408,6 +408,10 @@ pub enum NnCommand {
     /// shapes and tactical features, by minorization-maximization) to the
     /// moves of game records; prints how well it predicts held-out records.
     MoveModel(NnMoveModelArgs),
+    /// Play games by drawing every move from a KataGo network's raw policy
+    /// and write them as policy records: SGF with the network's move
+    /// probabilities on every move (for `move-model --policies`).
+    PolicyGames(NnPolicyGamesArgs),
     /// Describe a model file: network, encoder, board, provenance.
     Info {
         /// The model file.
@@ -425,6 +429,11 @@ pub struct NnMoveModelArgs {
     /// position; may be given more than once.
     #[arg(long, value_name = "PATH")]
     pub positions: Vec<PathBuf>,
+    /// Policy records (`tengen nn policy-games`; files and folders): every
+    /// position with probabilities is learned as that distribution; may be
+    /// given more than once.
+    #[arg(long, value_name = "PATH")]
+    pub policies: Vec<PathBuf>,
     /// Where to write the model.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
@@ -438,6 +447,49 @@ pub struct NnMoveModelArgs {
     /// holds none out.
     #[arg(long, default_value_t = 10)]
     pub test_every: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct NnPolicyGamesArgs {
+    /// The KataGo model file (`scripts/katago-model` fetches one).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// The folder to write the records to (game-NNNNN.sgf).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Games to play.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Board size.
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: BoardSize,
+    /// Rules.
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Komi.
+    #[arg(long, default_value_t = 7.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Games played side by side: the network's batch.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub parallel: u32,
+    /// Threads of the network's forward pass.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Moves are drawn with probability p^(1/T); 1 plays the policy as it is.
+    #[arg(long, default_value_t = 1.0)]
+    pub temperature: f64,
+    /// Turns after which a game is stopped [default: twice the points].
+    #[arg(long)]
+    pub max_turns: Option<usize>,
+    /// Probabilities below this are left out of the records.
+    #[arg(long, default_value_t = 0.001)]
+    pub floor: f32,
+    /// Seed of the draws; games are numbered from --first.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of the first game's file (to add to a folder).
+    #[arg(long, default_value_t = 0)]
+    pub first: usize,
 }
 
 #[derive(Debug, Args)]

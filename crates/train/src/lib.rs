@@ -10,4 +10,5 @@
 
 pub mod data;
 pub mod move_model;
+pub mod policy_record;
 pub mod train;

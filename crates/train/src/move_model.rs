@@ -3,7 +3,10 @@
 //!
 //! Each position of a record is a competition among the candidate moves
 //! (every point where the player may play, own eyes excluded, as the tree
-//! search offers them), won by the move that was played. A move's strength
+//! search offers them), won by the move that was played, or, in a policy
+//! record ([`crate::policy_record`]), shared out among the moves by the
+//! network's probabilities: a win counts by its share, and MM maximizes the
+//! cross-entropy's likelihood just as it does one winner's. A move's strength
 //! is the product of the γ of its features; MM raises or lowers the γ of one
 //! feature group at a time so that the likelihood of the played moves never
 //! decreases. Every γ also gets one virtual win and one virtual loss against
@@ -19,6 +22,8 @@ use tengen_bots::features::{
     shape_orientations, Group, MoveModel, PositionFeatures, ShapeStrengths, GROUPS,
 };
 use tengen_core::{Action, Color, Game, Move, Point};
+
+use crate::policy_record::PolicyRecord;
 
 /// Settings of a fit.
 #[derive(Clone, Debug)]
@@ -78,7 +83,13 @@ struct Competitions {
     counts: Vec<u32>,
     /// Start of each position's entries; one more than positions.
     starts: Vec<usize>,
-    /// The played move's entry, by position.
+    /// The entries that won and their shares (summing to 1 in each
+    /// position): one entry with share 1 where a move was played.
+    targets: Vec<(usize, f64)>,
+    /// Start of each position's targets; one more than positions.
+    target_starts: Vec<usize>,
+    /// The entry with the largest share, by position: the one predictions
+    /// are judged by.
     winners: Vec<usize>,
     candidates: u64,
 }
@@ -87,6 +98,25 @@ impl Competitions {
     fn positions(&self) -> usize {
         self.winners.len()
     }
+
+    fn targets_of(&self, position: usize) -> &[(usize, f64)] {
+        &self.targets[self.target_starts[position]..self.target_starts[position + 1]]
+    }
+}
+
+/// What a position teaches: points and their shares of the win (one point
+/// with share 1 where a move was played; they need not sum to 1).
+pub type Target = Vec<(Point, f64)>;
+
+/// Every turn of `game` with the game before it, in order.
+fn turns_of(game: &Game) -> Vec<(Game, Color, Action)> {
+    let mut out = Vec::new();
+    let mut game = game.clone();
+    while let Some((color, action)) = game.undo() {
+        out.push((game.clone(), color, action));
+    }
+    out.reverse();
+    out
 }
 
 /// Every position of `game` before a stone of the side to move, with that
@@ -137,22 +167,35 @@ impl Vocabulary {
 }
 
 /// Adds the competitions of `positions` (each the game before a move, and
-/// the move played) with the shapes of `vocabulary`.
-fn add_competitions(out: &mut Competitions, positions: &[(Game, Point)], vocabulary: &Vocabulary) {
+/// what it teaches) with the shapes of `vocabulary`. A position whose
+/// target puts less than half its weight on candidate moves is left out
+/// (a move into an own eye or a pass is what it would teach).
+fn add_competitions(out: &mut Competitions, positions: &[(Game, Target)], vocabulary: &Vocabulary) {
     let mut points = Vec::new();
     let mut index: HashMap<[u16; GROUPS], usize> = HashMap::new();
-    for (game, played) in positions {
+    let mut shares: Vec<(Point, f64)> = Vec::new();
+    for (game, target) in positions {
         let board = game.board();
         let to_move = game.to_move();
         candidates(game, to_move, &mut points);
-        if !points.contains(played) {
+        shares.clear();
+        shares.extend(
+            target
+                .iter()
+                .filter(|(p, w)| *w > 0.0 && points.binary_search(p).is_ok())
+                .copied(),
+        );
+        let total: f64 = shares.iter().map(|(_, w)| w).sum();
+        let whole: f64 = target.iter().map(|(_, w)| w.max(0.0)).sum();
+        if shares.is_empty() || total < 0.5 * whole {
             continue; // Filling an own eye, or a move the tree never offers.
         }
         let (last, before_last) = recent_stones(game);
         let mut features = PositionFeatures::new(board, to_move, last, before_last);
         let start = out.tuples.len();
+        let target_start = out.targets.len();
         index.clear();
-        let mut winner = usize::MAX;
+        let (mut winner, mut winner_share) = (usize::MAX, 0.0);
         for &point in &points {
             let f = features.of(board, point);
             let mut tuple = f.values.map(u16::from);
@@ -168,12 +211,23 @@ fn add_competitions(out: &mut Competitions, positions: &[(Game, Point)], vocabul
                 out.tuples.len() - 1
             });
             out.counts[entry] += 1;
-            if point == *played {
-                winner = entry;
+            if let Some(&(_, w)) = shares.iter().find(|(p, _)| *p == point) {
+                let share = w / total;
+                match out.targets[target_start..]
+                    .iter_mut()
+                    .find(|(e, _)| *e == entry)
+                {
+                    Some(existing) => existing.1 += share,
+                    None => out.targets.push((entry, share)),
+                }
+                if share > winner_share {
+                    (winner, winner_share) = (entry, share);
+                }
             }
         }
         out.candidates += points.len() as u64;
         out.starts.push(start);
+        out.target_starts.push(target_start);
         out.winners.push(winner);
     }
 }
@@ -217,7 +271,8 @@ impl Gammas {
     }
 }
 
-/// Mean log-likelihood of the played moves.
+/// Mean log-likelihood of the targets (of the played move, where one was
+/// played; the cross-entropy's, where shares are given).
 fn log_likelihood(data: &Competitions, gammas: &Gammas) -> f64 {
     let mut sum = 0.0;
     for position in 0..data.positions() {
@@ -225,7 +280,9 @@ fn log_likelihood(data: &Competitions, gammas: &Gammas) -> f64 {
         let total: f64 = range
             .map(|e| data.counts[e] as f64 * gammas.strength(&data.tuples[e]))
             .sum();
-        sum += (gammas.strength(&data.tuples[data.winners[position]]) / total).ln();
+        for &(entry, share) in data.targets_of(position) {
+            sum += share * (gammas.strength(&data.tuples[entry]) / total).ln();
+        }
     }
     sum / data.positions().max(1) as f64
 }
@@ -264,8 +321,8 @@ fn update_group(data: &Competitions, gammas: &mut Gammas, wins: &[f64], group: u
     }
 }
 
-/// Share of positions whose played move is rated first and among the first
-/// five, ties shared out evenly.
+/// Share of positions whose played move (the target's largest share) is
+/// rated first and among the first five, ties shared out evenly.
 fn prediction(data: &Competitions, gammas: &Gammas) -> (f64, f64) {
     let (mut top1, mut top5) = (0.0, 0.0);
     for position in 0..data.positions() {
@@ -311,18 +368,41 @@ pub enum FitRecord {
     /// moves before it only lead to the position, and give the distances
     /// to the last two stones).
     Position(Game),
+    /// A policy record: every position with probabilities is learned as
+    /// that distribution over its moves (passes left out).
+    Policy(PolicyRecord),
 }
 
 impl FitRecord {
-    /// The positions to learn from and the stone played in each.
-    fn positions(&self) -> Vec<(Game, Point)> {
+    /// The positions to learn from and what each teaches.
+    fn positions(&self) -> Vec<(Game, Target)> {
+        let played = |(game, point): (Game, Point)| (game, vec![(point, 1.0)]);
         match self {
-            FitRecord::Game(game) => positions_of(game),
+            FitRecord::Game(game) => positions_of(game).into_iter().map(played).collect(),
             FitRecord::Position(game) => {
                 let mut positions = positions_of(game);
                 positions.drain(..positions.len().saturating_sub(1));
-                positions
+                positions.into_iter().map(played).collect()
             }
+            FitRecord::Policy(record) => turns_of(&record.game)
+                .into_iter()
+                .filter(|(_, _, action)| matches!(action, Action::Move(_)))
+                .zip(&record.policies)
+                .filter_map(|((game, color, _), policy)| {
+                    let policy = policy.as_ref()?;
+                    if color != game.to_move() {
+                        return None;
+                    }
+                    let target: Target = policy
+                        .iter()
+                        .filter_map(|&(mv, p)| match mv {
+                            Move::Play(point) => Some((point, f64::from(p))),
+                            Move::Pass => None,
+                        })
+                        .collect();
+                    Some((game, target))
+                })
+                .collect(),
         }
     }
 }
@@ -349,28 +429,37 @@ pub fn fit_move_model_to(
     // The shapes played often enough get their own value, most played first.
     // (A record's positions are made one record at a time: kept all at
     // once, the games' histories would not fit in memory.)
-    let mut played: HashMap<u32, u32> = HashMap::new();
-    let mut played_shapes: HashMap<u64, u32> = HashMap::new();
+    // Shares of a target count as fractions of a play.
+    let mut played: HashMap<u32, f64> = HashMap::new();
+    let mut played_shapes: HashMap<u64, f64> = HashMap::new();
     for (i, game) in games.iter().enumerate() {
         if is_test(i) {
             continue;
         }
-        for (position, point) in game.positions() {
+        for (position, target) in game.positions() {
             let (board, player) = (position.board(), position.to_move());
-            let code = pattern_code(board, point, player);
-            *played.entry(canonical_pattern(code)).or_default() += 1;
-            let shape = shape_code(board, point, player);
-            for radius in [2, 3] {
-                *played_shapes
-                    .entry(canonical_shape(shape_key(shape, radius)))
-                    .or_default() += 1;
+            for (point, share) in target {
+                if share <= 0.0 || !board.is_empty_at(point) {
+                    continue;
+                }
+                let code = pattern_code(board, point, player);
+                *played.entry(canonical_pattern(code)).or_default() += share;
+                let shape = shape_code(board, point, player);
+                for radius in [2, 3] {
+                    *played_shapes
+                        .entry(canonical_shape(shape_key(shape, radius)))
+                        .or_default() += share;
+                }
             }
         }
     }
     /// The entries played at least `min` times, most played first.
-    fn frequent<K: Ord + Copy>(counts: HashMap<K, u32>, min: u32) -> Vec<K> {
-        let mut kept: Vec<(K, u32)> = counts.into_iter().filter(|&(_, n)| n >= min).collect();
-        kept.sort_by_key(|&(key, n)| (std::cmp::Reverse(n), key));
+    fn frequent<K: Ord + Copy>(counts: HashMap<K, f64>, min: u32) -> Vec<K> {
+        let mut kept: Vec<(K, f64)> = counts
+            .into_iter()
+            .filter(|&(_, n)| n >= f64::from(min) - 1e-9)
+            .collect();
+        kept.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         kept.truncate(u16::MAX as usize - 1);
         kept.into_iter().map(|(key, _)| key).collect()
     }
@@ -402,15 +491,17 @@ pub fn fit_move_model_to(
     }
     train.starts.push(train.tuples.len());
     test.starts.push(test.tuples.len());
+    train.target_starts.push(train.targets.len());
+    test.target_starts.push(test.targets.len());
 
     let mut sizes = Group::ALL.map(Group::values);
     sizes[Group::Pattern as usize] = pattern_list.len() + 1;
     sizes[Group::Shape as usize] = shape_list.len() + 1;
     let mut gammas = Gammas::new(sizes);
     let mut wins = vec![0.0f64; gammas.values.len()];
-    for &winner in &train.winners {
+    for &(entry, share) in &train.targets {
         for group in 0..GROUPS {
-            wins[gammas.offsets[group] + train.tuples[winner][group] as usize] += 1.0;
+            wins[gammas.offsets[group] + train.tuples[entry][group] as usize] += share;
         }
     }
     let mut report = MoveModelReport {
@@ -557,6 +648,82 @@ mod tests {
         assert_eq!(last_only.train_candidates, candidates_there);
     }
 
+    /// The games as policy records with `share` on the move played and the
+    /// rest on the point after it in the candidate list.
+    fn policy_records(games: &[Game], share: f32) -> Vec<FitRecord> {
+        games
+            .iter()
+            .map(|game| {
+                let policies = turns_of(game)
+                    .into_iter()
+                    .map(|(before, _, action)| match action {
+                        Action::Move(Move::Play(point)) => {
+                            let mut others = Vec::new();
+                            candidates(&before, before.to_move(), &mut others);
+                            let other = others.iter().copied().find(|&p| p != point).unwrap();
+                            Some(vec![
+                                (Move::Play(point), share),
+                                (Move::Play(other), 1.0 - share),
+                            ])
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                FitRecord::Policy(PolicyRecord {
+                    game: game.clone(),
+                    policies,
+                })
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_policy_all_on_the_played_move_fits_as_the_game_does() {
+        let games = games();
+        let options = MoveModelOptions {
+            min_wins: 1,
+            iterations: 4,
+            test_every: 0,
+        };
+        let (from_games, games_report) = fit_move_model(&games, &options, &mut |_| {});
+        let records = policy_records(&games, 1.0);
+        let (from_policies, policies_report) = fit_move_model_to(&records, &options, &mut |_| {});
+        assert_eq!(
+            games_report.train_positions,
+            policies_report.train_positions
+        );
+        assert_eq!(
+            games_report.train_log_likelihood,
+            policies_report.train_log_likelihood
+        );
+        assert_eq!(from_games.to_text(), from_policies.to_text());
+    }
+
+    #[test]
+    fn shared_wins_are_learned_as_a_distribution() {
+        let games = games();
+        let options = MoveModelOptions {
+            min_wins: 1,
+            iterations: 8,
+            test_every: 0,
+        };
+        let (_, sharp) = fit_move_model_to(&policy_records(&games, 1.0), &options, &mut |_| {});
+        let (_, split) = fit_move_model_to(&policy_records(&games, 0.5), &options, &mut |_| {});
+        assert_eq!(sharp.train_positions, split.train_positions);
+        let ll = &split.train_log_likelihood;
+        for pair in ll.windows(2) {
+            assert!(pair[1] >= pair[0] - 1e-9, "MM never lowers it: {ll:?}");
+        }
+        // Half the weight on a second move: the cross-entropy is at least
+        // the entropy of the split, ln 2, so the best fit is below -ln 2.
+        assert!(ll[ll.len() - 1] < -(2f64.ln()) + 1e-9, "{ll:?}");
+        assert!(
+            ll[ll.len() - 1] < sharp.train_log_likelihood[ll.len() - 1],
+            "a split target is harder to predict: {ll:?} against {:?}",
+            sharp.train_log_likelihood
+        );
+    }
+
     #[test]
     fn predictions_count_ties_fairly() {
         // One position, three candidates of equal strength, one played: a
@@ -565,6 +732,8 @@ mod tests {
             tuples: vec![[0; GROUPS]],
             counts: vec![3],
             starts: vec![0, 1],
+            targets: vec![(0, 1.0)],
+            target_starts: vec![0, 1],
             winners: vec![0],
             candidates: 3,
         };

@@ -1,5 +1,6 @@
-//! `tengen nn prepare`, `train`, `bench`, `move-model` and `info` (the work is in
-//! [`tengen::nn_prepare`] and [`tengen::nn_train`]).
+//! `tengen nn prepare`, `train`, `bench`, `move-model`, `policy-games` and
+//! `info` (the work is in [`tengen::nn_prepare`], [`tengen::nn_train`] and
+//! [`tengen::policy_games`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -10,7 +11,9 @@ use tengen::nn_prepare;
 use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
 use tengen_train::data::PrepareOptions;
 
-use crate::args::{NnBenchArgs, NnCommand, NnMoveModelArgs, NnPrepareArgs, NnTrainArgs};
+use crate::args::{
+    NnBenchArgs, NnCommand, NnMoveModelArgs, NnPolicyGamesArgs, NnPrepareArgs, NnTrainArgs,
+};
 
 /// Runs `tengen nn prepare`, `train`, `bench` or `info`.
 pub fn run(command: NnCommand) -> Result<()> {
@@ -19,6 +22,7 @@ pub fn run(command: NnCommand) -> Result<()> {
         NnCommand::Train(args) => train(args),
         NnCommand::Bench(args) => bench(args),
         NnCommand::MoveModel(args) => move_model(args),
+        NnCommand::PolicyGames(args) => policy_games(args),
         NnCommand::Info { model } => info(model),
     }
 }
@@ -164,6 +168,26 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
         );
         games.extend(positions.into_iter().map(FitRecord::Position));
     }
+    if !args.policies.is_empty() {
+        let (mut files, errors) = tengen::sgf_command::find_records(&args.policies);
+        for error in &errors {
+            tracing::warn!(%error, "skipped");
+        }
+        files.sort();
+        let before = games.len();
+        for file in &files {
+            let bytes =
+                std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+            match tengen_train::policy_record::read_policy_record(&bytes) {
+                Ok(record) => games.push(FitRecord::Policy(record)),
+                Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
+            }
+        }
+        anyhow::ensure!(
+            games.len() > before,
+            "no readable policy records in the --policies paths given"
+        );
+    }
     let options = MoveModelOptions {
         min_wins: args.min_wins,
         iterations: args.iterations,
@@ -216,5 +240,63 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
         )?;
     }
     writeln!(out, "model written to {}", args.output.display())?;
+    Ok(())
+}
+
+fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    use tengen::policy_games::{play_policy_games, PolicyGamesOptions};
+
+    let network = tengen_katago::network::Network::load(&args.model, args.threads as usize)
+        .with_context(|| format!("loading {}", args.model.display()))?;
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let options = PolicyGamesOptions {
+        size: args.size,
+        rules: args.rules.with_komi(args.komi),
+        games: args.games,
+        parallel: args.parallel as usize,
+        temperature: args.temperature,
+        max_turns: args.max_turns.unwrap_or(2 * args.size.points_count()),
+        floor: args.floor,
+        seed: args.seed,
+    };
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        Some(args.games as u64),
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let start = std::time::Instant::now();
+    let out_dir = args.out.clone();
+    let first = args.first;
+    let report = play_policy_games(
+        &network,
+        &options,
+        &mut |index, record| {
+            let path = out_dir.join(format!("game-{:05}.sgf", first + index));
+            std::fs::write(&path, record).with_context(|| format!("writing {}", path.display()))
+        },
+        &mut |report| {
+            bar.set_position(report.games as u64);
+            bar.set_message(format!("{} positions", report.positions));
+        },
+    );
+    bar.finish_and_clear();
+    let report = report?;
+    let seconds = start.elapsed().as_secs_f64();
+    writeln!(
+        io::stdout().lock(),
+        "{} games ({} ended by two passes), {} positions in {:.1} s ({:.1} positions/s), written to {}",
+        report.games,
+        report.ended_by_passes,
+        report.positions,
+        seconds,
+        report.positions as f64 / seconds.max(1e-9),
+        args.out.display()
+    )?;
     Ok(())
 }
