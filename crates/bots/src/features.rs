@@ -583,6 +583,28 @@ impl MoveModel {
         })
     }
 
+    /// The model in file `path`, read once per path and kept for the rest
+    /// of the process (a bot made again with the same file shares it), so
+    /// that searches hold it by plain reference.
+    pub fn from_file(path: &std::path::Path) -> Result<&'static MoveModel, String> {
+        static LOADED: OnceLock<std::sync::Mutex<HashMap<std::path::PathBuf, &'static MoveModel>>> =
+            OnceLock::new();
+        let mut loaded = LOADED
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(&model) = loaded.get(path) {
+            return Ok(model);
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("reading {}: {error}", path.display()))?;
+        let model =
+            MoveModel::parse(&text).map_err(|error| format!("{}: {error}", path.display()))?;
+        let model: &'static MoveModel = Box::leak(Box::new(model));
+        loaded.insert(path.to_path_buf(), model);
+        Ok(model)
+    }
+
     /// The strength of a move with these features.
     #[inline]
     pub fn strength(&self, features: &MoveFeatures) -> f32 {

@@ -55,6 +55,42 @@ pub const LEARNED_FLOOR: f32 = 0.001;
 /// Won visits the learned model's favourite would get at probability 1.
 pub const LEARNED_WEIGHT: f32 = 150.0;
 
+/// Which move model rates the moves.
+#[derive(Clone, Copy, Default)]
+pub enum ModelChoice {
+    /// The model shipped with tengen ([`MoveModel::builtin`]).
+    #[default]
+    Builtin,
+    /// A model read from a file ([`MoveModel::from_file`]).
+    Loaded(&'static MoveModel),
+}
+
+impl ModelChoice {
+    /// The model itself.
+    pub fn model(self) -> &'static MoveModel {
+        match self {
+            ModelChoice::Builtin => MoveModel::builtin(),
+            ModelChoice::Loaded(model) => model,
+        }
+    }
+}
+
+impl std::fmt::Debug for ModelChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModelChoice::Builtin => f.write_str("Builtin"),
+            ModelChoice::Loaded(model) => write!(f, "Loaded({:p})", *model),
+        }
+    }
+}
+
+impl PartialEq for ModelChoice {
+    /// The same model object (models from the same file are one object).
+    fn eq(&self, other: &ModelChoice) -> bool {
+        std::ptr::eq(self.model(), other.model())
+    }
+}
+
 /// Where the priors of new moves come from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PriorSource {
@@ -65,6 +101,8 @@ pub enum PriorSource {
     Learned {
         /// Won visits at probability 1.
         weight: f32,
+        /// The model.
+        model: ModelChoice,
     },
 }
 
@@ -72,6 +110,7 @@ impl Default for PriorSource {
     fn default() -> Self {
         PriorSource::Learned {
             weight: LEARNED_WEIGHT,
+            model: ModelChoice::Builtin,
         }
     }
 }
@@ -134,7 +173,10 @@ impl Knowledge {
     pub fn new(source: PriorSource) -> Knowledge {
         Knowledge {
             source,
-            model: MoveModel::builtin(),
+            model: match source {
+                PriorSource::Learned { model, .. } => model.model(),
+                PriorSource::Rules => MoveModel::builtin(),
+            },
             features: None,
             strengths: Vec::with_capacity(400),
             patterns: Patterns::new(),
@@ -159,7 +201,8 @@ impl Knowledge {
     ) {
         match self.source {
             PriorSource::Rules => self.rule_priors(board, to_move, recent.0, moves, out),
-            PriorSource::Learned { weight } => {
+            PriorSource::Learned { weight, model } => {
+                self.model = model.model();
                 self.learned_priors(board, to_move, recent, moves, weight, out)
             }
         }

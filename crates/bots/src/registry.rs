@@ -173,6 +173,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "where new moves' priors come from: learned (the move model fitted to professional games) or rules (hand-written Go knowledge)",
             },
             BotOption {
+                name: "movemodel",
+                default: "builtin",
+                help: "with learned priors: the move model, builtin or a file written by `tengen nn move-model`",
+            },
+            BotOption {
                 name: "priorweight",
                 default: "150",
                 help: "with learned priors: won visits a move of probability 1 would get (a move of probability p gets this times the square root of p)",
@@ -640,6 +645,7 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
     // learned prior's weight, combined after the loop.
     let mut priors: Option<Option<PriorSource>> = None;
     let mut prior_weight: Option<f32> = None;
+    let mut move_model = crate::prior::ModelChoice::Builtin;
     for (key, value) in &spec.options {
         let bad = |reason: &str| BotError::BadValue {
             key: key.clone(),
@@ -696,6 +702,15 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             "priorweight" => {
                 prior_weight = Some(parse_real(value, 0.0, 1e6).map_err(|r| bad(&r))? as f32)
             }
+            "movemodel" => {
+                move_model = match value.as_str() {
+                    "builtin" => crate::prior::ModelChoice::Builtin,
+                    path => crate::prior::ModelChoice::Loaded(
+                        crate::features::MoveModel::from_file(std::path::Path::new(path))
+                            .map_err(|r| bad(&r))?,
+                    ),
+                }
+            }
             // The network's options are read by `network_mix`, the
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
@@ -712,9 +727,19 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 reason: "only learned priors have a weight".into(),
             })
         }
-        (Some(Some(source)), None) => source,
+        (Some(Some(source)), None) => {
+            if let crate::prior::ModelChoice::Loaded(_) = move_model {
+                return Err(BotError::BadValue {
+                    key: "movemodel".into(),
+                    value: spec.get("movemodel").unwrap_or_default().to_string(),
+                    reason: "only learned priors have a move model".into(),
+                });
+            }
+            source
+        }
         (_, weight) => PriorSource::Learned {
             weight: weight.unwrap_or(crate::prior::LEARNED_WEIGHT),
+            model: move_model,
         },
     };
     Ok(config)
@@ -911,11 +936,17 @@ mod tests {
         assert_eq!(prior("mcts"), Ok(PriorSource::default()));
         assert_eq!(
             prior("mcts:priors=learned"),
-            Ok(PriorSource::Learned { weight: 150.0 })
+            Ok(PriorSource::Learned {
+                weight: 150.0,
+                model: crate::prior::ModelChoice::Builtin
+            })
         );
         assert_eq!(
             prior("mcts:priorweight=60"),
-            Ok(PriorSource::Learned { weight: 60.0 })
+            Ok(PriorSource::Learned {
+                weight: 60.0,
+                model: crate::prior::ModelChoice::Builtin
+            })
         );
         assert_eq!(prior("mcts:priors=rules"), Ok(PriorSource::Rules));
         for (text, reason) in [
@@ -930,6 +961,53 @@ mod tests {
             let error = prior(text).unwrap_err().to_string();
             assert!(error.contains(reason), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn the_move_model_option_reads_a_file_once() {
+        use crate::features::MoveModel;
+        use crate::prior::ModelChoice;
+        let prior = |text: &str| mcts_config(&spec(text)).map(|c| c.params.prior);
+        assert_eq!(prior("mcts:movemodel=builtin"), Ok(PriorSource::default()));
+        let dir = std::env::temp_dir().join(format!("tengen-movemodel-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("model.txt");
+        std::fs::write(&file, MoveModel::builtin().to_text()).unwrap();
+        let text = format!("mcts:movemodel={},priorweight=90", file.display());
+        let Ok(PriorSource::Learned { weight, model }) = prior(&text) else {
+            panic!("{text} gives learned priors");
+        };
+        assert_eq!(weight, 90.0);
+        let ModelChoice::Loaded(loaded) = model else {
+            panic!("{text} loads the file");
+        };
+        assert_eq!(loaded.to_text(), MoveModel::builtin().to_text());
+        assert!(!std::ptr::eq(loaded, MoveModel::builtin()));
+        // The same file again is the same model, not another copy.
+        assert_eq!(
+            prior(&text).unwrap(),
+            PriorSource::Learned { weight, model }
+        );
+        for (text, reason) in [
+            (
+                format!("mcts:movemodel={}", dir.join("none").display()),
+                "reading",
+            ),
+            (format!("mcts:movemodel={}", dir.display()), "reading"),
+            (
+                format!("mcts:priors=rules,movemodel={}", file.display()),
+                "only learned priors have a move model",
+            ),
+        ] {
+            let error = prior(&text).unwrap_err().to_string();
+            assert!(error.contains(reason), "{text}: {error}");
+        }
+        std::fs::write(dir.join("bad.txt"), "pattern 0 -1\n").unwrap();
+        let error = prior(&format!("mcts:movemodel={}", dir.join("bad.txt").display()))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("line 1"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -423,7 +423,7 @@ pub fn run_search(
         config.seed,
         match config.prior {
             PriorSource::Rules => "rule".to_string(),
-            PriorSource::Learned { weight } => format!("learned (weight {weight})"),
+            PriorSource::Learned { weight, .. } => format!("learned (weight {weight})"),
         }
     )?;
     let mut results: Vec<Vec<SearchMeasurement>> = vec![Vec::new(); config.threads.len()];

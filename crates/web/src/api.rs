@@ -289,6 +289,14 @@ async fn select_move(
             )));
         }
     }
+    if let Some(model) = spec.get("movemodel") {
+        // The same for the move model of the priors.
+        if model != "builtin" {
+            return Err(ApiError::OptionRefused(format!(
+                "bot option movemodel={model}: the server plays only movemodel=builtin"
+            )));
+        }
+    }
     let info = match &katago {
         Some(model) => model.info(),
         None => state.info(&spec)?,

@@ -903,4 +903,12 @@ fn the_neural_bots_play_with_the_shipped_model_only() {
         )
         .unwrap();
     assert_error(&response, 400, "model=builtin");
+    // Nor for the move model of the priors.
+    let response = client
+        .post_json(
+            "/select-move/mcts:movemodel=%2Fetc%2Fpasswd",
+            &json!({"board_size": 9, "moves": []}),
+        )
+        .unwrap();
+    assert_error(&response, 400, "movemodel=builtin");
 }
