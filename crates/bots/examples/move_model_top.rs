@@ -1,7 +1,8 @@
 //! The shipped move model's first five moves, with their probabilities, in
 //! positions read from standard input: one line per position, the moves
 //! from the empty board in GTP vertices (`D4 D6 F5`), Black first; the
-//! board is 9×9 unless `--size N` is given.
+//! board is 9×9 unless `--size N` is given, and `--model FILE` rates with a
+//! model written by `tengen nn move-model` instead of the shipped one.
 //!
 //! `scripts/prior-agreement` compares these choices with Pachi's pattern
 //! prior and a KataGo network's policy.
@@ -22,7 +23,12 @@ fn main() -> Result<(), String> {
     };
     let size = BoardSize::square(side).map_err(|e| e.to_string())?;
     let rules = Rules::preset("chinese").ok_or("no chinese rules")?;
-    let model = MoveModel::builtin();
+    let model = match args.iter().position(|a| a == "--model") {
+        Some(i) => MoveModel::from_file(std::path::Path::new(
+            args.get(i + 1).ok_or("--model needs a file")?,
+        ))?,
+        None => MoveModel::builtin(),
+    };
     for (number, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.map_err(|e| e.to_string())?;
         let mut game = Game::new(size, rules);

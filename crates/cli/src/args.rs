@@ -421,8 +421,9 @@ pub enum NnCommand {
 
 #[derive(Debug, Args)]
 pub struct NnMoveModelArgs {
-    /// Record files and folders (.sgf, .mgt; folders recursively).
-    #[arg(required = true)]
+    /// Record files and folders (.sgf, .mgt; folders recursively); may be
+    /// left out when --positions or --policies are given.
+    #[arg(required_unless_present_any = ["positions", "policies"])]
     pub paths: Vec<PathBuf>,
     /// Labelled positions: records (files and folders, as above) of which
     /// only the last move is learned, the moves before it leading to the

@@ -177,3 +177,101 @@ fn labelled_positions_add_their_last_move_only() {
     assert!(!dir.join("refused.txt").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn policy_games_of_the_katago_network_teach_a_model_alone() {
+    let dir = temp_dir("policies");
+    let games = dir.join("games");
+    let model = tengen_katago::reference::model_path();
+    let out = tengen(&[
+        "nn",
+        "policy-games",
+        "--model",
+        model.to_str().unwrap(),
+        "--out",
+        games.to_str().unwrap(),
+        "--games",
+        "3",
+        "--parallel",
+        "2",
+        "--max-turns",
+        "12",
+        "--seed",
+        "5",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("3 games"), "{stdout}");
+    // Every move of every record carries the network's probabilities,
+    // the move played among them.
+    let mut names: Vec<_> = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["game-00000.sgf", "game-00001.sgf", "game-00002.sgf"]
+    );
+    for name in &names {
+        let bytes = std::fs::read(games.join(name)).unwrap();
+        let record = tengen_train::policy_record::read_policy_record(&bytes).unwrap();
+        assert_eq!(record.game.turn_count(), 12, "{name}");
+        let played: Vec<_> = record.game.history().collect();
+        for ((_, action), policy) in played.iter().zip(&record.policies) {
+            let policy = policy.as_ref().expect("every move has its policy");
+            let total: f32 = policy.iter().map(|(_, p)| p).sum();
+            assert!(total > 0.95 && total <= 1.001, "{name}: {total}");
+            let tengen_core::Action::Move(mv) = action else {
+                panic!("{name}: {action:?}");
+            };
+            assert!(policy.iter().any(|(m, _)| m == mv), "{name}: {mv:?}");
+        }
+    }
+
+    // A model fitted to them alone (no professional records).
+    let model_path = dir.join("model.txt");
+    let out = tengen(&[
+        "nn",
+        "move-model",
+        "--policies",
+        games.to_str().unwrap(),
+        "-o",
+        model_path.to_str().unwrap(),
+        "--iterations",
+        "3",
+        "--test-every",
+        "0",
+        "--min-wins",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("3 records"), "{stdout}");
+    assert_eq!(training_positions(&stdout), 36, "{stdout}");
+    MoveModel::parse(&std::fs::read_to_string(&model_path).unwrap()).unwrap();
+
+    // A folder without policy records is refused.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = tengen(&[
+        "nn",
+        "move-model",
+        "--policies",
+        empty.to_str().unwrap(),
+        "-o",
+        dir.join("refused.txt").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--policies"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -157,7 +157,7 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
         .map(FitRecord::Game)
         .collect();
     anyhow::ensure!(
-        !games.is_empty(),
+        args.paths.is_empty() || !games.is_empty(),
         "no readable game records in the paths given"
     );
     if !args.positions.is_empty() {
