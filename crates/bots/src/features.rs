@@ -1065,6 +1065,14 @@ mod tests {
     }
 
     #[test]
+    fn the_candidate_model_kept_in_the_tree_is_read() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../models/move-model-9x9-policies.txt");
+        let model = MoveModel::from_file(&path).unwrap();
+        assert!(model.known_shapes() > 1000, "{}", model.known_shapes());
+    }
+
+    #[test]
     fn the_shipped_model_is_read() {
         let model = MoveModel::builtin();
         assert!(model.known_patterns() > 100);
