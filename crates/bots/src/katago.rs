@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use tengen_core::{BoardSize, Color, Game, Move};
+use tengen_core::{BoardSize, Color, Game};
 use tengen_katago::model::ModelError;
 use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries, MAX_BOARD_SIDE};
 use tengen_katago::output::Evaluation;
@@ -67,19 +67,7 @@ impl KataGoEvaluator {
 pub fn net_evaluation(game: &Game, evaluation: &Evaluation) -> NetEvaluation {
     let size = game.size();
     let (width, height) = (size.width(), size.height());
-    let mut policy = Vec::new();
-    for y in 0..height {
-        for x in 0..width {
-            let p = evaluation.policy[y * width + x];
-            if p >= 0.0 {
-                policy.push((Move::Play(grid_point(size, x, y)), p));
-            }
-        }
-    }
-    let pass = evaluation.policy[width * height];
-    if pass >= 0.0 {
-        policy.push((Move::Pass, pass));
-    }
+    let policy = evaluation.move_policy(size);
     let white = game.to_move() == Color::White;
     let sign = if white { 1.0 } else { -1.0 };
     let (win, loss) = if white {

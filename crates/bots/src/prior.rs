@@ -152,7 +152,6 @@ impl Prior {
 pub struct Knowledge {
     /// Where the priors come from.
     pub source: PriorSource,
-    model: &'static MoveModel,
     features: Option<PositionFeatures>,
     strengths: Vec<f32>,
     patterns: Patterns,
@@ -173,10 +172,6 @@ impl Knowledge {
     pub fn new(source: PriorSource) -> Knowledge {
         Knowledge {
             source,
-            model: match source {
-                PriorSource::Learned { model, .. } => model.model(),
-                PriorSource::Rules => MoveModel::builtin(),
-            },
             features: None,
             strengths: Vec::with_capacity(400),
             patterns: Patterns::new(),
@@ -202,8 +197,7 @@ impl Knowledge {
         match self.source {
             PriorSource::Rules => self.rule_priors(board, to_move, recent.0, moves, out),
             PriorSource::Learned { weight, model } => {
-                self.model = model.model();
-                self.learned_priors(board, to_move, recent, moves, weight, out)
+                self.learned_priors(board, to_move, recent, moves, (weight, model.model()), out)
             }
         }
     }
@@ -214,7 +208,7 @@ impl Knowledge {
         to_move: Color,
         (last, before_last): (Option<Point>, Option<Point>),
         moves: &[Point],
-        weight: f32,
+        (weight, model): (f32, &MoveModel),
         out: &mut Vec<Prior>,
     ) {
         let features = match &mut self.features {
@@ -230,7 +224,7 @@ impl Knowledge {
         self.strengths.extend(
             moves
                 .iter()
-                .map(|&p| self.model.strength(&features.of(board, p))),
+                .map(|&p| model.strength(&features.of(board, p))),
         );
         let total: f32 = self.strengths.iter().sum();
         for &strength in &self.strengths {

@@ -12,7 +12,7 @@
 
 use anyhow::{Context, Result};
 use tengen_core::{BoardSize, Game, Move, Rng, Rules};
-use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries};
+use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_sgf::GameInfo;
 use tengen_train::policy_record::{write_policy_record, Policy};
 
@@ -54,25 +54,6 @@ struct Running {
     index: usize,
     game: Game,
     policies: Vec<Option<Policy>>,
-}
-
-/// The legal moves of an evaluation with their probabilities (KataGo marks
-/// illegal ones with −1).
-fn legal_policy(size: BoardSize, policy: &[f32]) -> Policy {
-    let (width, height) = (size.width(), size.height());
-    let mut out = Vec::with_capacity(width * height + 1);
-    for y in 0..height {
-        for x in 0..width {
-            let p = policy[y * width + x];
-            if p >= 0.0 {
-                out.push((Move::Play(grid_point(size, x, y)), p));
-            }
-        }
-    }
-    if policy[width * height] >= 0.0 {
-        out.push((Move::Pass, policy[width * height]));
-    }
-    out
 }
 
 /// Draws a move of `policy` with probability `p^(1/temperature)`; `None`
@@ -144,7 +125,7 @@ pub fn play_policy_games(
         call = call.wrapping_add(1);
         report.positions += evaluations.len();
         for (run, evaluation) in running.iter_mut().zip(&evaluations) {
-            let mut policy = legal_policy(options.size, &evaluation.policy);
+            let mut policy = evaluation.move_policy(options.size);
             run.policies.push(Some(policy.clone()));
             // The network's legality is KataGo's; the game's own rules have
             // the last word (a move they refuse is drawn again without it).

@@ -144,14 +144,7 @@ fn labelled_positions_add_their_last_move_only() {
             "1",
         ];
         args.extend_from_slice(extra);
-        let out = tengen(&args);
-        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-        assert!(
-            out.status.success(),
-            "{stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout
+        succeeds(&args)
     };
     let alone = fit(&[]);
     assert_eq!(training_positions(&alone), 7, "{alone}");
@@ -178,12 +171,24 @@ fn labelled_positions_add_their_last_move_only() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Runs tengen, which must succeed, and gives its standard output.
+fn succeeds(args: &[&str]) -> String {
+    let out = tengen(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 #[test]
 fn policy_games_of_the_katago_network_teach_a_model_alone() {
     let dir = temp_dir("policies");
     let games = dir.join("games");
     let model = tengen_katago::reference::model_path();
-    let out = tengen(&[
+    let stdout = succeeds(&[
         "nn",
         "policy-games",
         "--model",
@@ -199,12 +204,6 @@ fn policy_games_of_the_katago_network_teach_a_model_alone() {
         "--seed",
         "5",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.starts_with("3 games"), "{stdout}");
     // Every move of every record carries the network's probabilities,
     // the move played among them.
@@ -235,7 +234,7 @@ fn policy_games_of_the_katago_network_teach_a_model_alone() {
 
     // A model fitted to them alone (no professional records).
     let model_path = dir.join("model.txt");
-    let out = tengen(&[
+    let stdout = succeeds(&[
         "nn",
         "move-model",
         "--policies",
@@ -249,12 +248,6 @@ fn policy_games_of_the_katago_network_teach_a_model_alone() {
         "--min-wins",
         "1",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(stdout.contains("3 records"), "{stdout}");
     assert_eq!(training_positions(&stdout), 36, "{stdout}");
     MoveModel::parse(&std::fs::read_to_string(&model_path).unwrap()).unwrap();

@@ -34,6 +34,32 @@ pub struct Evaluation {
     pub white_ownership: Vec<f32>,
 }
 
+impl Evaluation {
+    /// The policy as moves of a board of `size` (the one evaluated): every
+    /// legal point, row by row from the top, then the pass if legal, each
+    /// with its probability.
+    pub fn move_policy(&self, size: tengen_core::BoardSize) -> Vec<(tengen_core::Move, f32)> {
+        let (width, height) = (size.width(), size.height());
+        let mut policy = Vec::with_capacity(width * height + 1);
+        for y in 0..height {
+            for x in 0..width {
+                let p = self.policy[y * width + x];
+                if p >= 0.0 {
+                    policy.push((
+                        tengen_core::Move::Play(crate::network::grid_point(size, x, y)),
+                        p,
+                    ));
+                }
+            }
+        }
+        let pass = self.policy[width * height];
+        if pass >= 0.0 {
+            policy.push((tengen_core::Move::Pass, pass));
+        }
+        policy
+    }
+}
+
 /// `log(1 + e^x)`, exact for large `x` as KataGo computes it.
 fn softplus(x: f64) -> f64 {
     if x > 40.0 {

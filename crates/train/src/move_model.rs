@@ -122,17 +122,13 @@ fn turns_of(game: &Game) -> Vec<(Game, Color, Action)> {
 /// Every position of `game` before a stone of the side to move, with that
 /// stone: the game is replayed backwards.
 fn positions_of(game: &Game) -> Vec<(Game, Point)> {
-    let mut out = Vec::new();
-    let mut game = game.clone();
-    while let Some((color, action)) = game.undo() {
-        if let Action::Move(Move::Play(point)) = action {
-            if color == game.to_move() {
-                out.push((game.clone(), point));
-            }
-        }
-    }
-    out.reverse();
-    out
+    turns_of(game)
+        .into_iter()
+        .filter_map(|(before, color, action)| match action {
+            Action::Move(Move::Play(point)) if color == before.to_move() => Some((before, point)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The candidate moves of a position: legal under simple ko, not into an

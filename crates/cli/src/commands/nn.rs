@@ -134,59 +134,54 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
     use std::io::Write;
     use tengen_train::move_model::{fit_move_model_to, FitProgress, FitRecord, MoveModelOptions};
 
-    /// The readable records under `paths`, in name order.
-    fn read_records(paths: &[std::path::PathBuf]) -> Result<Vec<tengen_core::Game>> {
+    /// The records under `paths` that `read` accepts, in name order, as
+    /// fit records; the others are skipped with a warning.
+    fn read_records<R, E: std::fmt::Display>(
+        paths: &[std::path::PathBuf],
+        read: impl Fn(&[u8]) -> Result<R, E>,
+        record: impl Fn(R) -> FitRecord,
+    ) -> Result<Vec<FitRecord>> {
         let (mut files, errors) = tengen::sgf_command::find_records(paths);
         for error in &errors {
             tracing::warn!(%error, "skipped");
         }
         files.sort();
-        let mut games = Vec::new();
+        let mut records = Vec::new();
         for file in &files {
             let bytes =
                 std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-            match tengen_sgf::read_game_bytes(&bytes) {
-                Ok(record) => games.push(record.game),
+            match read(&bytes) {
+                Ok(read) => records.push(record(read)),
                 Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
             }
         }
-        Ok(games)
+        Ok(records)
     }
-    let mut games: Vec<FitRecord> = read_records(&args.paths)?
-        .into_iter()
-        .map(FitRecord::Game)
-        .collect();
+    let game = |bytes: &[u8]| tengen_sgf::read_game_bytes(bytes).map(|record| record.game);
+    let mut games = read_records(&args.paths, game, FitRecord::Game)?;
     anyhow::ensure!(
         args.paths.is_empty() || !games.is_empty(),
         "no readable game records in the paths given"
     );
     if !args.positions.is_empty() {
-        let positions = read_records(&args.positions)?;
+        let positions = read_records(&args.positions, game, FitRecord::Position)?;
         anyhow::ensure!(
             !positions.is_empty(),
             "no readable records in the --positions paths given"
         );
-        games.extend(positions.into_iter().map(FitRecord::Position));
+        games.extend(positions);
     }
     if !args.policies.is_empty() {
-        let (mut files, errors) = tengen::sgf_command::find_records(&args.policies);
-        for error in &errors {
-            tracing::warn!(%error, "skipped");
-        }
-        files.sort();
-        let before = games.len();
-        for file in &files {
-            let bytes =
-                std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-            match tengen_train::policy_record::read_policy_record(&bytes) {
-                Ok(record) => games.push(FitRecord::Policy(record)),
-                Err(error) => tracing::warn!(file = %file.display(), %error, "skipped"),
-            }
-        }
+        let policies = read_records(
+            &args.policies,
+            tengen_train::policy_record::read_policy_record,
+            FitRecord::Policy,
+        )?;
         anyhow::ensure!(
-            games.len() > before,
+            !policies.is_empty(),
             "no readable policy records in the --policies paths given"
         );
+        games.extend(policies);
     }
     let options = MoveModelOptions {
         min_wins: args.min_wins,
