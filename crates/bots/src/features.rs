@@ -28,6 +28,10 @@
 //!   that atari captures it in a ladder;
 //! - **line**: the distance to the nearest edge (first to fourth line, or
 //!   further);
+//! - **corner**: where the point stands in its corner, as the pair of its
+//!   lines to the two nearest edges (from the 1-1 point to the 4-6 point),
+//!   or none further out: the line alone rates every fourth-line point
+//!   alike, the 4-4 point and the middle of a side;
 //! - **distance**: Coulom's distance to the last stone played,
 //!   `|dx| + |dy| + max(|dx|, |dy|)` (2 to 16, or further or no last stone);
 //! - **distance before**: the same to the stone played the turn before
@@ -68,10 +72,12 @@ pub enum Group {
     Distance,
     /// Distance to the stone played the turn before the last.
     DistanceBefore,
+    /// The point's lines to the two nearest edges, near a corner.
+    Corner,
 }
 
 /// Number of feature groups.
-pub const GROUPS: usize = 9;
+pub const GROUPS: usize = 10;
 
 impl Group {
     /// Every group, in index order.
@@ -85,6 +91,7 @@ impl Group {
         Group::Line,
         Group::Distance,
         Group::DistanceBefore,
+        Group::Corner,
     ];
 
     /// The group's name in model files.
@@ -99,6 +106,7 @@ impl Group {
             Group::Line => "line",
             Group::Distance => "distance",
             Group::DistanceBefore => "distance-before",
+            Group::Corner => "corner",
         }
     }
 
@@ -113,7 +121,15 @@ impl Group {
             Group::Atari => 3,
             Group::Line => 5,
             Group::Distance | Group::DistanceBefore => 16,
+            Group::Corner => CORNER_VALUES,
         }
+    }
+
+    /// Whether a model file may leave the group out (it came after the
+    /// first model files): all its values then have strength 1, as the
+    /// model had no such feature.
+    pub fn is_optional(self) -> bool {
+        self == Group::Corner
     }
 
     /// Whether the group's values are shapes, known by a model's list.
@@ -452,6 +468,7 @@ impl PositionFeatures {
             .min(size.width() - 1 - col)
             .min(size.height() - 1 - row);
         values[Group::Line as usize] = line.min(4) as u8;
+        values[Group::Corner as usize] = corner_value(size.width(), size.height(), (col, row));
         values[Group::Distance as usize] = distance_value(self.last, (col, row));
         values[Group::DistanceBefore as usize] = distance_value(self.before_last, (col, row));
         MoveFeatures {
@@ -460,6 +477,33 @@ impl PositionFeatures {
             values,
         }
     }
+}
+
+/// Lines (from 0) to the nearest edge up to which [`Group::Corner`] tells
+/// points apart, and lines to the second nearest edge.
+const CORNER_LINES: usize = 4;
+const CORNER_SIDE_LINES: usize = 6;
+
+/// Values of [`Group::Corner`]: none, and each pair of lines (nearest,
+/// second nearest) with the nearest up to [`CORNER_LINES`] and the second
+/// up to [`CORNER_SIDE_LINES`].
+const CORNER_VALUES: usize = 1 + 6 + 5 + 4 + 3;
+
+/// The value of the corner feature of the point at (`col`, `row`) on a
+/// board of `width` × `height`: 0 away from the corners, else 1 + the index
+/// of the pair (line to the nearest edge, line to the nearest edge across),
+/// both from 0, in the order (0, 0), (0, 1), …, (0, 5), (1, 1), …, (3, 5).
+fn corner_value(width: usize, height: usize, (col, row): (usize, usize)) -> u8 {
+    let across_cols = col.min(width - 1 - col);
+    let across_rows = row.min(height - 1 - row);
+    let near = across_cols.min(across_rows);
+    let far = across_cols.max(across_rows);
+    if near >= CORNER_LINES || far >= CORNER_SIDE_LINES {
+        return 0;
+    }
+    // Pairs before those whose nearest line is `near`.
+    let before: usize = (0..near).map(|n| CORNER_SIDE_LINES - n).sum();
+    (1 + before + far - near) as u8
 }
 
 /// The value of a distance feature: Coulom's distance `|dx| + |dy| +
@@ -726,7 +770,11 @@ impl MoveModel {
         }
         let mut gammas: [Vec<f32>; GROUPS] = Default::default();
         for group in &Group::ALL[2..] {
-            for (value, gamma) in small[*group as usize].iter().enumerate() {
+            let slots = &mut small[*group as usize];
+            if group.is_optional() && slots.iter().all(Option::is_none) {
+                slots.fill(Some(1.0));
+            }
+            for (value, gamma) in slots.iter().enumerate() {
                 gammas[*group as usize].push(gamma.ok_or(ModelError::Missing {
                     group: group.name(),
                     value,
@@ -751,6 +799,48 @@ mod tests {
 
     fn at(board: &Board, vertex: &str) -> Point {
         board.size().parse_gtp(vertex).unwrap().point().unwrap()
+    }
+
+    #[test]
+    fn the_corner_feature_tells_corner_points_from_side_points() {
+        let board = Board::new(tengen_core::BoardSize::square(19).unwrap());
+        let mut black = PositionFeatures::new(&board, Color::Black, None, None);
+        let mut corner = |vertex| black.of(&board, at(&board, vertex)).values[Group::Corner as usize];
+        // The same pair of lines has the same value in all four corners and
+        // both orientations.
+        for (same, value) in [
+            (["A1", "T1", "A19", "T19"], 1),
+            (["D4", "Q4", "D16", "Q16"], 16),
+            (["C4", "D3", "R16", "Q17"], 13),
+            (["D6", "F4", "O16", "Q14"], 18),
+        ] {
+            for vertex in same {
+                assert_eq!(corner(vertex), value, "{vertex}");
+            }
+        }
+        // Points away from the corners: on a side, or in the middle.
+        for vertex in ["K4", "D10", "G4", "K10", "E5", "A7"] {
+            assert_eq!(corner(vertex), 0, "{vertex}");
+        }
+        // Every pair has its own value, and the values fill 1 to 18.
+        let mut seen = std::collections::BTreeSet::new();
+        for col in 0..6 {
+            for row in 0..6 {
+                let value = corner_value(19, 19, (col, row));
+                if col.min(row) < 4 {
+                    assert_ne!(value, 0);
+                    seen.insert((value, col.min(row), col.max(row)));
+                }
+            }
+        }
+        let values: Vec<u8> = seen.iter().map(|s| s.0).collect();
+        assert_eq!(values, (1..Group::Corner.values() as u8).collect::<Vec<_>>());
+        assert_eq!(seen.len(), Group::Corner.values() - 1);
+        // On a 9x9 board the 3-3 point and the 4-4 point are corner points,
+        // tengen (E5) is not.
+        assert_eq!(corner_value(9, 9, (2, 2)), 12);
+        assert_eq!(corner_value(9, 9, (3, 3)), 16);
+        assert_eq!(corner_value(9, 9, (4, 4)), 0);
     }
 
     #[test]
@@ -1037,6 +1127,32 @@ mod tests {
             let code = (key & ((1 << 24) - 1)) | 0x5a5a << 24;
             assert_eq!(back.strength(&features(0x00001, code)), 1.0);
         }
+
+        // A file from before the corner group reads, the group neutral; a
+        // file with only part of it does not.
+        let without_corner = text
+            .lines()
+            .filter(|l| !l.starts_with("corner "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let old = MoveModel::parse(&without_corner).unwrap();
+        let mut corner = features(0x00001, 0);
+        for value in 0..Group::Corner.values() {
+            corner.values[Group::Corner as usize] = value as u8;
+            assert_eq!(old.strength(&corner), 0.5);
+        }
+        let part_of_corner = text
+            .lines()
+            .filter(|l| !l.starts_with("corner 3 "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(
+            MoveModel::parse(&part_of_corner).unwrap_err(),
+            ModelError::Missing {
+                group: "corner",
+                value: 3
+            }
+        );
 
         let without_line = text
             .lines()
