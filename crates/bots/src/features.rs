@@ -805,7 +805,8 @@ mod tests {
     fn the_corner_feature_tells_corner_points_from_side_points() {
         let board = Board::new(tengen_core::BoardSize::square(19).unwrap());
         let mut black = PositionFeatures::new(&board, Color::Black, None, None);
-        let mut corner = |vertex| black.of(&board, at(&board, vertex)).values[Group::Corner as usize];
+        let mut corner =
+            |vertex| black.of(&board, at(&board, vertex)).values[Group::Corner as usize];
         // The same pair of lines has the same value in all four corners and
         // both orientations.
         for (same, value) in [
@@ -834,7 +835,10 @@ mod tests {
             }
         }
         let values: Vec<u8> = seen.iter().map(|s| s.0).collect();
-        assert_eq!(values, (1..Group::Corner.values() as u8).collect::<Vec<_>>());
+        assert_eq!(
+            values,
+            (1..Group::Corner.values() as u8).collect::<Vec<_>>()
+        );
         assert_eq!(seen.len(), Group::Corner.values() - 1);
         // On a 9x9 board the 3-3 point and the 4-4 point are corner points,
         // tengen (E5) is not.
