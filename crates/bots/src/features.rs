@@ -463,12 +463,9 @@ impl PositionFeatures {
         };
         let size = board.size();
         let (col, row) = size.col_row(point);
-        let line = col
-            .min(row)
-            .min(size.width() - 1 - col)
-            .min(size.height() - 1 - row);
+        let (line, line_across) = edge_lines(size.width(), size.height(), (col, row));
         values[Group::Line as usize] = line.min(4) as u8;
-        values[Group::Corner as usize] = corner_value(size.width(), size.height(), (col, row));
+        values[Group::Corner as usize] = corner_value(line, line_across);
         values[Group::Distance as usize] = distance_value(self.last, (col, row));
         values[Group::DistanceBefore as usize] = distance_value(self.before_last, (col, row));
         MoveFeatures {
@@ -487,23 +484,31 @@ const CORNER_SIDE_LINES: usize = 6;
 /// Values of [`Group::Corner`]: none, and each pair of lines (nearest,
 /// second nearest) with the nearest up to [`CORNER_LINES`] and the second
 /// up to [`CORNER_SIDE_LINES`].
-const CORNER_VALUES: usize = 1 + 6 + 5 + 4 + 3;
+const CORNER_VALUES: usize = 1 + corner_pairs_before(CORNER_LINES);
 
-/// The value of the corner feature of the point at (`col`, `row`) on a
-/// board of `width` × `height`: 0 away from the corners, else 1 + the index
-/// of the pair (line to the nearest edge, line to the nearest edge across),
-/// both from 0, in the order (0, 0), (0, 1), …, (0, 5), (1, 1), …, (3, 5).
-fn corner_value(width: usize, height: usize, (col, row): (usize, usize)) -> u8 {
+/// Corner pairs (nearest, second nearest) whose nearest line is below
+/// `near`: `CORNER_SIDE_LINES - n` second lines for each nearest line `n`.
+const fn corner_pairs_before(near: usize) -> usize {
+    near * CORNER_SIDE_LINES - near * near.saturating_sub(1) / 2
+}
+
+/// The lines (from 0) of the point at (`col`, `row`) on a board of `width`
+/// × `height` to the nearest edge, and to the nearest edge across it.
+fn edge_lines(width: usize, height: usize, (col, row): (usize, usize)) -> (usize, usize) {
     let across_cols = col.min(width - 1 - col);
     let across_rows = row.min(height - 1 - row);
-    let near = across_cols.min(across_rows);
-    let far = across_cols.max(across_rows);
+    (across_cols.min(across_rows), across_cols.max(across_rows))
+}
+
+/// The value of the corner feature of a point `near` lines from the nearest
+/// edge and `far` from the nearest edge across ([`edge_lines`]): 0 away
+/// from the corners, else 1 + the index of the pair in the order (0, 0),
+/// (0, 1), …, (0, 5), (1, 1), …, (3, 5).
+fn corner_value(near: usize, far: usize) -> u8 {
     if near >= CORNER_LINES || far >= CORNER_SIDE_LINES {
         return 0;
     }
-    // Pairs before those whose nearest line is `near`.
-    let before: usize = (0..near).map(|n| CORNER_SIDE_LINES - n).sum();
-    (1 + before + far - near) as u8
+    (1 + corner_pairs_before(near) + far - near) as u8
 }
 
 /// The value of a distance feature: Coulom's distance `|dx| + |dy| +
@@ -827,7 +832,7 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for col in 0..6 {
             for row in 0..6 {
-                let value = corner_value(19, 19, (col, row));
+                let value = corner_value(col.min(row), col.max(row));
                 if col.min(row) < 4 {
                     assert_ne!(value, 0);
                     seen.insert((value, col.min(row), col.max(row)));
@@ -842,9 +847,13 @@ mod tests {
         assert_eq!(seen.len(), Group::Corner.values() - 1);
         // On a 9x9 board the 3-3 point and the 4-4 point are corner points,
         // tengen (E5) is not.
-        assert_eq!(corner_value(9, 9, (2, 2)), 12);
-        assert_eq!(corner_value(9, 9, (3, 3)), 16);
-        assert_eq!(corner_value(9, 9, (4, 4)), 0);
+        let on_9x9 = |col, row| {
+            let (near, far) = edge_lines(9, 9, (col, row));
+            corner_value(near, far)
+        };
+        assert_eq!(on_9x9(2, 2), 12);
+        assert_eq!(on_9x9(3, 3), 16);
+        assert_eq!(on_9x9(4, 4), 0);
     }
 
     #[test]
@@ -1132,39 +1141,31 @@ mod tests {
             assert_eq!(back.strength(&features(0x00001, code)), 1.0);
         }
 
+        // The model's text without the lines that start with `prefix`.
+        let without = |prefix: &str| {
+            text.lines()
+                .filter(|l| !l.starts_with(prefix))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
         // A file from before the corner group reads, the group neutral; a
         // file with only part of it does not.
-        let without_corner = text
-            .lines()
-            .filter(|l| !l.starts_with("corner "))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let old = MoveModel::parse(&without_corner).unwrap();
+        let old = MoveModel::parse(&without("corner ")).unwrap();
         let mut corner = features(0x00001, 0);
         for value in 0..Group::Corner.values() {
             corner.values[Group::Corner as usize] = value as u8;
             assert_eq!(old.strength(&corner), 0.5);
         }
-        let part_of_corner = text
-            .lines()
-            .filter(|l| !l.starts_with("corner 3 "))
-            .collect::<Vec<_>>()
-            .join("\n");
         assert_eq!(
-            MoveModel::parse(&part_of_corner).unwrap_err(),
+            MoveModel::parse(&without("corner 3 ")).unwrap_err(),
             ModelError::Missing {
                 group: "corner",
                 value: 3
             }
         );
 
-        let without_line = text
-            .lines()
-            .filter(|l| !l.starts_with("line 2"))
-            .collect::<Vec<_>>()
-            .join("\n");
         assert_eq!(
-            MoveModel::parse(&without_line).unwrap_err(),
+            MoveModel::parse(&without("line 2")).unwrap_err(),
             ModelError::Missing {
                 group: "line",
                 value: 2
