@@ -28,7 +28,7 @@
 //! two passes in a row or at the move cap.
 
 use tengen_core::playout::PlayoutStats;
-use tengen_core::{Board, Color, Point, Rng, MAX_CELLS};
+use tengen_core::{Board, Color, EyeTest, Point, Rng, MAX_CELLS};
 
 use crate::patterns::Patterns;
 use crate::tactics::{
@@ -65,6 +65,8 @@ pub struct PlayoutPolicy {
     /// Whether replies that won earlier playouts are replayed
     /// ([`LastGoodReplies`]).
     pub last_good_reply: bool,
+    /// The points never filled: the mover's own eyes under this test.
+    pub eyes: EyeTest,
 }
 
 impl Default for PlayoutPolicy {
@@ -81,6 +83,7 @@ impl Default for PlayoutPolicy {
             // asked for.
             nakade: false,
             last_good_reply: false,
+            eyes: EyeTest::Book,
         }
     }
 }
@@ -295,10 +298,10 @@ impl PlayoutScratch {
 }
 
 /// A point the playout may play for `color`: legal under simple ko without
-/// suicide and not `color`'s own eye.
+/// suicide and not `color`'s own eye under `eyes`.
 #[inline]
-fn playable(board: &Board, point: Point, color: Color) -> bool {
-    board.is_legal_simple(point, color) && !board.is_point_an_eye(point, color)
+fn playable(board: &Board, point: Point, color: Color, eyes: EyeTest) -> bool {
+    board.is_legal_simple(point, color) && !board.is_eye(point, color, eyes)
 }
 
 impl PlayoutPolicy {
@@ -331,7 +334,7 @@ impl PlayoutPolicy {
         if let Some(last) = last {
             if self.capture_percent > 0 && rng.below(100) < self.capture_percent {
                 tactical_replies(board, color, last, scratch);
-                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                if let Some(point) = pick(board, color, self.eyes, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
@@ -344,13 +347,13 @@ impl PlayoutPolicy {
                     &mut scratch.candidates,
                     &mut scratch.ladders,
                 );
-                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                if let Some(point) = pick(board, color, self.eyes, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
             if self.nakade {
                 nakade_replies(board, last, &mut scratch.candidates);
-                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                if let Some(point) = pick(board, color, self.eyes, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
@@ -358,28 +361,30 @@ impl PlayoutPolicy {
                 let (before, recorded_last) = scratch.replies.recent();
                 let before = before.filter(|_| recorded_last == Some(last));
                 if let Some(point) = scratch.replies.reply(color, before, last) {
-                    if playable(board, point, color) && self_atari_size(board, point, color) < 2 {
+                    if playable(board, point, color, self.eyes)
+                        && self_atari_size(board, point, color) < 2
+                    {
                         return Some(point);
                     }
                 }
             }
             if self.pattern_percent > 0 && rng.below(100) < self.pattern_percent {
                 self.shape_replies(board, color, last, &mut scratch.candidates);
-                if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+                if let Some(point) = pick(board, color, self.eyes, rng, &mut scratch.candidates) {
                     return Some(point);
                 }
             }
         }
         if self.global_capture_percent > 0 && rng.below(100) < self.global_capture_percent {
             scratch.atari_moves(board, color);
-            if let Some(point) = pick(board, color, rng, &mut scratch.candidates) {
+            if let Some(point) = pick(board, color, self.eyes, rng, &mut scratch.candidates) {
                 return Some(point);
             }
         }
         // Large self-ataris are refused, except on a few turns: the throw-ins
         // that kill by nakade are self-ataris too.
         let allow_any = rng.below(100) < self.self_atari_percent;
-        board.random_playout_move_where(color, rng, |board, point| {
+        board.random_move_avoiding_eyes(color, rng, self.eyes, |board, point| {
             allow_any || self_atari_size(board, point, color) < 2
         })
     }
@@ -520,12 +525,18 @@ fn nakade_replies(board: &Board, last: Point, out: &mut Vec<Point>) {
 }
 
 /// A random playable point of `candidates` (which it reorders), if any.
-fn pick(board: &Board, color: Color, rng: &mut Rng, candidates: &mut [Point]) -> Option<Point> {
+fn pick(
+    board: &Board,
+    color: Color,
+    eyes: EyeTest,
+    rng: &mut Rng,
+    candidates: &mut [Point],
+) -> Option<Point> {
     let mut remaining = candidates.len();
     while remaining > 0 {
         let i = rng.below(remaining);
         let point = candidates[i];
-        if playable(board, point, color) {
+        if playable(board, point, color, eyes) {
             return Some(point);
         }
         remaining -= 1;
@@ -622,6 +633,58 @@ mod tests {
         }
         // The tables were in use: many moves were a stored reply.
         assert!(replayed > 1000, "{replayed}");
+    }
+
+    #[test]
+    fn real_eyes_keep_a_group_with_diagonal_eyes_alive() {
+        // White's group has two eyes, A3 and B2, and no other liberty. The
+        // book's test does not count A3 (an edge point with an empty
+        // diagonal), so its playouts let White fill it now and then, and
+        // Black captures at B2; with real eyes the group always lives.
+        let start = Board::from_ascii(
+            ". . . . . . .
+             . . . . . . .
+             x x x x . . .
+             o o o x . . .
+             . o o x . . .
+             o . o x . . .
+             o o o x . . .",
+        )
+        .unwrap();
+        let at = |v: &str| start.size().parse_gtp(v).unwrap().point().unwrap();
+        assert!(!start.is_point_an_eye(at("A3"), Color::White));
+        assert!(start.is_real_eye(at("A3"), Color::White));
+        let mut lost = [0, 0];
+        for (k, eyes) in [EyeTest::Book, EyeTest::Real].into_iter().enumerate() {
+            let policy = PlayoutPolicy {
+                eyes,
+                ..PlayoutPolicy::default()
+            };
+            let mut rng = Rng::new(5);
+            let mut scratch = PlayoutScratch::default();
+            for _ in 0..200 {
+                let mut board = start.clone();
+                policy.playout(
+                    &mut board,
+                    Color::Black,
+                    None,
+                    &mut rng,
+                    200,
+                    &mut scratch,
+                    |p, c| {
+                        assert!(
+                            eyes == EyeTest::Book || !start.is_real_eye(p, c),
+                            "{c:?} filled a real eye at {p:?}"
+                        );
+                    },
+                );
+                if board.stone(at("C4")) != Some(Color::White) {
+                    lost[k] += 1;
+                }
+            }
+        }
+        assert!(lost[0] > 0, "the book's eyes lost the group {} times", lost[0]);
+        assert_eq!(lost[1], 0, "real eyes lost the group");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use tengen_core::{parse_duration, Agent, RandomBot};
+use tengen_core::{parse_duration, Agent, EyeTest, RandomBot};
 
 use tengen_nn::model::Model;
 
@@ -161,6 +161,11 @@ pub const BOTS: &[BotInfo] = &[
                 name: "twolib",
                 default: "0",
                 help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
+            },
+            BotOption {
+                name: "eyes",
+                default: "book",
+                help: "the points heavy playouts never fill: book (all neighbours own and three of four diagonals, all on the edge) or real (all neighbours own and not a false eye: at most one enemy diagonal, none on the edge; empty diagonals allowed)",
             },
             BotOption {
                 name: "lgrf",
@@ -626,6 +631,13 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
             parse_whole(value, 0, 100).map_err(|reason| bad_value("twolib", value, &reason))?;
         policy.two_liberty_percent = if heavy { percent as usize } else { 0 };
     }
+    if let Some(value) = spec.get("eyes") {
+        policy.eyes = match value {
+            "book" => EyeTest::Book,
+            "real" => EyeTest::Real,
+            other => return Err(bad_value("eyes", other, "expected book or real")),
+        };
+    }
     for (key, flag) in [
         ("lgrf", &mut policy.last_good_reply),
         ("nakade", &mut policy.nakade),
@@ -714,8 +726,8 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // The network's options are read by `network_mix`, the
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
-            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "pass"
-            | "resign" => {}
+            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "eyes"
+            | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }

@@ -41,7 +41,7 @@ mod time;
 pub mod zobrist;
 
 pub use agent::{Agent, Analysis, Candidate, RandomBot};
-pub use board::{Board, ConsistencyError, Removals, SetupError};
+pub use board::{Board, ConsistencyError, EyeTest, Removals, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};
 pub use handicap::{fixed_handicap_points, max_fixed_handicap};

@@ -334,6 +334,21 @@ impl Reference {
         }
     }
 
+    /// Every neighbour `color`'s, and not a false eye: fewer than two enemy
+    /// diagonals in the middle, none at all next to the edge.
+    fn is_real_eye(&self, i: usize, color: Color) -> bool {
+        if self.grid[i].is_some() || self.neighbors(i).any(|m| self.grid[m] != Some(color)) {
+            return false;
+        }
+        let (on, off) = self.diagonals(i);
+        let enemies = on.iter().filter(|&&d| self.grid[d] == Some(!color)).count();
+        if off > 0 {
+            enemies == 0
+        } else {
+            enemies < 2
+        }
+    }
+
     fn play(&mut self, i: usize) {
         let color = self.to_move;
         let chains = self.chains();
@@ -398,6 +413,12 @@ fn check_position(game: &Game, reference: &Reference, chains: &Chains, hash: u64
                         board.is_point_an_eye(p, color),
                         reference.is_eye(i, color),
                         "{context}: eye of {color} at {}\n{board:?}",
+                        game.size().gtp(Move::Play(p))
+                    );
+                    assert_eq!(
+                        board.is_real_eye(p, color),
+                        reference.is_real_eye(i, color),
+                        "{context}: real eye of {color} at {}\n{board:?}",
                         game.size().gtp(Move::Play(p))
                     );
                 }

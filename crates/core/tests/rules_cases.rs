@@ -6,8 +6,8 @@
 use tengen_core::scoring::ownership;
 use tengen_core::zobrist::STONE_KEYS;
 use tengen_core::{
-    fixed_handicap_points, Action, Board, BoardSize, Color, Game, IllegalMove, KoRule, Move, Point,
-    Removals, Rules, Scoring, SetupError, SuicideRule, VertexErrorKind,
+    fixed_handicap_points, Action, Board, BoardSize, Color, EyeTest, Game, IllegalMove, KoRule,
+    Move, Point, Removals, Rules, Scoring, SetupError, SuicideRule, VertexErrorKind,
 };
 
 fn board(diagram: &str) -> Board {
@@ -747,6 +747,116 @@ fn eyes_by_the_books_definition() {
                 b.is_point_an_eye(p, color),
                 *owner == Some(color),
                 "case {k}: {vertex} for {color}\n{b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn real_eyes_by_the_diagonal_rule() {
+    // (diagram, point, the book's owner, the real eye's owner)
+    let cases: [(&str, &str, Option<Color>, Option<Color>); 7] = [
+        // Two eyes that touch diagonally, B1 and A2 here: the book's test
+        // counts neither, since each has the other as an empty diagonal.
+        (
+            ". . . . .
+             . . . . .
+             x x . . .
+             . x x . .
+             x . x . .",
+            "B1",
+            None,
+            Some(Color::Black),
+        ),
+        (
+            ". . . . .
+             . . . . .
+             x x . . .
+             . x x . .
+             x . x . .",
+            "A2",
+            None,
+            Some(Color::Black),
+        ),
+        // Middle: an empty and an enemy diagonal.
+        (
+            ". . . . .
+             . x x . .
+             . x . x .
+             . x x o .
+             . . . . .",
+            "C3",
+            None,
+            Some(Color::Black),
+        ),
+        // Middle: two enemy diagonals make a false eye under both.
+        (
+            ". . . . .
+             . o x x .
+             . x . x .
+             . x x o .
+             . . . . .",
+            "C3",
+            None,
+            None,
+        ),
+        // Edge: an empty diagonal.
+        (
+            ". . . . .
+             . . . . .
+             . . . . .
+             . x x . .
+             . x . x .",
+            "C1",
+            None,
+            Some(Color::Black),
+        ),
+        // Edge: an enemy diagonal.
+        (
+            ". . . . .
+             . . . . .
+             . . . . .
+             . x x o .
+             . x . x .",
+            "C1",
+            None,
+            None,
+        ),
+        // Corner: an empty diagonal.
+        (
+            ". . . . .
+             . . . . .
+             . . . . .
+             x . . . .
+             . x . . .",
+            "A1",
+            None,
+            Some(Color::Black),
+        ),
+    ];
+    for (k, (diagram, vertex, book, real)) in cases.iter().enumerate() {
+        let b = board(diagram);
+        let p = at(b.size(), vertex);
+        for color in Color::ALL {
+            assert_eq!(
+                b.is_point_an_eye(p, color),
+                *book == Some(color),
+                "case {k}: book eye at {vertex} for {color}\n{b}"
+            );
+            assert_eq!(
+                b.is_eye(p, color, EyeTest::Book),
+                *book == Some(color),
+                "case {k}: book eye at {vertex} for {color}\n{b}"
+            );
+            assert_eq!(
+                b.is_real_eye(p, color),
+                *real == Some(color),
+                "case {k}: real eye at {vertex} for {color}\n{b}"
+            );
+            assert_eq!(
+                b.is_eye(p, color, EyeTest::Real),
+                *real == Some(color),
+                "case {k}: real eye at {vertex} for {color}\n{b}"
             );
         }
     }

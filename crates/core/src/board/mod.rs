@@ -37,6 +37,20 @@ pub(crate) const BLACK: u8 = 1;
 pub(crate) const WHITE: u8 = 2;
 pub(crate) const WALL: u8 = 3;
 
+/// Which empty points count as a player's own eyes, the points a playout
+/// never fills.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EyeTest {
+    /// The book's test ([`Board::is_point_an_eye`]): at least three of four
+    /// diagonals own in the middle of the board, all on-board ones on the
+    /// edge.
+    #[default]
+    Book,
+    /// Not a false eye ([`Board::is_real_eye`]): fewer than two enemy
+    /// diagonals in the middle, none on the edge; empty diagonals allowed.
+    Real,
+}
+
 /// The cell value of a stone of `color`.
 #[inline]
 pub(crate) const fn stone_cell(color: Color) -> u8 {
@@ -542,6 +556,57 @@ impl Board {
         self.cells[p] == EMPTY
             && own_neighbors(self.neighbor_counts[p], color) == 4
             && self.eye_diagonals(p, color)
+    }
+
+    /// Whether empty `point` is a real eye of `color` by the diagonal rule
+    /// that Pachi and Fuego use: every on-board neighbour is a stone of
+    /// `color`, and the eye is not false, that is, its diagonals hold fewer
+    /// than two enemy stones in the middle of the board and none on the edge
+    /// or in a corner.
+    ///
+    /// Unlike the book's test ([`Board::is_point_an_eye`]) an empty diagonal
+    /// does not count against the eye, so two eyes that touch diagonally are
+    /// both eyes: under the book's test neither is, and a playout that obeys
+    /// it fills one of them and kills a living group.
+    #[inline]
+    pub fn is_real_eye(&self, point: Point, color: Color) -> bool {
+        let p = point.index();
+        self.cells[p] == EMPTY
+            && own_neighbors(self.neighbor_counts[p], color) == 4
+            && self.real_eye_diagonals(p, color)
+    }
+
+    /// Whether `point` is `color`'s own eye under `test`.
+    #[inline]
+    pub fn is_eye(&self, point: Point, color: Color, test: EyeTest) -> bool {
+        match test {
+            EyeTest::Book => self.is_point_an_eye(point, color),
+            EyeTest::Real => self.is_real_eye(point, color),
+        }
+    }
+
+    /// The diagonal half of [`Board::is_real_eye`].
+    #[inline]
+    fn real_eye_diagonals(&self, p: usize, color: Color) -> bool {
+        let enemy = stone_cell(!color);
+        let mut enemies = 0;
+        let mut off_board = 0;
+        for d in self.diagonal_cells(p) {
+            let cell = self.cells[d];
+            off_board |= (cell == WALL) as u8;
+            enemies += (cell == enemy) as u8;
+        }
+        // An edge or a corner counts as one enemy diagonal.
+        enemies + off_board < 2
+    }
+
+    /// The diagonal half of the eye test under `test`.
+    #[inline]
+    pub(crate) fn eye_diagonals_by(&self, p: usize, color: Color, test: EyeTest) -> bool {
+        match test {
+            EyeTest::Book => self.eye_diagonals(p, color),
+            EyeTest::Real => self.real_eye_diagonals(p, color),
+        }
     }
 
     /// The diagonal half of the eye test.

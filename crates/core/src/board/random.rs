@@ -6,7 +6,7 @@
 //! of the part still to draw from), which the rest of the board never
 //! relies on.
 
-use super::{own_neighbors, Board, EMPTY_NEIGHBORS_MASK};
+use super::{own_neighbors, Board, EyeTest, EMPTY_NEIGHBORS_MASK};
 use crate::color::Color;
 use crate::point::Point;
 use crate::rng::Rng;
@@ -34,6 +34,19 @@ impl Board {
         &mut self,
         color: Color,
         rng: &mut Rng,
+        accept: impl FnMut(&Board, Point) -> bool,
+    ) -> Option<Point> {
+        self.random_move_avoiding_eyes(color, rng, EyeTest::Book, accept)
+    }
+
+    /// [`Board::random_playout_move_where`] with the eyes never filled
+    /// chosen by `eyes`.
+    #[inline]
+    pub fn random_move_avoiding_eyes(
+        &mut self,
+        color: Color,
+        rng: &mut Rng,
+        eyes: EyeTest,
         mut accept: impl FnMut(&Board, Point) -> bool,
     ) -> Option<Point> {
         let mut remaining = self.empty_len as usize;
@@ -42,7 +55,7 @@ impl Board {
             let p = self.empty[i] as usize;
             let packed = self.neighbor_counts[p];
             let acceptable = if own_neighbors(packed, color) == 4 {
-                !self.eye_diagonals(p, color) && self.is_legal_empty(p, color)
+                !self.eye_diagonals_by(p, color, eyes) && self.is_legal_empty(p, color)
             } else {
                 // An empty neighbour makes the move legal at once; the ko point
                 // never has one (the stone captured there had no liberty).

@@ -32,7 +32,7 @@
 
 use super::benson::PassAlive;
 use super::nakade::{race_verdict, RaceVerdict};
-use crate::board::Board;
+use crate::board::{Board, EyeTest};
 use crate::color::{ByColor, Color};
 use crate::game::Game;
 use crate::playout::final_owner;
@@ -322,16 +322,15 @@ fn canonical(board: &Board) -> Board {
 }
 
 /// Plays uniformly random legal moves that fill no real eye of the mover
-/// ([`is_real_eye`]) and put no chain of four or more stones in atari
+/// ([`Board::is_real_eye`]) and put no chain of four or more stones in atari
 /// ([`is_large_self_atari`]) until both sides pass in a row or `max_moves`
 /// turns.
 fn play_out(board: &mut Board, mut color: Color, rng: &mut Rng, max_moves: usize) {
     let mut passes = 0;
     for _ in 0..max_moves {
         let mover = color;
-        let acceptable =
-            |b: &Board, p: Point| !is_real_eye(b, p, mover) && !is_large_self_atari(b, p, mover);
-        match board.random_playout_move_where(color, rng, acceptable) {
+        let acceptable = |b: &Board, p: Point| !is_large_self_atari(b, p, mover);
+        match board.random_move_avoiding_eyes(color, rng, EyeTest::Real, acceptable) {
             Some(point) => {
                 board.play_unchecked(point, color);
                 passes = 0;
@@ -400,35 +399,6 @@ pub fn is_large_self_atari(board: &Board, point: Point, color: Color) -> bool {
         }
     }
     joined_stones >= LARGE_SELF_ATARI - 1
-}
-
-/// Whether empty `point` is a real eye of `color`: every on-board neighbour
-/// is a stone of `color`, and of the on-board diagonals at most one holds an
-/// enemy stone in the middle of the board, none on the edge or in a corner.
-pub fn is_real_eye(board: &Board, point: Point, color: Color) -> bool {
-    if board.stone(point).is_some() {
-        return false;
-    }
-    if board
-        .on_board_neighbors(point)
-        .any(|n| board.stone(n) != Some(color))
-    {
-        return false;
-    }
-    let mut enemies = 0;
-    let mut off_board = 0;
-    for d in board.diagonals(point) {
-        if !board.is_on_board(d) {
-            off_board += 1;
-        } else if board.stone(d) == Some(!color) {
-            enemies += 1;
-        }
-    }
-    if off_board > 0 {
-        enemies == 0
-    } else {
-        enemies <= 1
-    }
 }
 
 /// The seki rule described at the top of this module.

@@ -15,8 +15,8 @@ use crate::rules::{Rules, Scoring};
 
 pub use benson::PassAlive;
 pub use dead_stones::{
-    all_alive, estimate_status, expected_lead, game_status, is_large_self_atari, is_real_eye,
-    settlement, ChainStatus, Settlement, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
+    all_alive, estimate_status, expected_lead, game_status, is_large_self_atari, settlement,
+    ChainStatus, Settlement, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
 };
 
 /// The points of each side, komi included in White's.
