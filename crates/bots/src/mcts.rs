@@ -204,7 +204,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let mut points: Vec<Point> = board
             .empty_points()
             .filter(|&p| {
-                !board.is_point_an_eye(p, root.to_move)
+                !board.is_eye(p, root.to_move, self.config.params.eyes)
                     && board.is_legal_simple(p, root.to_move)
                     && game.legal(Move::Play(p)).is_ok()
             })

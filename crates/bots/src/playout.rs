@@ -683,7 +683,11 @@ mod tests {
                 }
             }
         }
-        assert!(lost[0] > 0, "the book's eyes lost the group {} times", lost[0]);
+        assert!(
+            lost[0] > 0,
+            "the book's eyes lost the group {} times",
+            lost[0]
+        );
         assert_eq!(lost[1], 0, "real eyes lost the group");
     }
 

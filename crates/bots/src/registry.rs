@@ -617,6 +617,16 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
     Ok(config)
 }
 
+/// The eye test of `mcts:eyes=book|real`, for the tree's moves and the
+/// playouts alike.
+fn eye_test(spec: &BotSpec) -> Result<EyeTest, BotError> {
+    match spec.get("eyes").unwrap_or("book") {
+        "book" => Ok(EyeTest::Book),
+        "real" => Ok(EyeTest::Real),
+        other => Err(bad_value("eyes", other, "expected book or real")),
+    }
+}
+
 /// The playout policy of `mcts:playout=heavy|uniform`.
 fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
     let playout = spec.get("playout").unwrap_or("heavy");
@@ -631,13 +641,7 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
             parse_whole(value, 0, 100).map_err(|reason| bad_value("twolib", value, &reason))?;
         policy.two_liberty_percent = if heavy { percent as usize } else { 0 };
     }
-    if let Some(value) = spec.get("eyes") {
-        policy.eyes = match value {
-            "book" => EyeTest::Book,
-            "real" => EyeTest::Real,
-            other => return Err(bad_value("eyes", other, "expected book or real")),
-        };
-    }
+    policy.eyes = eye_test(spec)?;
     for (key, flag) in [
         ("lgrf", &mut policy.last_good_reply),
         ("nakade", &mut policy.nakade),
@@ -726,8 +730,9 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // The network's options are read by `network_mix`, the
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
-            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "eyes"
-            | "pass" | "resign" => {}
+            "eyes" => config.params.eyes = eye_test(spec)?,
+            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "pass"
+            | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -1043,6 +1048,17 @@ mod tests {
                 .unwrap()
                 .last_good_reply
         );
+        // The eye test reaches the playouts and the tree alike.
+        for (text, eyes) in [
+            ("mcts:eyes=book", EyeTest::Book),
+            ("mcts:eyes=real", EyeTest::Real),
+            ("mcts:playout=uniform,eyes=real", EyeTest::Real),
+        ] {
+            assert_eq!(policy(text).unwrap().eyes, eyes, "{text}");
+            assert_eq!(mcts_config(&spec(text)).unwrap().params.eyes, eyes, "{text}");
+        }
+        let error = make_bot(&spec("mcts:eyes=false"), 1).err().unwrap();
+        assert!(error.to_string().contains("book or real"), "{error}");
         assert!(!policy("mcts").unwrap().nakade);
         assert!(policy("mcts:nakade=true").unwrap().nakade);
         assert!(!policy("mcts:nakade=off").unwrap().nakade);

@@ -334,10 +334,17 @@ impl Reference {
         }
     }
 
-    /// Every neighbour `color`'s, and not a false eye: fewer than two enemy
-    /// diagonals in the middle, none at all next to the edge.
-    fn is_real_eye(&self, i: usize, color: Color) -> bool {
+    /// Every neighbour `color`'s, none of their chains in atari, and not a
+    /// false eye: fewer than two enemy diagonals in the middle, none at all
+    /// next to the edge.
+    fn is_real_eye(&self, chains: &Chains, i: usize, color: Color) -> bool {
         if self.grid[i].is_some() || self.neighbors(i).any(|m| self.grid[m] != Some(color)) {
+            return false;
+        }
+        if self
+            .neighbors(i)
+            .any(|m| chains.liberties[chains.id[m]] == 1)
+        {
             return false;
         }
         let (on, off) = self.diagonals(i);
@@ -417,7 +424,7 @@ fn check_position(game: &Game, reference: &Reference, chains: &Chains, hash: u64
                     );
                     assert_eq!(
                         board.is_real_eye(p, color),
-                        reference.is_real_eye(i, color),
+                        reference.is_real_eye(&chains, i, color),
                         "{context}: real eye of {color} at {}\n{board:?}",
                         game.size().gtp(Move::Play(p))
                     );

@@ -755,7 +755,19 @@ fn eyes_by_the_books_definition() {
 #[test]
 fn real_eyes_by_the_diagonal_rule() {
     // (diagram, point, the book's owner, the real eye's owner)
-    let cases: [(&str, &str, Option<Color>, Option<Color>); 7] = [
+    let cases: [(&str, &str, Option<Color>, Option<Color>); 8] = [
+        // The chain around A1 is in atari: White captures there, so it is
+        // the book's eye but no real one.
+        (
+            ". . . . .
+             . . . . .
+             o o . . .
+             x x o . .
+             . x o . .",
+            "A1",
+            Some(Color::Black),
+            None,
+        ),
         // Two eyes that touch diagonally, B1 and A2 here: the book's test
         // counts neither, since each has the other as an empty diagonal.
         (

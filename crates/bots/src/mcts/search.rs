@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use tengen_core::{scoring, Board, Color, Point, Rules};
+use tengen_core::{scoring, Board, Color, EyeTest, Point, Rules};
 
 use super::tree::{from_move, NodeMove, SelectionParams, Tree, PASS};
 use crate::evaluator::{AmafMap, Evaluator, Leaf};
@@ -47,6 +47,9 @@ pub struct SearchParams {
     /// the node rather than at the playout's end ([`Tree::backup`]; 0: all
     /// the same).
     pub amaf_distance: f32,
+    /// The own eyes the tree never fills (the playouts' test, so that the
+    /// tree does not search moves the playouts never play).
+    pub eyes: EyeTest,
 }
 
 impl Default for SearchParams {
@@ -57,6 +60,7 @@ impl Default for SearchParams {
             policy_visits: 48,
             prior: PriorSource::default(),
             amaf_distance: 0.0,
+            eyes: EyeTest::Book,
         }
     }
 }
@@ -149,7 +153,7 @@ pub struct SearchOutcome {
 const OWNERSHIP_FLUSH: u32 = 32;
 
 /// Children of a node: the points where `to_move` may play (simple ko,
-/// suicide forbidden, no own single-point eye), with priors, and a pass. In
+/// suicide forbidden, no own eye under `eyes`), with priors, and a pass. In
 /// NoGo: every legal point, with even priors, and no pass.
 #[allow(clippy::too_many_arguments)] // The working buffers of the hot path.
 pub fn candidate_children(
@@ -158,6 +162,7 @@ pub fn candidate_children(
     last: Option<Point>,
     before_last: Option<Point>,
     nogo: bool,
+    eyes: EyeTest,
     knowledge: &mut Knowledge,
     points: &mut Vec<Point>,
     priors: &mut Vec<Prior>,
@@ -176,7 +181,7 @@ pub fn candidate_children(
     points.extend(
         board
             .empty_points()
-            .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_point_an_eye(p, to_move)),
+            .filter(|&p| board.is_legal_simple(p, to_move) && !board.is_eye(p, to_move, eyes)),
     );
     children_with_priors(
         board,
@@ -357,6 +362,7 @@ impl<E: Evaluator> Worker<E> {
                     last,
                     before_last,
                     root.rules.is_nogo(),
+                    shared.params.eyes,
                     &mut self.knowledge,
                     &mut self.points,
                     &mut self.priors,

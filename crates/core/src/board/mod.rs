@@ -47,7 +47,8 @@ pub enum EyeTest {
     #[default]
     Book,
     /// Not a false eye ([`Board::is_real_eye`]): fewer than two enemy
-    /// diagonals in the middle, none on the edge; empty diagonals allowed.
+    /// diagonals in the middle, none on the edge, empty diagonals allowed;
+    /// and no chain around it in atari.
     Real,
 }
 
@@ -562,7 +563,8 @@ impl Board {
     /// that Pachi and Fuego use: every on-board neighbour is a stone of
     /// `color`, and the eye is not false, that is, its diagonals hold fewer
     /// than two enemy stones in the middle of the board and none on the edge
-    /// or in a corner.
+    /// or in a corner. Further, no chain around it may be in atari: the
+    /// point is then that chain's last liberty, where the enemy captures.
     ///
     /// Unlike the book's test ([`Board::is_point_an_eye`]) an empty diagonal
     /// does not count against the eye, so two eyes that touch diagonally are
@@ -585,9 +587,19 @@ impl Board {
         }
     }
 
-    /// The diagonal half of [`Board::is_real_eye`].
+    /// The diagonal half of [`Board::is_real_eye`], and its test that no
+    /// chain around the point is in atari.
     #[inline]
     fn real_eye_diagonals(&self, p: usize, color: Color) -> bool {
+        // A chain around it in atari has the point as its last liberty:
+        // the enemy captures there, so it is no eye, and filling it may be
+        // the move that saves the chain.
+        let own = stone_cell(color);
+        for n in self.neighbor_cells(p) {
+            if self.cells[n] == own && self.liberties[self.chain_head[n] as usize] == 1 {
+                return false;
+            }
+        }
         let enemy = stone_cell(!color);
         let mut enemies = 0;
         let mut off_board = 0;
