@@ -424,7 +424,7 @@ fn check_position(game: &Game, reference: &Reference, chains: &Chains, hash: u64
                     );
                     assert_eq!(
                         board.is_real_eye(p, color),
-                        reference.is_real_eye(&chains, i, color),
+                        reference.is_real_eye(chains, i, color),
                         "{context}: real eye of {color} at {}\n{board:?}",
                         game.size().gtp(Move::Play(p))
                     );
