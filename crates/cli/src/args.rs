@@ -339,6 +339,10 @@ pub struct PlayoutsArgs {
     /// Playouts to play: light (uniformly random) or heavy (the MCTS bot's).
     #[arg(long, default_value = "light")]
     pub policy: bench::Policy,
+    /// The own eyes heavy playouts never fill: book or real, as the mcts
+    /// bot's `eyes` option (default: the bot's).
+    #[arg(long, value_parser = ["book", "real"])]
+    pub eyes: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -363,6 +367,10 @@ pub struct SearchArgs {
     /// rules (hand-written knowledge), as the mcts bot's `priors` option.
     #[arg(long, default_value = "learned", value_parser = ["learned", "rules"])]
     pub priors: String,
+    /// The own eyes the tree and the playouts never fill: book or real, as
+    /// the mcts bot's `eyes` option (default: the bot's).
+    #[arg(long, value_parser = ["book", "real"])]
+    pub eyes: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]

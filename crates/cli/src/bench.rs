@@ -13,12 +13,13 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
+use tengen_bots::evaluator::RolloutEvaluator;
 use tengen_bots::mcts::{MctsBot, MctsConfig};
 use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
 use tengen_bots::prior::PriorSource;
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::scoring::winner_by_margin;
-use tengen_core::{Board, BoardSize, Color, Game, PlayoutBoard, Rng, Rules};
+use tengen_core::{Board, BoardSize, Color, EyeTest, Game, PlayoutBoard, Rng, Rules};
 
 use crate::report::size_text;
 
@@ -40,6 +41,8 @@ pub struct BenchConfig {
     pub seed: u64,
     /// Which playouts.
     pub policy: Policy,
+    /// The own eyes heavy playouts never fill.
+    pub eyes: EyeTest,
 }
 
 /// The playouts a benchmark plays.
@@ -198,7 +201,8 @@ pub fn measure(config: &BenchConfig, progress: &mut dyn FnMut(Duration)) -> Meas
         Policy::Heavy => {
             let empty = Board::new(config.size);
             let mut work = empty.clone();
-            let heavy = PlayoutPolicy::default();
+            let mut heavy = PlayoutPolicy::default();
+            heavy.eyes = config.eyes;
             let mut scratch = PlayoutScratch::default();
             timed(config, progress, |m| {
                 work.clone_from(&empty);
@@ -266,8 +270,8 @@ pub fn run(
         out,
         "{} playouts on {} ({} points), one thread, {:.1} s per run, {repeat} run{}, seed {}, move cap {}",
         match config.policy {
-            Policy::Light => "Light",
-            Policy::Heavy => "Heavy (MCTS)",
+            Policy::Light => "Light".to_string(),
+            Policy::Heavy => format!("Heavy (MCTS, {:?} eyes)", config.eyes),
         },
         size_text(config.size),
         config.size.points_count(),
@@ -343,6 +347,7 @@ pub fn search_rate(
     threads: usize,
     seed: u64,
     prior: PriorSource,
+    eyes: EyeTest,
 ) -> SearchMeasurement {
     let mut config = MctsConfig {
         time: Some(duration),
@@ -353,7 +358,10 @@ pub fn search_rate(
         ..MctsConfig::default()
     };
     config.params.prior = prior;
-    let mut bot = MctsBot::with_rollouts(config, seed);
+    config.params.eyes = eyes;
+    let mut policy = PlayoutPolicy::default();
+    policy.eyes = eyes;
+    let mut bot = MctsBot::new(config, RolloutEvaluator::new(policy, seed));
     let game = Game::new(size, Rules::default());
     let cpu_start = process_cpu_time();
     let (playouts, wall) = bot.search_only(&game);
@@ -385,6 +393,8 @@ pub struct SearchBenchConfig {
     pub seed: u64,
     /// Where the search's priors come from.
     pub prior: PriorSource,
+    /// The own eyes the tree and the playouts never fill.
+    pub eyes: EyeTest,
 }
 
 /// Where [`run_search`] is, for a progress display.
@@ -416,7 +426,7 @@ pub fn run_search(
     let repeat = config.repeat.max(1);
     writeln!(
         out,
-        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {}, {} priors",
+        "MCTS search on {} from the empty board, {:.1} s per run, {} run(s) per thread count, seed {}, {} priors, {:?} eyes",
         config.size,
         config.duration.as_secs_f64(),
         repeat,
@@ -424,14 +434,22 @@ pub fn run_search(
         match config.prior {
             PriorSource::Rules => "rule".to_string(),
             PriorSource::Learned { weight, .. } => format!("learned (weight {weight})"),
-        }
+        },
+        config.eyes,
     )?;
     let mut results: Vec<Vec<SearchMeasurement>> = vec![Vec::new(); config.threads.len()];
     for run in 0..repeat {
         for (i, &threads) in config.threads.iter().enumerate() {
             progress(SearchProgress::Measuring { threads, run });
             let seed = config.seed.wrapping_add(run as u64);
-            let m = search_rate(config.size, config.duration, threads, seed, config.prior);
+            let m = search_rate(
+                config.size,
+                config.duration,
+                threads,
+                seed,
+                config.prior,
+                config.eyes,
+            );
             writeln!(
                 out,
                 "threads {:>3}  run {:>3}  simulations {:>9}  in {:.2} s wall = {:.0}/s, {}",
@@ -525,6 +543,7 @@ mod tests {
             duration: Duration::from_millis(50),
             seed: 1,
             policy: Policy::Light,
+            eyes: EyeTest::Book,
         };
         let mut calls = 0;
         let m = measure(&config, &mut |_| calls += 1);
@@ -561,6 +580,7 @@ mod tests {
             duration: Duration::from_millis(10),
             seed: 5,
             policy: Policy::Heavy,
+            eyes: EyeTest::Real,
         };
         let mut out = Vec::new();
         let mut runs_seen = Vec::new();
@@ -570,7 +590,7 @@ mod tests {
         assert_eq!(runs_seen.last(), Some(&2));
         let text = String::from_utf8(out).unwrap();
         assert!(
-            text.starts_with("Heavy (MCTS) playouts on 3x4 (12 points)"),
+            text.starts_with("Heavy (MCTS, Real eyes) playouts on 3x4 (12 points)"),
             "{text}"
         );
         assert!(text.contains("Run 3 of 3 (seed 7):"), "{text}");
@@ -589,6 +609,7 @@ mod tests {
             2,
             3,
             PriorSource::default(),
+            EyeTest::Real,
         );
         assert_eq!(m.threads, 2);
         assert!(m.playouts > 50, "{m:?}");
@@ -605,6 +626,7 @@ mod tests {
             repeat: 2,
             seed: u64::MAX,
             prior: PriorSource::Rules,
+            eyes: EyeTest::Book,
         };
         let mut out = Vec::new();
         let mut events = Vec::new();

@@ -12,6 +12,15 @@ use tengen::progress::SuspendingWriter;
 use super::seed_or_clock;
 use crate::args::{KatagoBenchArgs, PlayoutsArgs, PolicyBenchArgs, SearchArgs};
 
+/// The eye test named on the command line, or the MCTS bot's own.
+fn eye_test(name: Option<&str>) -> tengen_core::EyeTest {
+    match name {
+        Some("book") => tengen_core::EyeTest::Book,
+        Some("real") => tengen_core::EyeTest::Real,
+        _ => tengen_bots::playout::PlayoutPolicy::default().eyes,
+    }
+}
+
 /// Runs `tengen bench playouts`.
 pub fn playouts(args: PlayoutsArgs) -> Result<()> {
     let config = BenchConfig {
@@ -19,6 +28,7 @@ pub fn playouts(args: PlayoutsArgs) -> Result<()> {
         duration: Duration::from_secs_f64(args.seconds),
         seed: seed_or_clock(args.seed),
         policy: args.policy,
+        eyes: eye_test(args.eyes.as_deref()),
     };
     let repeat = args.repeat as usize;
     let run_ms = config.duration.as_millis() as u64;
@@ -49,6 +59,7 @@ pub fn search(args: SearchArgs) -> Result<()> {
             "rules" => tengen_bots::prior::PriorSource::Rules,
             _ => tengen_bots::prior::PriorSource::default(),
         },
+        eyes: eye_test(args.eyes.as_deref()),
     };
     let runs = config.repeat * config.threads.len();
     let bar = ProgressBar::with_draw_target(Some(runs as u64), ProgressDrawTarget::stderr());
