@@ -1055,7 +1055,11 @@ mod tests {
             ("mcts:playout=uniform,eyes=real", EyeTest::Real),
         ] {
             assert_eq!(policy(text).unwrap().eyes, eyes, "{text}");
-            assert_eq!(mcts_config(&spec(text)).unwrap().params.eyes, eyes, "{text}");
+            assert_eq!(
+                mcts_config(&spec(text)).unwrap().params.eyes,
+                eyes,
+                "{text}"
+            );
         }
         let error = make_bot(&spec("mcts:eyes=false"), 1).err().unwrap();
         assert!(error.to_string().contains("book or real"), "{error}");
