@@ -21,7 +21,9 @@
 //! 6. with probability [`PlayoutPolicy::global_capture_percent`], a capture
 //!    or an escape from atari anywhere on the board;
 //! 7. otherwise a uniformly random legal move that fills no own eye and is
-//!    not a self-atari of two or more stones, or a pass when none is left.
+//!    not a self-atari of two or more stones (unless, when
+//!    [`PlayoutPolicy::nakade_sacrifice`] is on, the stones once captured
+//!    leave a dead eye shape), or a pass when none is left.
 //!
 //! Every move chosen is legal under simple ko with suicide forbidden, and no
 //! move fills a point that is the mover's own eye. The playout ends after
@@ -32,8 +34,8 @@ use tengen_core::{Board, Color, EyeTest, Point, Rng, MAX_CELLS};
 
 use crate::patterns::Patterns;
 use crate::tactics::{
-    atari_liberty, escape_is_laddered, escape_moves, eye_space, self_atari_size,
-    two_liberty_replies, vital_point, LadderScratch, PointSet,
+    atari_liberty, escape_is_laddered, escape_moves, eye_space, is_nakade_sacrifice,
+    self_atari_size, two_liberty_replies, vital_point, LadderScratch, PointSet,
 };
 
 /// The playout move policy and its probabilities.
@@ -67,6 +69,10 @@ pub struct PlayoutPolicy {
     pub last_good_reply: bool,
     /// The points never filled: the mover's own eyes under this test.
     pub eyes: EyeTest,
+    /// Whether a random move may always be a self-atari whose chain, once
+    /// captured, leaves a dead eye shape ([`is_nakade_sacrifice`]): the
+    /// sacrifice that kills by nakade.
+    pub nakade_sacrifice: bool,
 }
 
 impl Default for PlayoutPolicy {
@@ -84,6 +90,7 @@ impl Default for PlayoutPolicy {
             nakade: false,
             last_good_reply: false,
             eyes: EyeTest::Book,
+            nakade_sacrifice: false,
         }
     }
 }
@@ -384,8 +391,14 @@ impl PlayoutPolicy {
         // Large self-ataris are refused, except on a few turns: the throw-ins
         // that kill by nakade are self-ataris too.
         let allow_any = rng.below(100) < self.self_atari_percent;
+        let sacrifices = self.nakade_sacrifice;
         board.random_move_avoiding_eyes(color, rng, self.eyes, |board, point| {
-            allow_any || self_atari_size(board, point, color) < 2
+            allow_any
+                || match self_atari_size(board, point, color) {
+                    0 | 1 => true,
+                    3..=6 if sacrifices => is_nakade_sacrifice(board, point, color),
+                    _ => false,
+                }
         })
     }
 

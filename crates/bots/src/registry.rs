@@ -163,6 +163,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
             },
             BotOption {
+                name: "sacrifice",
+                default: "false",
+                help: "in heavy playouts, let random moves be a self-atari of three to six stones whose capture leaves a dead eye shape (a nakade sacrifice; true or false)",
+            },
+            BotOption {
                 name: "eyes",
                 default: "book",
                 help: "the points heavy playouts never fill: book (all neighbours own and three of four diagonals, all on the edge) or real (all neighbours own and not a false eye: at most one enemy diagonal, none on the edge; empty diagonals allowed)",
@@ -645,6 +650,7 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
     for (key, flag) in [
         ("lgrf", &mut policy.last_good_reply),
         ("nakade", &mut policy.nakade),
+        ("sacrifice", &mut policy.nakade_sacrifice),
     ] {
         if let Some(value) = spec.get(key) {
             let on = parse_flag(value).map_err(|reason| bad_value(key, value, &reason))?;
@@ -731,8 +737,8 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
             "eyes" => config.params.eyes = eye_test(spec)?,
-            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "twolib" | "pass"
-            | "resign" => {}
+            "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "sacrifice"
+            | "twolib" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -1063,6 +1069,13 @@ mod tests {
         }
         let error = make_bot(&spec("mcts:eyes=false"), 1).err().unwrap();
         assert!(error.to_string().contains("book or real"), "{error}");
+        assert!(!policy("mcts").unwrap().nakade_sacrifice);
+        assert!(policy("mcts:sacrifice=true").unwrap().nakade_sacrifice);
+        assert!(
+            !policy("mcts:playout=uniform,sacrifice=true")
+                .unwrap()
+                .nakade_sacrifice
+        );
         assert!(!policy("mcts").unwrap().nakade);
         assert!(policy("mcts:nakade=true").unwrap().nakade);
         assert!(!policy("mcts:nakade=off").unwrap().nakade);

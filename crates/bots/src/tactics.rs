@@ -615,6 +615,31 @@ fn may_be_eye_space(board: &Board, start: Point, owner: Option<Color>) -> bool {
     1 + orthogonal + diagonal <= 6
 }
 
+/// Whether `color` playing at empty `point` makes a chain of three to six
+/// stones that, once captured, leaves the capturer an eye space of a dead
+/// shape: straight or bent three, pyramid or square four, bulky or crossed
+/// five, rabbity six. Meant for moves that are a self-atari (the chain then
+/// has one liberty, so its points are the whole space): such a sacrifice
+/// kills by nakade, and a playout that refuses every large self-atari
+/// never finds it.
+pub fn is_nakade_sacrifice(board: &Board, point: Point, color: Color) -> bool {
+    let mut stones = PointSet::<6>::new(point);
+    stones.insert(point);
+    for n in board.neighbors(point) {
+        if board.stone(n) == Some(color) {
+            for stone in board.chain(n) {
+                if !stones.insert(stone) {
+                    return false;
+                }
+            }
+        }
+    }
+    let points = stones.as_slice();
+    points.len() >= 3
+        && (vital_point(board, points).is_some()
+            || (points.len() == 4 && has_square(board, points)))
+}
+
 /// The vital point of the eye space `points` (see [`nakade_point`]), if its
 /// shape has one.
 pub fn vital_point(board: &Board, points: &[Point]) -> Option<Point> {
@@ -669,6 +694,59 @@ mod tests {
 
     fn at(board: &Board, vertex: &str) -> Point {
         board.size().parse_gtp(vertex).unwrap().point().unwrap()
+    }
+
+    #[test]
+    fn sacrifices_that_leave_a_dead_shape() {
+        // Black's A2 makes the square A1-B2 with one liberty, A3; captured,
+        // it leaves White a square four, which cannot make two eyes.
+        let square = Board::from_ascii(
+            ". . . . .
+             o o o . .
+             . o o . .
+             . x o . .
+             x x o . .",
+        )
+        .unwrap();
+        assert_eq!(self_atari_size(&square, at(&square, "A2"), Color::Black), 4);
+        assert!(is_nakade_sacrifice(
+            &square,
+            at(&square, "A2"),
+            Color::Black
+        ));
+        // Three in a row: a straight three.
+        let three = Board::from_ascii(
+            ". . . . . .
+             . . . . . .
+             o o o o o .
+             x x . . o .
+             o o o o o .",
+        )
+        .unwrap();
+        assert_eq!(self_atari_size(&three, at(&three, "C2"), Color::Black), 3);
+        assert!(is_nakade_sacrifice(&three, at(&three, "C2"), Color::Black));
+        // Four in a row makes a straight four, which lives: no nakade.
+        let four = Board::from_ascii(
+            ". . . . . .
+             . . . . . .
+             o o o o o o
+             x x . x . o
+             o o o o o o",
+        )
+        .unwrap();
+        assert_eq!(self_atari_size(&four, at(&four, "C2"), Color::Black), 4);
+        assert!(!is_nakade_sacrifice(&four, at(&four, "C2"), Color::Black));
+        // Seven stones are never a nakade.
+        let long = Board::from_ascii(
+            ". . . . . . . . .
+             . . . . . . . . .
+             o o o o o o o o o
+             x x x . x x x . o
+             o o o o o o o o o",
+        )
+        .unwrap();
+        assert_eq!(self_atari_size(&long, at(&long, "D2"), Color::Black), 7);
+        assert!(!is_nakade_sacrifice(&long, at(&long, "D2"), Color::Black));
     }
 
     #[test]
