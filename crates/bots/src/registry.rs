@@ -169,7 +169,7 @@ pub const BOTS: &[BotInfo] = &[
             },
             BotOption {
                 name: "eyes",
-                default: "book",
+                default: "real",
                 help: "the points heavy playouts never fill: book (all neighbours own and three of four diagonals, all on the edge) or real (all neighbours own and not a false eye: at most one enemy diagonal, none on the edge; empty diagonals allowed)",
             },
             BotOption {
@@ -625,7 +625,7 @@ pub fn puct_config(spec: &BotSpec) -> Result<PuctConfig, BotError> {
 /// The eye test of `mcts:eyes=book|real`, for the tree's moves and the
 /// playouts alike.
 fn eye_test(spec: &BotSpec) -> Result<EyeTest, BotError> {
-    match spec.get("eyes").unwrap_or("book") {
+    match spec.get("eyes").unwrap_or("real") {
         "book" => Ok(EyeTest::Book),
         "real" => Ok(EyeTest::Real),
         other => Err(bad_value("eyes", other, "expected book or real")),

@@ -60,7 +60,7 @@ impl Default for SearchParams {
             policy_visits: 48,
             prior: PriorSource::default(),
             amaf_distance: 0.0,
-            eyes: EyeTest::Book,
+            eyes: EyeTest::Real,
         }
     }
 }
