@@ -572,19 +572,16 @@ impl Board {
     /// it fills one of them and kills a living group.
     #[inline]
     pub fn is_real_eye(&self, point: Point, color: Color) -> bool {
-        let p = point.index();
-        self.cells[p] == EMPTY
-            && own_neighbors(self.neighbor_counts[p], color) == 4
-            && self.real_eye_diagonals(p, color)
+        self.is_eye(point, color, EyeTest::Real)
     }
 
     /// Whether `point` is `color`'s own eye under `test`.
     #[inline]
     pub fn is_eye(&self, point: Point, color: Color, test: EyeTest) -> bool {
-        match test {
-            EyeTest::Book => self.is_point_an_eye(point, color),
-            EyeTest::Real => self.is_real_eye(point, color),
-        }
+        let p = point.index();
+        self.cells[p] == EMPTY
+            && own_neighbors(self.neighbor_counts[p], color) == 4
+            && self.eye_diagonals_by(p, color, test)
     }
 
     /// The diagonal half of [`Board::is_real_eye`], and its test that no
