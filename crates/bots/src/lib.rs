@@ -11,6 +11,7 @@ pub mod seed;
 
 pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
 pub use seed::fresh_seed;
+pub mod book;
 pub mod builtin;
 pub mod evaluator;
 pub mod features;

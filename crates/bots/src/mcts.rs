@@ -24,6 +24,7 @@ use self::search::{
     SearchParams,
 };
 use self::tree::{from_move, to_move, Node, NodeMove, Tree};
+use crate::book::OpeningBook;
 use crate::evaluator::{Evaluator, RolloutEvaluator};
 use crate::playout::PlayoutPolicy;
 use crate::prior::{Knowledge, Prior};
@@ -57,6 +58,8 @@ pub struct MctsConfig {
     /// Stop as soon as the most visited move cannot be overtaken in the
     /// playouts or time left (off for benchmarks).
     pub early_stop: bool,
+    /// The opening book whose moves are played without a search (`book`).
+    pub book: Option<&'static OpeningBook>,
 }
 
 impl Default for MctsConfig {
@@ -70,6 +73,7 @@ impl Default for MctsConfig {
             reuse: true,
             params: SearchParams::default(),
             early_stop: true,
+            book: Some(OpeningBook::builtin()),
         }
     }
 }
@@ -328,6 +332,14 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let to_move = game.to_move();
         self.cleanup = cleanup;
         let counted = !cleanup && !game.rules().is_nogo();
+        // The book decides where it knows the position; the search still
+        // runs, so that the analysis (and the tree kept for the next move)
+        // is there as after any other move.
+        let book_move = self
+            .config
+            .book
+            .filter(|_| !cleanup)
+            .and_then(|b| b.lookup(game));
         // Whether the position is settled, once known (it costs playouts).
         let mut settled = None;
         // The opponent passed, nothing is left open and the count (the one
@@ -344,12 +356,18 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         }
         let limits = self.limits(game);
         let (tree, _root, outcome) = self.search(game, limits, report, stop);
-        let analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
+        let mut analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let mut best = tree.most_visited(0);
         if counted {
             best = best.map(|pass| play_on_while_open(&tree, pass, game, settled));
         }
         let action = match best {
+            _ if book_move.is_some() => {
+                let point = book_move.expect("checked");
+                tracing::info!(mv = %game.size().gtp(Move::Play(point)), "opening book");
+                put_first(&mut analysis, Move::Play(point));
+                Action::Move(Move::Play(point))
+            }
             // NoGo without a legal move: the game is lost.
             None if game.rules().is_nogo() => Action::Resign,
             None => Action::Move(Move::Pass),
@@ -380,6 +398,26 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         self.last_outcome = Some(outcome);
         self.keep(tree, game);
         action
+    }
+}
+
+/// Puts `mv`, the move played, first among the analysis's candidates (as
+/// the most visited move is when the search chooses), with no visits if
+/// the search left it out.
+fn put_first(analysis: &mut Analysis, mv: Move) {
+    match analysis.candidates.iter().position(|c| c.mv == mv) {
+        Some(index) => analysis.candidates[..=index].rotate_right(1),
+        None => analysis.candidates.insert(
+            0,
+            Candidate {
+                mv,
+                visits: 0,
+                winrate: analysis.winrate,
+                prior: 0.0,
+                score_lead: None,
+                pv: vec![mv],
+            },
+        ),
     }
 }
 

@@ -188,6 +188,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "with learned priors: the move model, builtin or a file written by `tengen nn move-model`",
             },
             BotOption {
+                name: "book",
+                default: "builtin",
+                help: "opening book: builtin (9x9, komi 7), none, or a file written by `tengen nn opening-book`; its move is played without a search where it knows the position",
+            },
+            BotOption {
                 name: "priorweight",
                 default: "150",
                 help: "with learned priors: won visits a move of probability 1 would get (a move of probability p gets this times the square root of p)",
@@ -737,6 +742,16 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
             // playout policy by `playout_policy`, the termination options
             // by `termination`.
             "eyes" => config.params.eyes = eye_test(spec)?,
+            "book" => {
+                config.book = match value.as_str() {
+                    "builtin" => Some(crate::book::OpeningBook::builtin()),
+                    "none" => None,
+                    path => Some(
+                        crate::book::OpeningBook::from_file(std::path::Path::new(path))
+                            .map_err(|e| bad(&e.to_string()))?,
+                    ),
+                }
+            }
             "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "sacrifice"
             | "twolib" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
@@ -984,6 +999,46 @@ mod tests {
             let error = prior(text).unwrap_err().to_string();
             assert!(error.contains(reason), "{text}: {error}");
         }
+    }
+
+    #[test]
+    fn the_book_option_is_builtin_none_or_a_file() {
+        use crate::book::OpeningBook;
+        let book = |text: &str| mcts_config(&spec(text)).map(|c| c.book);
+        assert!(std::ptr::eq(
+            book("mcts").unwrap().unwrap(),
+            OpeningBook::builtin()
+        ));
+        assert!(std::ptr::eq(
+            book("mcts:book=builtin").unwrap().unwrap(),
+            OpeningBook::builtin()
+        ));
+        assert_eq!(book("mcts:book=none"), Ok(None));
+        let dir = std::env::temp_dir().join(format!("tengen-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("book.txt");
+        let row = ".........";
+        let empty = [row; 9].join("/");
+        std::fs::write(&file, format!("size 9\nkomi 7\n{empty} b J9\n")).unwrap();
+        let text = format!("mcts:book={}", file.display());
+        let loaded = book(&text).unwrap().unwrap();
+        assert_eq!(loaded.len(), 1);
+        // The same file again is the same book, not another copy.
+        assert!(std::ptr::eq(book(&text).unwrap().unwrap(), loaded));
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, format!("size 9\nkomi 7\n{empty} b Q9\n")).unwrap();
+        for (text, reason) in [
+            (
+                format!("mcts:book={}", dir.join("none").display()),
+                "reading",
+            ),
+            (format!("mcts:book={}", dir.display()), "reading"),
+            (format!("mcts:book={}", bad.display()), "line 3: `Q9`"),
+        ] {
+            let error = book(&text).unwrap_err().to_string();
+            assert!(error.contains(reason), "{text}: {error}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

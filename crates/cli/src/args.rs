@@ -420,6 +420,10 @@ pub enum NnCommand {
     /// and write them as policy records: SGF with the network's move
     /// probabilities on every move (for `move-model --policies`).
     PolicyGames(NnPolicyGamesArgs),
+    /// Build an opening book for the MCTS bot (`mcts:book=FILE`) with a
+    /// KataGo network: its search picks the book's moves, its raw policy
+    /// stands for the opponent, and the likeliest positions come first.
+    OpeningBook(NnOpeningBookArgs),
     /// Describe a model file: network, encoder, board, provenance.
     Info {
         /// The model file.
@@ -499,6 +503,49 @@ pub struct NnPolicyGamesArgs {
     /// Number of the first game's file (to add to a folder).
     #[arg(long, default_value_t = 0)]
     pub first: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct NnOpeningBookArgs {
+    /// The KataGo model file (`scripts/katago-model` fetches one).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Where to write the book.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Board size (square).
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: BoardSize,
+    /// Rules the network is told.
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Komi: the book is for it (and half a point either side).
+    #[arg(long, default_value_t = 7.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Visits of the search that picks each move of the book.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub visits: u32,
+    /// Positions to search at most.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Stop after this many seconds and write the positions searched so far.
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Positions are in the book only before this many moves are played.
+    #[arg(long, default_value_t = 12)]
+    pub max_turns: usize,
+    /// The opponent's replies with less policy than this are not followed.
+    #[arg(long, default_value_t = 0.03)]
+    pub min_policy: f32,
+    /// At most this many of the opponent's replies are followed in a position.
+    #[arg(long, default_value_t = 6)]
+    pub replies: usize,
+    /// Workers searching at once, one thread each.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub workers: u32,
+    /// Seed of the searches.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
 }
 
 #[derive(Debug, Args)]

@@ -28,6 +28,7 @@ pub mod agents;
 pub mod bench;
 pub mod nn_prepare;
 pub mod nn_train;
+pub mod opening_book;
 pub mod options;
 pub mod policy_games;
 pub mod progress;

@@ -16,6 +16,8 @@ fn bot(playouts: u64, threads: usize, seed: u64) -> MctsBot {
         playouts: Some(playouts),
         threads,
         resign_below: 0.0,
+        // The search itself, not the opening book.
+        book: None,
         ..MctsConfig::default()
     };
     MctsBot::with_rollouts(config, seed)
@@ -101,6 +103,8 @@ fn memory_stays_under_the_limit() {
             expand_visits: 1,
             ..SearchParams::default()
         },
+        // The search itself, not the opening book.
+        book: None,
         ..MctsConfig::default()
     };
     let mut bot = MctsBot::with_rollouts(config, 3);
@@ -269,6 +273,8 @@ fn leaves_are_evaluated_through_the_evaluator_trait() {
     let config = MctsConfig {
         playouts: Some(3_000),
         resign_below: 0.0,
+        // The search itself, not the opening book.
+        book: None,
         ..MctsConfig::default()
     };
     let mut bot = MctsBot::new(config, Oracle { good });
@@ -361,6 +367,8 @@ fn the_policy_reaches_the_root_at_once_and_other_nodes_after_enough_visits() {
     let mut config = MctsConfig {
         playouts: Some(3_000),
         resign_below: 0.0,
+        // The search itself, not the opening book.
+        book: None,
         ..MctsConfig::default()
     };
     config.params.policy_visits = policy_visits;
@@ -418,4 +426,62 @@ fn one_thread_searches_with_a_seed_repeat_exactly() {
     assert!(first
         .iter()
         .all(|&(_, p)| p == 3_000 || p.is_multiple_of(DECIDED_CHECK_INTERVAL)));
+}
+
+#[test]
+fn the_book_move_is_played_where_the_book_knows_the_position() {
+    use crate::book::OpeningBook;
+    let row = ".........";
+    let empty = [row; 9].join("/");
+    // An opening no search would choose: the book's first move is J9 (any
+    // 1-1 point, by symmetry), and after it White answers at A1's mirror.
+    let mut after = vec![row.to_string(); 9];
+    after[0] = "........X".to_string();
+    let text = format!("size 9\nkomi 7\n{empty} b J9\n{} w A9\n", after.join("/"));
+    let book: &'static OpeningBook = Box::leak(Box::new(OpeningBook::parse(&text).unwrap()));
+    let size = tengen_core::BoardSize::square(9).unwrap();
+    let play = |komi: f64, moves: &[&str], book: Option<&'static OpeningBook>| {
+        let config = MctsConfig {
+            playouts: Some(300),
+            resign_below: 0.0,
+            book,
+            ..MctsConfig::default()
+        };
+        let mut bot = MctsBot::with_rollouts(config, 3);
+        let mut game = Game::new(size, Rules::default().with_komi(komi));
+        for mv in moves {
+            game.play(size.parse_gtp(mv).unwrap()).unwrap();
+        }
+        let chosen = match bot.select_move(&game) {
+            Action::Move(mv) => mv,
+            Action::Resign => return "resign".into(),
+        };
+        // The search ran all the same: its analysis leads with the move
+        // played.
+        let analysis = bot.analysis().expect("an analysis after every move");
+        assert_eq!(analysis.candidates[0].mv, chosen);
+        assert!(analysis.playouts > 0);
+        size.gtp(chosen)
+    };
+    assert_eq!(play(7.0, &[], Some(book)), "J9");
+    assert_eq!(play(7.5, &[], Some(book)), "J9");
+    // Black's 1-1 stone in another corner: the book's answer turned with
+    // it (to one of two points, the position being symmetric about the
+    // corner's diagonal).
+    assert!(["A9", "J1"].contains(&play(7.0, &["A1"], Some(book)).as_str()));
+    assert!(["A1", "J9"].contains(&play(7.0, &["J1"], Some(book)).as_str()));
+    assert_eq!(play(7.0, &["J9"], Some(book)), "A9");
+    // Another komi, another position or no book: the search decides, and
+    // it never opens on a 1-1 point.
+    for (komi, moves, book) in [
+        (0.5, &[][..], Some(book)),
+        (7.0, &[][..], None),
+        (7.0, &["E5"][..], Some(book)),
+    ] {
+        let chosen = play(komi, moves, book);
+        assert!(
+            !["A1", "A9", "J1", "J9"].contains(&chosen.as_str()),
+            "{komi} {moves:?}: {chosen}"
+        );
+    }
 }

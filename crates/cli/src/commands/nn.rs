@@ -12,7 +12,8 @@ use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
 use tengen_train::data::PrepareOptions;
 
 use crate::args::{
-    NnBenchArgs, NnCommand, NnMoveModelArgs, NnPolicyGamesArgs, NnPrepareArgs, NnTrainArgs,
+    NnBenchArgs, NnCommand, NnMoveModelArgs, NnOpeningBookArgs, NnPolicyGamesArgs, NnPrepareArgs,
+    NnTrainArgs,
 };
 
 /// Runs `tengen nn prepare`, `train`, `bench` or `info`.
@@ -23,6 +24,7 @@ pub fn run(command: NnCommand) -> Result<()> {
         NnCommand::Bench(args) => bench(args),
         NnCommand::MoveModel(args) => move_model(args),
         NnCommand::PolicyGames(args) => policy_games(args),
+        NnCommand::OpeningBook(args) => opening_book(args),
         NnCommand::Info { model } => info(model),
     }
 }
@@ -292,6 +294,83 @@ fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
         seconds,
         report.positions as f64 / seconds.max(1e-9),
         args.out.display()
+    )?;
+    Ok(())
+}
+
+fn opening_book(args: NnOpeningBookArgs) -> Result<()> {
+    use anyhow::Context;
+    use std::io::Write;
+    use tengen::opening_book::{book_text, build_opening_book, OpeningBookOptions};
+
+    let start = std::time::Instant::now();
+    let options = OpeningBookOptions {
+        model: args.model.clone(),
+        size: args.size,
+        rules: args.rules.with_komi(args.komi),
+        visits: args.visits,
+        positions: args.positions,
+        max_turns: args.max_turns,
+        min_policy: args.min_policy,
+        replies: args.replies,
+        workers: args.workers as usize,
+        deadline: args
+            .seconds
+            .map(|s| start + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+        seed: args.seed,
+    };
+    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+        Some(args.positions as u64),
+        ProgressDrawTarget::stderr(),
+    ));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} positions [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let entries = build_opening_book(&options, &|done| bar.set_position(done as u64));
+    bar.finish_and_clear();
+    let entries = entries?;
+    let model_name = args
+        .model
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let header = vec![
+        format!(
+            "Opening book for {}x{}, komi {}: `tengen nn opening-book --model {} --size {} --komi {} --visits {} --positions {} --max-turns {} --min-policy {} --replies {}`.",
+            args.size.width(),
+            args.size.height(),
+            args.komi,
+            model_name,
+            args.size.width(),
+            args.komi,
+            args.visits,
+            args.positions,
+            args.max_turns,
+            args.min_policy,
+            args.replies
+        ),
+        if args.visits == 1 {
+            "Each move is the KataGo network's first choice (its search at one visit); the opponent's replies are the network's policy.".to_string()
+        } else {
+            format!(
+                "Each move is the choice of the KataGo network's search at {} visits; the opponent's replies are the network's policy.",
+                args.visits
+            )
+        },
+        "reach: the chance of the position when the other side plays by that policy; win: the searching side's chance.".to_string(),
+    ];
+    std::fs::write(&args.output, book_text(&options, &header, &entries))
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    writeln!(
+        io::stdout().lock(),
+        "{} positions in {:.1} s ({:.2} positions/s), the deepest after {} moves; written to {}",
+        entries.len(),
+        seconds,
+        entries.len() as f64 / seconds.max(1e-9),
+        entries.iter().map(|e| e.turn).max().unwrap_or(0),
+        args.output.display()
     )?;
     Ok(())
 }
