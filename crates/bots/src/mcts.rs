@@ -361,27 +361,27 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         if counted {
             best = best.map(|pass| play_on_while_open(&tree, pass, game, settled));
         }
-        let action = match best {
-            _ if book_move.is_some() => {
-                let point = book_move.expect("checked");
-                tracing::info!(mv = %game.size().gtp(Move::Play(point)), "opening book");
-                put_first(&mut analysis, Move::Play(point));
-                Action::Move(Move::Play(point))
-            }
-            // NoGo without a legal move: the game is lost.
-            None if game.rules().is_nogo() => Action::Resign,
-            None => Action::Move(Move::Pass),
-            Some(best) => {
-                let node = tree.node(best);
-                let winrate = node.winrate().unwrap_or(0.5);
-                if self.config.resign_below > 0.0
-                    && winrate < self.config.resign_below
-                    && node.visits >= 200
-                    && tree.root().visits >= 1_000
-                {
-                    Action::Resign
-                } else {
-                    Action::Move(to_move_checked(node.mv, game))
+        let action = if let Some(point) = book_move {
+            tracing::info!(mv = %game.size().gtp(Move::Play(point)), "opening book");
+            put_first(&mut analysis, Move::Play(point));
+            Action::Move(Move::Play(point))
+        } else {
+            match best {
+                // NoGo without a legal move: the game is lost.
+                None if game.rules().is_nogo() => Action::Resign,
+                None => Action::Move(Move::Pass),
+                Some(best) => {
+                    let node = tree.node(best);
+                    let winrate = node.winrate().unwrap_or(0.5);
+                    if self.config.resign_below > 0.0
+                        && winrate < self.config.resign_below
+                        && node.visits >= 200
+                        && tree.root().visits >= 1_000
+                    {
+                        Action::Resign
+                    } else {
+                        Action::Move(to_move_checked(node.mv, game))
+                    }
                 }
             }
         };

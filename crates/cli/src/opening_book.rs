@@ -103,17 +103,21 @@ struct State {
     queue: BinaryHeap<Pending>,
     /// Positions queued so far: whether the book is to move, the canonical
     /// position, the side to move.
-    seen: HashSet<(bool, Vec<u8>, Color)>,
+    seen: HashSet<SeenKey>,
     in_flight: usize,
     searched: usize,
     entries: Vec<BookEntry>,
     error: Option<String>,
 }
 
-/// What a worker found: an entry and the positions it leads to.
+/// A position's key in [`State::seen`].
+type SeenKey = (bool, Vec<u8>, Color);
+
+/// What a worker found: an entry and the positions it leads to, with their
+/// keys.
 struct Found {
     entry: Option<BookEntry>,
-    next: Vec<Pending>,
+    next: Vec<(Pending, SeenKey)>,
 }
 
 /// Builds the book's entries, the likeliest first; `progress` is told the
@@ -188,10 +192,7 @@ pub fn build_opening_book(
                             s.entries.push(entry);
                             progress(s.entries.len());
                         }
-                        for next in found.next {
-                            let game = replay(options, &next.moves).expect("replayed before");
-                            let key =
-                                (next.book_to_move, canonical(game.board()).1, game.to_move());
+                        for (next, key) in found.next {
                             if s.seen.insert(key) {
                                 s.queue.push(next);
                             }
@@ -262,11 +263,17 @@ fn visit(
         if item.moves.len() + 2 < options.max_turns {
             let mut moves = item.moves.clone();
             moves.push(Move::Play(point));
-            next.push(Pending {
-                reach: item.reach,
-                moves,
-                book_to_move: false,
-            });
+            let mut after = game.clone();
+            after.play(Move::Play(point))?;
+            let key = (false, canonical(after.board()).1, after.to_move());
+            next.push((
+                Pending {
+                    reach: item.reach,
+                    moves,
+                    book_to_move: false,
+                },
+                key,
+            ));
         }
         Ok(Found {
             entry: Some(entry),
@@ -304,14 +311,15 @@ fn visit(
         replies.truncate(options.replies);
         let next = replies
             .into_iter()
-            .map(|(_, mv, p)| {
+            .map(|(position, mv, p)| {
                 let mut moves = item.moves.clone();
                 moves.push(mv);
-                Pending {
+                let pending = Pending {
                     reach: item.reach * p,
                     moves,
                     book_to_move: true,
-                }
+                };
+                (pending, (true, position, game.to_move().opposite()))
             })
             .collect();
         Ok(Found { entry: None, next })
