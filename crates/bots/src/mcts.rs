@@ -58,7 +58,8 @@ pub struct MctsConfig {
     /// Stop as soon as the most visited move cannot be overtaken in the
     /// playouts or time left (off for benchmarks).
     pub early_stop: bool,
-    /// The opening book whose moves are played without a search (`book`).
+    /// The opening book whose moves are played with a short search beside
+    /// them, for the analysis (`book`).
     pub book: Option<&'static OpeningBook>,
 }
 
@@ -332,9 +333,10 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let to_move = game.to_move();
         self.cleanup = cleanup;
         let counted = !cleanup && !game.rules().is_nogo();
-        // The book decides where it knows the position; the search still
-        // runs, so that the analysis (and the tree kept for the next move)
-        // is there as after any other move.
+        // The book decides where it knows the position; a short search
+        // still runs, so that the analysis (candidates, ownership) is there
+        // as after any other move, and the time saved goes to the moves the
+        // book does not know.
         let book_move = self
             .config
             .book
@@ -354,7 +356,10 @@ impl<E: Evaluator + Clone> MctsBot<E> {
                 return Action::Move(Move::Pass);
             }
         }
-        let limits = self.limits(game);
+        let mut limits = self.limits(game);
+        if book_move.is_some() {
+            limits = limits.scaled(BOOK_MOVE_SEARCH_SHARE);
+        }
         let (tree, _root, outcome) = self.search(game, limits, report, stop);
         let mut analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
         let mut best = tree.most_visited(0);
@@ -400,6 +405,10 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         action
     }
 }
+
+/// The share of the move's budget (playouts and time) searched beside a
+/// book move, for its analysis.
+const BOOK_MOVE_SEARCH_SHARE: f64 = 1.0 / 16.0;
 
 /// Puts `mv`, the move played, first among the analysis's candidates (as
 /// the most visited move is when the search chooses), with no visits if

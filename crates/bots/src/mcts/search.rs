@@ -81,6 +81,21 @@ pub struct Limits {
     pub stop_when_decided: bool,
 }
 
+impl Limits {
+    /// These limits with the playouts and times multiplied by `share`
+    /// (at least one playout, so that the search has a root to report).
+    pub fn scaled(self, share: f64) -> Limits {
+        Limits {
+            playouts: self
+                .playouts
+                .map(|p| ((p as f64 * share).round() as u64).max(1)),
+            target_time: self.target_time.map(|t| t.mul_f64(share)),
+            max_time: self.max_time.map(|t| t.mul_f64(share)),
+            stop_when_decided: self.stop_when_decided,
+        }
+    }
+}
+
 /// Simulations between two checks of [`Limits::stop_when_decided`].
 pub const DECIDED_CHECK_INTERVAL: u64 = 32;
 
