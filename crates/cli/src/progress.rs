@@ -2,7 +2,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use indicatif::{ProgressBar, ProgressDrawTarget};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Writes with the progress bar lifted out of the way, so that report lines
 /// and the bar do not garble each other on a terminal: the bar is cleared,
@@ -43,6 +43,20 @@ pub fn hidden_unless_terminal(bar: ProgressBar) -> ProgressBar {
     bar
 }
 
+/// A bar on standard error (hidden unless that is a terminal) of `len`
+/// steps (`None`: set later), drawn by `template` (indicatif's template
+/// language; the plain default bar if the template does not parse, so that
+/// a cosmetic mistake never stops a command).
+pub fn stderr_bar(len: Option<u64>, template: &str) -> ProgressBar {
+    let style =
+        ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+    hidden_unless_terminal(ProgressBar::with_draw_target(
+        len,
+        ProgressDrawTarget::stderr(),
+    ))
+    .with_style(style)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,5 +69,16 @@ mod tests {
         writeln!(out, "two").unwrap();
         out.flush().unwrap();
         assert_eq!(out.into_inner(), b"line one\nline two\n");
+    }
+
+    #[test]
+    fn a_stderr_bar_is_hidden_off_a_terminal_and_counts_its_steps() {
+        let bar = stderr_bar(Some(10), "{bar:40} {pos}/{len} games");
+        assert_eq!(bar.is_hidden(), !io::stderr().is_terminal());
+        assert_eq!(bar.length(), Some(10));
+        bar.inc(3);
+        assert_eq!(bar.position(), 3);
+        let unsized_bar = stderr_bar(None, "{not a template");
+        assert_eq!(unsized_bar.length(), None);
     }
 }

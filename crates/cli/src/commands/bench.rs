@@ -5,9 +5,8 @@ use std::io;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tengen::bench::{self, BenchConfig, SearchBenchConfig, SearchProgress};
-use tengen::progress::SuspendingWriter;
+use tengen::progress::{stderr_bar, SuspendingWriter};
 
 use super::seed_or_clock;
 use crate::args::{KatagoBenchArgs, PlayoutsArgs, PolicyBenchArgs, SearchArgs};
@@ -32,11 +31,9 @@ pub fn playouts(args: PlayoutsArgs) -> Result<()> {
     };
     let repeat = args.repeat as usize;
     let run_ms = config.duration.as_millis() as u64;
-    let bar =
-        ProgressBar::with_draw_target(Some(run_ms * repeat as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {percent}%")
-            .context("progress bar template")?,
+    let bar = stderr_bar(
+        Some(run_ms * repeat as u64),
+        "{msg} [{elapsed_precise}] {wide_bar} {percent}%",
     );
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     bench::run(&config, repeat, &mut out, &mut |run, elapsed| {
@@ -62,7 +59,10 @@ pub fn search(args: SearchArgs) -> Result<()> {
         eyes: eye_test(args.eyes.as_deref()),
     };
     let runs = config.repeat * config.threads.len();
-    let bar = ProgressBar::with_draw_target(Some(runs as u64), ProgressDrawTarget::stderr());
+    let bar = stderr_bar(
+        Some(runs as u64),
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} runs",
+    );
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     bench::run_search(&config, &mut out, &mut |event| match event {
         SearchProgress::Measuring { threads, run } => {
@@ -91,7 +91,10 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     let model = ModelDesc::load(&args.model)?;
     let duration = Duration::from_secs_f64(args.seconds);
     let runs = args.size.len() * args.batch.len() * args.threads.len() * args.repeat as usize;
-    let bar = ProgressBar::with_draw_target(Some(runs as u64), ProgressDrawTarget::stderr());
+    let bar = stderr_bar(
+        Some(runs as u64),
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} runs",
+    );
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     writeln!(
         out,
@@ -222,13 +225,9 @@ pub fn policy(args: PolicyBenchArgs) -> Result<()> {
             }
         }
     }
-    let bar =
-        ProgressBar::with_draw_target(Some(positions.len() as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
-        )
-        .context("progress bar template")?,
+    let bar = stderr_bar(
+        Some(positions.len() as u64),
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta})",
     );
     let (mut top1, mut top5, mut counted) = (0usize, 0usize, 0usize);
     let options = EvalOptions::default();

@@ -2,10 +2,10 @@
 //! `tengen-match`, a progress bar, then the report.
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use std::io;
 use tengen::options::{game_settings, match_clock};
-use tengen::progress::hidden_unless_terminal;
+use tengen::progress::stderr_bar;
 
 use tengen::report::{action_line, board_diagram, estimate_line, result_line, Screen};
 use tengen_core::{Color, Game, Rules};
@@ -50,22 +50,16 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
+    let template = "{bar:40} {pos}/{len} games {msg}";
     let bar = if args.watch {
         // The boards are the progress.
         ProgressBar::hidden()
     } else {
-        hidden_unless_terminal(ProgressBar::with_draw_target(
-            Some(config.shard.game_count(args.games) as u64),
-            ProgressDrawTarget::stderr(),
-        ))
+        stderr_bar(Some(config.shard.game_count(args.games) as u64), template)
     };
     let screen = Screen::stdout();
     let mut names = [String::new(), String::new()];
     let mut watch_error = None;
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
     let report = tengen_match::run_match(&config, |event| match event {
         tengen_match::MatchEvent::Started {
             resumed,

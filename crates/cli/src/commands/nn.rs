@@ -6,9 +6,8 @@ use std::io;
 use std::path::PathBuf;
 
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tengen::nn_prepare;
-use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
+use tengen::progress::{stderr_bar, SuspendingWriter};
 use tengen_train::data::PrepareOptions;
 
 use crate::args::{
@@ -36,14 +35,7 @@ fn prepare(args: NnPrepareArgs) -> Result<()> {
         games_per_shard: args.games_per_shard as usize,
         min_moves: args.min_moves,
     };
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
-        None,
-        ProgressDrawTarget::stderr(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} files [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = stderr_bar(None, "{bar:40} {pos}/{len} files [{elapsed_precise}]");
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     let result = nn_prepare::run(
         &args.paths,
@@ -80,14 +72,11 @@ fn train(args: NnTrainArgs) -> Result<()> {
         resume: args.resume,
         output: args.output,
     };
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "epoch {prefix} [{bar:30}] {pos}/{len} batches, loss {msg} ({eta})",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
+    let bar = stderr_bar(
+        None,
+        "epoch {prefix} [{bar:30}] {pos}/{len} batches, loss {msg} ({eta})",
     );
+    bar.set_style(bar.style().progress_chars("=> "));
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     let result = tengen::nn_train::train(&job, &mut out, &mut |epoch, done, total, loss| {
         if done == 1 {
@@ -190,13 +179,9 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
         iterations: args.iterations,
         test_every: args.test_every,
     };
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+    let bar = stderr_bar(
         Some(games.len() as u64),
-        ProgressDrawTarget::stderr(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        "{msg} {bar:40} {pos}/{len} [{elapsed_precise}]",
     );
     bar.set_message("reading records");
     let (model, report) = fit_move_model_to(&games, &options, &mut |progress| match progress {
@@ -259,13 +244,9 @@ fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
         floor: args.floor,
         seed: args.seed,
     };
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+    let bar = stderr_bar(
         Some(args.games as u64),
-        ProgressDrawTarget::stderr(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {msg} [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        "{bar:40} {pos}/{len} games, {msg} [{elapsed_precise}]",
     );
     let start = std::time::Instant::now();
     let out_dir = args.out.clone();
@@ -319,13 +300,9 @@ fn opening_book(args: NnOpeningBookArgs) -> Result<()> {
             .map(|s| start + std::time::Duration::from_secs_f64(s.clamp(0.0, 1e9))),
         seed: args.seed,
     };
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+    let bar = stderr_bar(
         Some(args.positions as u64),
-        ProgressDrawTarget::stderr(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions [{elapsed_precise}]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        "{bar:40} {pos}/{len} positions [{elapsed_precise}]",
     );
     let entries = build_opening_book(&options, &|done| bar.set_position(done as u64));
     bar.finish_and_clear();

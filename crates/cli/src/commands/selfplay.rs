@@ -5,9 +5,8 @@ use std::io;
 use std::time::Duration;
 
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use tengen::check_plays;
-use tengen::progress::hidden_unless_terminal;
+use tengen::progress::stderr_bar;
 use tengen::report::Screen;
 use tengen::selfplay::{self, BatchConfig, SelfPlayConfig, View};
 
@@ -77,13 +76,9 @@ fn watch_view(delay_ms: Option<u64>) -> View {
 
 /// A series of self-play games: a progress bar, then the totals.
 fn series(config: &BatchConfig) -> Result<()> {
-    let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
+    let bar = stderr_bar(
         Some(config.shard.game_count(config.games) as u64),
-        ProgressDrawTarget::stderr(),
-    ));
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games [{elapsed_precise}, {eta} left]")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        "{bar:40} {pos}/{len} games [{elapsed_precise}, {eta} left]",
     );
     let summary = selfplay::run_batch(config, &mut |done, _| bar.set_position(done as u64))?;
     bar.finish_and_clear();

@@ -4,8 +4,7 @@
 use std::io::{self, Write};
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use tengen::progress::{hidden_unless_terminal, SuspendingWriter};
+use tengen::progress::{stderr_bar, SuspendingWriter};
 use tengen::sgf_command;
 
 use crate::args::SgfCommand;
@@ -26,14 +25,7 @@ pub fn run(command: SgfCommand) -> Result<()> {
             }
         }
         SgfCommand::Check { paths } => {
-            let bar = hidden_unless_terminal(ProgressBar::with_draw_target(
-                None,
-                ProgressDrawTarget::stderr(),
-            ));
-            bar.set_style(
-                ProgressStyle::with_template("{bar:40} {pos}/{len} files")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
+            let bar = stderr_bar(None, "{bar:40} {pos}/{len} files");
             let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
             let summary = sgf_command::check(&paths, &mut out, |done, total| {
                 bar.set_length(total as u64);
