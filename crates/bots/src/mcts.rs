@@ -58,6 +58,9 @@ pub struct MctsConfig {
     /// Stop as soon as the most visited move cannot be overtaken in the
     /// playouts or time left (off for benchmarks).
     pub early_stop: bool,
+    /// The share of `playouts` a search may add while its choice is
+    /// unstable (`extend`; [`Limits::extension`]).
+    pub extension: f64,
     /// The opening book whose moves are played with a short search beside
     /// them, for the analysis (`book`).
     pub book: Option<&'static OpeningBook>,
@@ -74,6 +77,7 @@ impl Default for MctsConfig {
             reuse: true,
             params: SearchParams::default(),
             early_stop: true,
+            extension: 0.0,
             book: Some(OpeningBook::builtin()),
         }
     }
@@ -247,6 +251,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             target_time,
             max_time,
             stop_when_decided: self.config.early_stop,
+            extension: self.config.extension,
         };
         if limits.playouts.is_none() && limits.max_time.is_none() {
             limits.playouts = Some(DEFAULT_PLAYOUTS);

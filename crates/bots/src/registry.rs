@@ -123,6 +123,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "keep the search tree between moves (true or false)",
             },
             BotOption {
+                name: "extend",
+                default: "0",
+                help: "with playouts: the share of them a search may add while its choice is unstable (a move with half the visits of the most visited one has a better win rate); 0.5 allows up to 1.5 times the playouts (0: off)",
+            },
+            BotOption {
                 name: "rave",
                 default: "3500",
                 help: "RAVE equivalence: visits at which a move's own and AMAF win rates weigh the same",
@@ -696,6 +701,7 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 config.resign_below = parse_real(value, 0.0, 0.5).map_err(|r| bad(&r))?
             }
             "reuse" => config.reuse = parse_flag(value).map_err(|r| bad(&r))?,
+            "extend" => config.extension = parse_real(value, 0.0, 10.0).map_err(|r| bad(&r))?,
             "rave" => {
                 config.params.selection.rave_equivalence =
                     parse_real(value, 1.0, 1e9).map_err(|r| bad(&r))?

@@ -79,6 +79,12 @@ pub struct Limits {
     /// itself every [`DECIDED_CHECK_INTERVAL`] simulations rather than on
     /// the clock, so that a one-thread search with a seed is repeatable.
     pub stop_when_decided: bool,
+    /// With a playout limit, the share of it that a search may run past the
+    /// limit while its choice is unstable ([`is_unstable`]): 0.5 lets it go
+    /// on to one and a half times the limit. Time is spent where the search
+    /// has not yet settled on a move, as in the time management of Huang,
+    /// Coulom and Lin (2010). 0: stop at the limit.
+    pub extension: f64,
 }
 
 impl Limits {
@@ -92,7 +98,16 @@ impl Limits {
             target_time: self.target_time.map(|t| t.mul_f64(share)),
             max_time: self.max_time.map(|t| t.mul_f64(share)),
             stop_when_decided: self.stop_when_decided,
+            extension: self.extension,
         }
+    }
+
+    /// The most simulations the search may run: the playout limit, raised
+    /// by the extension for an unstable choice.
+    fn playout_cap(&self) -> u64 {
+        self.playouts.map_or(u64::MAX, |p| {
+            p.saturating_add((p as f64 * self.extension.max(0.0)).round() as u64)
+        })
     }
 }
 
@@ -111,6 +126,25 @@ pub fn top_two(tree: &Tree) -> (u32, u32) {
         }
     }
     top
+}
+
+/// Whether the search has not settled on its move: a root move with at
+/// least half the visits of the most visited one (the move that would be
+/// played) has a higher win rate, so more simulations may well change the
+/// choice.
+pub fn is_unstable(tree: &Tree) -> bool {
+    let Some(best) = tree.most_visited(0) else {
+        return false;
+    };
+    let best = tree.node(best);
+    let best_rate = best.winrate().unwrap_or(0.0);
+    tree.children(0).any(|child| {
+        let node = tree.node(child);
+        2 * node.visits >= best.visits
+            && node.visits > 0
+            && node.winrate().unwrap_or(0.0) > best_rate
+            && node.mv != best.mv
+    })
 }
 
 /// Whether the most visited root move is decided: `remaining` simulations
@@ -276,7 +310,10 @@ struct Shared<'a> {
     params: SearchParams,
     stop: AtomicBool,
     playouts: AtomicU64,
+    /// Simulations the search runs when its choice is stable.
     playout_limit: u64,
+    /// Simulations it never passes, the extension included.
+    playout_cap: u64,
     /// Whether workers stop the search once its choice is decided.
     stop_when_decided: bool,
     ownership: Mutex<OwnershipSum>,
@@ -319,18 +356,35 @@ impl<E: Evaluator> Worker<E> {
     fn run(&mut self, shared: &Shared<'_>) {
         while !shared.stop.load(Ordering::Relaxed) {
             let done = shared.playouts.fetch_add(1, Ordering::Relaxed);
-            if done >= shared.playout_limit {
+            if done >= shared.playout_cap {
                 shared.stop.store(true, Ordering::Relaxed);
                 break;
+            }
+            if done >= shared.playout_limit
+                && (done == shared.playout_limit || done.is_multiple_of(DECIDED_CHECK_INTERVAL))
+            {
+                // In the extension: go on only while the choice is unstable.
+                let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
+                if !is_unstable(&tree) {
+                    // This simulation is not run.
+                    shared.playouts.fetch_sub(1, Ordering::Relaxed);
+                    shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
             }
             self.simulate(shared);
             let done = done + 1;
             if shared.stop_when_decided
+                && done < shared.playout_limit
                 && done >= 100
                 && done.is_multiple_of(DECIDED_CHECK_INTERVAL)
             {
                 let tree = shared.tree.lock().unwrap_or_else(|e| e.into_inner());
-                if is_decided(&tree, shared.playout_limit.saturating_sub(done)) {
+                // With an extension, an unstable choice goes on to the
+                // limit and is looked at again there.
+                if is_decided(&tree, shared.playout_limit.saturating_sub(done))
+                    && (shared.playout_cap == shared.playout_limit || !is_unstable(&tree))
+                {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -510,6 +564,7 @@ pub fn run<E: Evaluator>(
         stop: AtomicBool::new(false),
         playouts: AtomicU64::new(0),
         playout_limit: limits.playouts.unwrap_or(u64::MAX),
+        playout_cap: limits.playout_cap(),
         stop_when_decided: limits.stop_when_decided && limits.playouts.is_some(),
         ownership: Mutex::new(OwnershipSum::default()),
     };
@@ -552,7 +607,7 @@ pub fn run<E: Evaluator>(
         playouts: shared
             .playouts
             .load(Ordering::Relaxed)
-            .min(shared.playout_limit),
+            .min(shared.playout_cap),
         elapsed: start.elapsed(),
         ownership,
     }

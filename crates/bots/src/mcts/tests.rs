@@ -491,3 +491,107 @@ fn the_book_move_is_played_where_the_book_knows_the_position() {
         );
     }
 }
+
+#[test]
+fn an_unstable_choice_is_searched_on_up_to_the_extension() {
+    // A 9×9 opening at 1,000 playouts a move, with leave to go on to
+    // 2,000 while the choice is unstable.
+    let size = tengen_core::BoardSize::square(9).unwrap();
+    let (limit, cap) = (1_000_u64, 2_000_u64);
+    let mut bot = bot(limit, 1, 7);
+    bot.config.extension = 1.0;
+    let mut game = Game::new(size, Rules::default());
+    let mut extended = 0;
+    let mut searched = Vec::new();
+    for _ in 0..16 {
+        let Action::Move(mv) = bot.select_move(&game) else {
+            panic!("resigned")
+        };
+        let (playouts, _) = bot.last_search().unwrap();
+        searched.push(playouts);
+        assert!(playouts <= cap, "{searched:?}");
+        let analysis = bot.analysis().unwrap();
+        // The move played, as the search picks it: most visits, ties to the
+        // better win rate.
+        let best = analysis
+            .candidates
+            .iter()
+            .max_by(|a, b| {
+                a.visits
+                    .cmp(&b.visits)
+                    .then(a.winrate.total_cmp(&b.winrate))
+            })
+            .unwrap();
+        let unstable = analysis
+            .candidates
+            .iter()
+            .any(|c| c.mv != best.mv && 2 * c.visits >= best.visits && c.winrate > best.winrate);
+        // A search stops short of its cap only with a stable choice, and
+        // in the extension only at a check.
+        if playouts < cap {
+            assert!(!unstable, "move {}: {analysis:?}", searched.len());
+        }
+        if playouts > limit {
+            extended += 1;
+            assert!(
+                playouts == cap || playouts.is_multiple_of(DECIDED_CHECK_INTERVAL),
+                "{searched:?}"
+            );
+        }
+        game.play(mv).unwrap();
+    }
+    // Some choices were unstable at the limit and got more simulations.
+    assert!(extended > 0, "{searched:?}");
+
+    // Without the extension no search passes its limit.
+    let mut bot = bot_without_extension(limit);
+    let mut game = Game::new(size, Rules::default());
+    for _ in 0..16 {
+        let Action::Move(mv) = bot.select_move(&game) else {
+            panic!("resigned")
+        };
+        assert!(bot.last_search().unwrap().0 <= limit);
+        game.play(mv).unwrap();
+    }
+}
+
+fn bot_without_extension(playouts: u64) -> MctsBot {
+    let bot = bot(playouts, 1, 7);
+    assert_eq!(bot.config.extension, 0.0);
+    bot
+}
+
+#[test]
+fn instability_is_a_better_win_rate_with_half_the_visits() {
+    use super::search::is_unstable;
+    let even = Prior {
+        visits: 10.0,
+        wins: 5.0,
+    };
+    let moves: Vec<(NodeMove, Prior)> = (0..3).map(|i| (i as NodeMove, even)).collect();
+    // Visits and wins of the root's three children.
+    let tree_with = |stats: [(u32, f32); 3]| {
+        let mut tree = Tree::new(16);
+        tree.expand(0, &moves);
+        let children: Vec<usize> = tree.children(0).collect();
+        for (child, (visits, wins)) in children.into_iter().zip(stats) {
+            let node = tree.node_mut(child);
+            node.visits = visits;
+            node.wins = wins;
+        }
+        tree
+    };
+    // The most visited move also has the best win rate.
+    assert!(!is_unstable(&tree_with([
+        (100, 60.0),
+        (60, 30.0),
+        (10, 9.0)
+    ])));
+    // A better win rate on a tenth of the visits: noise, not a rival.
+    assert!(!is_unstable(&tree_with([(100, 60.0), (10, 9.0), (0, 0.0)])));
+    // A better win rate on half the visits or more: unstable.
+    assert!(is_unstable(&tree_with([(100, 60.0), (50, 31.0), (0, 0.0)])));
+    assert!(is_unstable(&tree_with([(100, 60.0), (0, 0.0), (90, 55.0)])));
+    // No visits at all: nothing to choose between.
+    assert!(!is_unstable(&tree_with([(0, 0.0), (0, 0.0), (0, 0.0)])));
+}
