@@ -138,12 +138,10 @@ pub fn is_unstable(tree: &Tree) -> bool {
     };
     let best = tree.node(best);
     let best_rate = best.winrate().unwrap_or(0.0);
+    // The most visited move itself, and unvisited moves, never beat it.
     tree.children(0).any(|child| {
         let node = tree.node(child);
-        2 * node.visits >= best.visits
-            && node.visits > 0
-            && node.winrate().unwrap_or(0.0) > best_rate
-            && node.mv != best.mv
+        2 * node.visits >= best.visits && node.winrate().unwrap_or(0.0) > best_rate
     })
 }
 
