@@ -501,8 +501,17 @@ pub(crate) fn tactical_replies(
             out.push(liberty);
         }
     }
+    // A chain touching `last` twice is answered once: the second time would
+    // find the same escapes and read the same ladder again.
+    let mut answered = PointSet::<4>::new(last);
     for n in board.neighbors(last) {
         if board.stone(n) == Some(color) && board.liberties(n) == 1 {
+            if let Some(head) = board.chain_head(n) {
+                if answered.as_slice().contains(&head) {
+                    continue;
+                }
+                answered.insert(head);
+            }
             escape_moves(board, n, color, out);
             // A playout that keeps extending a chain caught in a ladder
             // loses the moves and misjudges the fight.

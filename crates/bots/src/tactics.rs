@@ -271,8 +271,17 @@ fn extension_liberties_without(
                 // With five or more liberties, three remain whatever `point`
                 // and `taken` fill; with fewer, the walk stops once it has
                 // found them all.
-                if board.liberties(n) >= 5 {
+                let liberties = board.liberties(n);
+                if liberties >= 5 {
                     plenty = true;
+                    continue;
+                }
+                // `point` is a liberty of every chain next to it: a chain
+                // with one liberty, or with two when the other is `taken`,
+                // brings none. A ladder asks this of its long chain at every
+                // ply, so the walk along it is worth saving.
+                if liberties == 1 || (liberties == 2 && taken != point && touches(board, taken, n))
+                {
                     continue;
                 }
                 for &lib in few_liberties(board, n).as_slice() {
@@ -286,6 +295,16 @@ fn extension_liberties_without(
         }
     }
     Some(if plenty { 3 } else { libs.len() })
+}
+
+/// Whether the chain through `stone` has a stone next to `point`.
+#[inline]
+fn touches(board: &Board, point: Point, stone: Point) -> bool {
+    let head = board.chain_head(stone);
+    board
+        .neighbors(point)
+        .into_iter()
+        .any(|n| board.chain_head(n) == head)
 }
 
 /// Whether `color` extending its chain in atari at `liberty` (that chain's
@@ -335,12 +354,24 @@ pub fn atari_captures_in_ladder(
         // An atari that can simply be captured is no ladder.
         return None;
     }
+    let mut targets = PointSet::<4>::new(point);
+    for n in board.neighbors(point) {
+        if after.stone(n) == Some(!color) && after.liberties(n) == 1 {
+            targets.insert(n);
+        }
+    }
     let mut budget = LADDER_BUDGET;
-    board.neighbors(point).into_iter().find(|&n| {
-        after.stone(n) == Some(!color)
-            && after.liberties(n) == 1
-            && ladder_defence_fails(after, n, rest, &mut budget)
-    })
+    for (i, &target) in targets.as_slice().iter().enumerate() {
+        if i > 0 {
+            // The read before played on `after`: set it up again.
+            after.clone_from(board);
+            after.play_unchecked(point, color);
+        }
+        if ladder_defence_fails(after, target, rest, &mut budget) {
+            return Some(target);
+        }
+    }
+    None
 }
 
 /// The answers to the enemy stone at `last` that concern chains left with
@@ -435,8 +466,12 @@ fn atari_captures_chain_in_ladder(
 /// whether every escape (extending, or capturing an attacker in atari) still
 /// leads to capture. `boards` are free boards for the plies below; a read
 /// that runs out of them or of budget counts as an escape.
+///
+/// The read plays its last move on `board` itself rather than on a copy, so
+/// the caller must not need `board` afterwards: most plies of a ladder have
+/// one move worth reading, and copying the board would be much of its cost.
 fn ladder_defence_fails(
-    board: &Board,
+    board: &mut Board,
     stone: Point,
     boards: &mut [Board],
     budget: &mut u32,
@@ -465,31 +500,57 @@ fn ladder_defence_fails(
     let Some((after, rest)) = boards.split_first_mut() else {
         return false;
     };
-    for &escape in escapes.as_slice() {
-        if extension_liberties(board, escape, color).is_some_and(|libs| libs >= 3) {
-            return false;
-        }
-        if !board.is_legal_simple(escape, color) {
+    // The escapes are tried in order: one that extends to three liberties
+    // saves the chain and ends the read, an illegal one is skipped, the
+    // others are played out. Which is which is seen on `board` before any
+    // is played, so that the last one played out can use `board` itself.
+    let escapes = escapes.as_slice();
+    let saving = escapes
+        .iter()
+        .position(|&e| extension_liberties(board, e, color).is_some_and(|libs| libs >= 3))
+        .unwrap_or(escapes.len());
+    let mut legal = [false; 8];
+    for (i, &escape) in escapes[..saving].iter().enumerate() {
+        legal[i] = board.is_legal_simple(escape, color);
+    }
+    let Some(last) = legal[..saving].iter().rposition(|&l| l) else {
+        return saving == escapes.len();
+    };
+    for (i, &escape) in escapes[..last].iter().enumerate() {
+        if !legal[i] {
             continue;
         }
         after.clone_from(board);
         after.play_unchecked(escape, color);
-        match after.liberties(stone) {
-            0 | 1 => {}
-            2 => {
-                if !ladder_attack_wins(after, stone, rest, budget) {
-                    return false;
-                }
-            }
-            _ => return false,
+        if !escape_fails(after, stone, rest, budget) {
+            return false;
         }
     }
-    true
+    board.play_unchecked(escapes[last], color);
+    escape_fails(board, stone, rest, budget) && saving == escapes.len()
+}
+
+/// After the owner of the chain through `stone` played an escape on
+/// `board`: whether the chain is still lost (no liberty gained, or two and
+/// the attacker wins the ladder from there).
+#[inline]
+fn escape_fails(board: &mut Board, stone: Point, boards: &mut [Board], budget: &mut u32) -> bool {
+    match board.liberties(stone) {
+        0 | 1 => true,
+        2 => ladder_attack_wins(board, stone, boards, budget),
+        _ => false,
+    }
 }
 
 /// The chain through `stone` has two liberties and the opponent is to move:
-/// whether an atari on one of them starts a ladder that captures it.
-fn ladder_attack_wins(board: &Board, stone: Point, boards: &mut [Board], budget: &mut u32) -> bool {
+/// whether an atari on one of them starts a ladder that captures it. Like
+/// [`ladder_defence_fails`], it may play on `board`.
+fn ladder_attack_wins(
+    board: &mut Board,
+    stone: Point,
+    boards: &mut [Board],
+    budget: &mut u32,
+) -> bool {
     if *budget == 0 {
         return false;
     }
@@ -501,28 +562,34 @@ fn ladder_attack_wins(board: &Board, stone: Point, boards: &mut [Board], budget:
     let Some((after, rest)) = boards.split_first_mut() else {
         return false;
     };
-    let liberties = chain_liberties::<3>(board, stone);
-    if liberties.len() != 2 {
+    if board.liberties(stone) != 2 {
         return false;
     }
-    for (i, &atari) in liberties.as_slice().iter().enumerate() {
-        // The defender's answer is the other liberty; when it reaches
-        // three liberties even with the atari's point taken, the atari is
-        // not worth playing out (an atari that captures only adds
-        // liberties).
-        let answer = liberties.as_slice()[1 - i];
-        if extension_liberties_without(board, answer, color, atari).is_some_and(|l| l >= 3)
-            || !board.is_legal_simple(atari, attacker)
-        {
-            continue;
+    let liberties = few_liberties(board, stone);
+    let liberties = liberties.as_slice();
+    // The defender's answer is the other liberty; when it reaches three
+    // liberties even with the atari's point taken, the atari is not worth
+    // playing out (an atari that captures only adds liberties). Seen
+    // before either is played, so that the last one read can use `board`.
+    let worth = |i: usize| {
+        let (atari, answer) = (liberties[i], liberties[1 - i]);
+        extension_liberties_without(board, answer, color, atari).is_none_or(|l| l < 3)
+            && board.is_legal_simple(atari, attacker)
+    };
+    let worth = [worth(0), worth(1)];
+    let mut read = |board: &mut Board, atari: Point, budget: &mut u32| {
+        board.play_unchecked(atari, attacker);
+        board.liberties(stone) == 1 && ladder_defence_fails(board, stone, rest, budget)
+    };
+    match worth {
+        [true, true] => {
+            after.clone_from(board);
+            read(after, liberties[0], budget) || read(board, liberties[1], budget)
         }
-        after.clone_from(board);
-        after.play_unchecked(atari, attacker);
-        if after.liberties(stone) == 1 && ladder_defence_fails(after, stone, rest, budget) {
-            return true;
-        }
+        [true, false] => read(board, liberties[0], budget),
+        [false, true] => read(board, liberties[1], budget),
+        [false, false] => false,
     }
-    false
 }
 
 /// The vital point of an enclosed eye space, if it has one: a region of 3 to
@@ -907,7 +974,7 @@ mod tests {
         let boards = scratch.boards(board.size());
         let mut budget = LADDER_BUDGET;
         assert!(!ladder_defence_fails(
-            &board,
+            &mut board.clone(),
             at(&board, "A2"),
             boards,
             &mut budget
@@ -923,7 +990,7 @@ mod tests {
         .unwrap();
         let mut budget = LADDER_BUDGET;
         assert!(ladder_defence_fails(
-            &trapped,
+            &mut trapped.clone(),
             at(&trapped, "A2"),
             boards,
             &mut budget
@@ -966,7 +1033,7 @@ mod tests {
     fn liberties_foreseen_without_playing_match_the_board_after_playing() {
         use tengen_core::{BoardSize, Rng};
         let mut rng = Rng::new(5);
-        let mut checked = 0;
+        let (mut checked, mut distant) = (0, 0);
         for side in [5, 9, 13] {
             let size = BoardSize::square(side).unwrap();
             for _ in 0..20 {
@@ -986,9 +1053,21 @@ mod tests {
                         after.play_unchecked(point, color);
                         assert_eq!(foreseen, Some(after.liberties(point).min(3)), "{board:?}");
                         checked += 1;
-                        // The same with a neighbouring empty point taken
-                        // by the opponent first, when that captures nothing.
-                        for taken in board.neighbors(point) {
+                        // The same with a point taken by the opponent
+                        // first, when that captures nothing: a neighbour,
+                        // or a liberty of an own chain next to the point
+                        // (a ladder's atari on the chain about to extend).
+                        let mut takens: Vec<Point> = board.neighbors(point).to_vec();
+                        for n in board.neighbors(point) {
+                            if board.stone(n) == Some(color) {
+                                takens
+                                    .extend_from_slice(chain_liberties::<4>(&board, n).as_slice());
+                            }
+                        }
+                        for taken in takens {
+                            if taken == point {
+                                continue;
+                            }
                             if !board.is_empty_at(taken)
                                 || !board.is_on_board(taken)
                                 || board.is_capture(taken, !color)
@@ -1007,12 +1086,13 @@ mod tests {
                                 Some(after.liberties(point).min(3)),
                                 "{board:?} {point:?} after {taken:?}"
                             );
+                            distant += usize::from(!board.neighbors(point).contains(&taken));
                         }
                     }
                 }
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(checked > 1000 && distant > 100, "{checked} {distant}");
     }
 
     /// The ladder read written plainly: every move played on a fresh clone,
@@ -1075,11 +1155,11 @@ mod tests {
                     let mut budget = u32::MAX;
                     let (fast, plain) = match board.liberties(stone) {
                         1 => (
-                            ladder_defence_fails(&board, stone, boards, &mut budget),
+                            ladder_defence_fails(&mut board.clone(), stone, boards, &mut budget),
                             plain_defence_fails(&board, stone),
                         ),
                         2 => (
-                            ladder_attack_wins(&board, stone, boards, &mut budget),
+                            ladder_attack_wins(&mut board.clone(), stone, boards, &mut budget),
                             plain_attack_wins(&board, stone),
                         ),
                         _ => continue,
