@@ -280,7 +280,8 @@ fn extension_liberties_without(
                 // with one liberty, or with two when the other is `taken`,
                 // brings none. A ladder asks this of its long chain at every
                 // ply, so the walk along it is worth saving.
-                if liberties == 1 || (liberties == 2 && taken != point && touches(board, taken, n))
+                if liberties == 1
+                    || (liberties == 2 && taken != point && board.is_next_to_chain(taken, n))
                 {
                     continue;
                 }
@@ -295,16 +296,6 @@ fn extension_liberties_without(
         }
     }
     Some(if plenty { 3 } else { libs.len() })
-}
-
-/// Whether the chain through `stone` has a stone next to `point`.
-#[inline]
-fn touches(board: &Board, point: Point, stone: Point) -> bool {
-    let head = board.chain_head(stone);
-    board
-        .neighbors(point)
-        .into_iter()
-        .any(|n| board.chain_head(n) == head)
 }
 
 /// Whether `color` extending its chain in atari at `liberty` (that chain's
@@ -509,24 +500,23 @@ fn ladder_defence_fails(
         .iter()
         .position(|&e| extension_liberties(board, e, color).is_some_and(|libs| libs >= 3))
         .unwrap_or(escapes.len());
-    let mut legal = [false; 8];
-    for (i, &escape) in escapes[..saving].iter().enumerate() {
-        legal[i] = board.is_legal_simple(escape, color);
+    let mut tried = PointSet::<8>::new(liberty);
+    for &escape in &escapes[..saving] {
+        if board.is_legal_simple(escape, color) {
+            tried.insert(escape);
+        }
     }
-    let Some(last) = legal[..saving].iter().rposition(|&l| l) else {
+    let Some((&last, others)) = tried.as_slice().split_last() else {
         return saving == escapes.len();
     };
-    for (i, &escape) in escapes[..last].iter().enumerate() {
-        if !legal[i] {
-            continue;
-        }
+    for &escape in others {
         after.clone_from(board);
         after.play_unchecked(escape, color);
         if !escape_fails(after, stone, rest, budget) {
             return false;
         }
     }
-    board.play_unchecked(escapes[last], color);
+    board.play_unchecked(last, color);
     escape_fails(board, stone, rest, budget) && saving == escapes.len()
 }
 

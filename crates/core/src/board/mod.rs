@@ -419,6 +419,14 @@ impl Board {
         ]
     }
 
+    /// Whether a stone of the chain through `stone` is next to `point`
+    /// (false when `stone` is empty).
+    #[inline]
+    pub fn is_next_to_chain(&self, point: Point, stone: Point) -> bool {
+        let head = self.chain_head[stone.index()];
+        head != 0 && self.touches_chain(point.index(), head)
+    }
+
     /// Whether `point` is a cell of the board rather than of the wall ring
     /// around it.
     #[inline]
