@@ -188,6 +188,9 @@ pub struct RolloutEvaluator {
     policy: PlayoutPolicy,
     rng: Rng,
     scratch: PlayoutScratch,
+    /// The share of a playout's value given by its score margin
+    /// ([`playout_value`]).
+    margin_weight: f32,
 }
 
 impl RolloutEvaluator {
@@ -197,8 +200,40 @@ impl RolloutEvaluator {
             policy,
             rng: Rng::new(seed),
             scratch: PlayoutScratch::default(),
+            margin_weight: 0.0,
         }
     }
+
+    /// These rollouts with `weight` of each playout's value given by its
+    /// score margin ([`playout_value`]; 0, the default: by the winner only).
+    pub fn with_margin_weight(mut self, weight: f32) -> RolloutEvaluator {
+        self.margin_weight = weight.clamp(0.0, 1.0);
+        self
+    }
+}
+
+/// Black's value of a played-out board that Black leads by `margin` points
+/// (komi included) on a board of `points` points: 1 for a win, ½ for a
+/// draw, 0 for a loss, of which `margin_weight` is given instead by the
+/// margin, scaled from −`points` (0) to +`points` (1).
+///
+/// With a small weight the winner still decides almost everything, but
+/// among moves that all win (or all lose) the search prefers the larger
+/// margin: when every playout of every move wins, the winner alone cannot
+/// tell a move that keeps a lead from one that throws points away, and
+/// those points are the reserve against what the playouts misjudge.
+/// Fuego's score modification works the same way.
+pub fn playout_value(margin: f64, points: usize, margin_weight: f32) -> f32 {
+    let by_winner = match winner_by_margin(margin) {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => 0.0,
+        None => 0.5,
+    };
+    if margin_weight <= 0.0 {
+        return by_winner;
+    }
+    let by_margin = (0.5 + 0.5 * margin / points.max(1) as f64).clamp(0.0, 1.0) as f32;
+    (1.0 - margin_weight) * by_winner + margin_weight * by_margin
 }
 
 impl Evaluator for RolloutEvaluator {
@@ -224,11 +259,8 @@ impl Evaluator for RolloutEvaluator {
         );
         let margin = playout_score(leaf.board) as f64 - leaf.komi;
         let winner = winner_by_margin(margin);
-        let black_value = match winner {
-            Some(Color::Black) => 1.0,
-            Some(Color::White) => 0.0,
-            None => 0.5,
-        };
+        let black_value =
+            playout_value(margin, leaf.board.size().points_count(), self.margin_weight);
         // A capped playout did not reach its end: its winner says little.
         if !stats.capped {
             self.policy.learn(&mut self.scratch, winner);
@@ -241,6 +273,94 @@ impl Evaluator for RolloutEvaluator {
 
     fn fork(&self, stream: u64) -> Self {
         let seed = self.rng.clone().next_u64() ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        RolloutEvaluator::new(self.policy.clone(), seed)
+        RolloutEvaluator::new(self.policy.clone(), seed).with_margin_weight(self.margin_weight)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_margin_weight_the_winner_alone_decides() {
+        assert_eq!(playout_value(0.5, 81, 0.0), 1.0);
+        assert_eq!(playout_value(80.5, 81, 0.0), 1.0);
+        assert_eq!(playout_value(-0.5, 81, 0.0), 0.0);
+        assert_eq!(playout_value(0.0, 81, 0.0), 0.5);
+    }
+
+    #[test]
+    fn the_margin_orders_results_of_the_same_winner() {
+        let weight = 0.05;
+        let margins: Vec<f64> = (-162..=162).map(|m| m as f64 / 2.0).collect();
+        let values: Vec<f32> = margins
+            .iter()
+            .map(|&m| playout_value(m, 81, weight))
+            .collect();
+        for pair in values.windows(2) {
+            assert!(pair[0] < pair[1], "{pair:?}");
+        }
+        // Every win is worth more than every draw, every draw more than
+        // every loss: the winner still comes first.
+        let smallest_win = playout_value(0.5, 81, weight);
+        let largest_loss = playout_value(-0.5, 81, weight);
+        assert!(smallest_win > 0.5 && largest_loss < 0.5);
+        assert!(smallest_win >= 1.0 - weight && largest_loss <= weight);
+        assert_eq!(playout_value(0.0, 81, weight), 0.5);
+        assert_eq!(playout_value(81.0, 81, weight), 1.0);
+        assert_eq!(playout_value(-81.0, 81, weight), 0.0);
+        // Past the board's area (a huge komi) the margin's part stays in range.
+        assert_eq!(playout_value(-200.0, 81, weight), 0.0);
+    }
+
+    #[test]
+    fn a_settled_board_is_valued_by_its_count() {
+        // Black 13 stones and 2 eyes, White 8 stones and 2 eyes: nothing
+        // is left to play, so the playout ends where it starts.
+        let diagram = "
+            x x x x x
+            x . x . x
+            x x x x x
+            o o o o o
+            o . o . o
+        ";
+        for (weight, komi) in [(0.0, 0.5), (0.2, 0.5), (0.2, 7.5), (1.0, 0.5)] {
+            let mut board = Board::from_ascii(diagram).unwrap();
+            let mut evaluator =
+                RolloutEvaluator::new(PlayoutPolicy::default(), 1).with_margin_weight(weight);
+            let mut amaf = AmafMap::default();
+            let evaluation = evaluator.evaluate(
+                Leaf {
+                    board: &mut board,
+                    to_move: Color::Black,
+                    last: None,
+                    komi,
+                    nogo: false,
+                },
+                &mut amaf,
+            );
+            // Counted by hand: 15 points to 10.
+            let margin = 15.0 - 10.0 - komi;
+            let winner = if margin > 0.0 { 1.0 } else { 0.0 };
+            let expected = (1.0 - weight) * winner + weight * (0.5 + 0.5 * margin / 25.0) as f32;
+            assert!(
+                (evaluation.black_value - expected).abs() < 1e-6,
+                "weight {weight}, komi {komi}: {} against {expected}",
+                evaluation.black_value
+            );
+            // A fork keeps the weight.
+            let mut board = Board::from_ascii(diagram).unwrap();
+            let forked = evaluator.fork(7).evaluate(
+                Leaf {
+                    board: &mut board,
+                    to_move: Color::White,
+                    last: None,
+                    komi,
+                    nogo: false,
+                },
+                &mut amaf,
+            );
+            assert!((forked.black_value - expected).abs() < 1e-6);
+        }
     }
 }

@@ -168,6 +168,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
             },
             BotOption {
+                name: "margin",
+                default: "0",
+                help: "the share of a playout's value given by its score margin instead of its winner (0 to 1; 0.05 lets the search prefer the larger lead among moves that all win)",
+            },
+            BotOption {
                 name: "sacrifice",
                 default: "false",
                 help: "in heavy playouts, let random moves be a self-atari of three to six stones whose capture leaves a dead eye shape (a nakade sacrifice; true or false)",
@@ -492,7 +497,8 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
         },
         "mcts" => {
             let config = mcts_config(spec)?;
-            let rollouts = RolloutEvaluator::new(playout_policy(spec)?, seed);
+            let rollouts = RolloutEvaluator::new(playout_policy(spec)?, seed)
+                .with_margin_weight(margin_weight(spec)?);
             match spec.get("model") {
                 None | Some("none") => Box::new(MctsBot::new(config, rollouts)),
                 Some(path) => {
@@ -670,6 +676,16 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
     Ok(policy)
 }
 
+/// The share of a playout's value its score margin gives (`margin`).
+fn margin_weight(spec: &BotSpec) -> Result<f32, BotError> {
+    match spec.get("margin") {
+        Some(value) => parse_real(value, 0.0, 1.0)
+            .map(|w| w as f32)
+            .map_err(|reason| bad_value("margin", value, &reason)),
+        None => Ok(0.0),
+    }
+}
+
 /// The MCTS settings a spec gives.
 pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
     let mut config = MctsConfig::default();
@@ -759,7 +775,7 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 }
             }
             "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "sacrifice"
-            | "twolib" | "pass" | "resign" => {}
+            | "twolib" | "margin" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -1151,6 +1167,11 @@ mod tests {
         );
         let error = make_bot(&spec("mcts:twolib=101"), 1).err().unwrap();
         assert!(error.to_string().contains("twolib"), "{error}");
+        assert_eq!(margin_weight(&spec("mcts")).unwrap(), 0.0);
+        assert_eq!(margin_weight(&spec("mcts:margin=0.05")).unwrap(), 0.05);
+        assert!(make_bot(&spec("mcts:margin=0.05"), 1).is_ok());
+        let error = make_bot(&spec("mcts:margin=1.5"), 1).err().unwrap();
+        assert!(error.to_string().contains("margin"), "{error}");
         let error = make_bot(&spec("mcts:lgrf=maybe"), 1).err().unwrap();
         assert!(
             error.to_string().contains("expected true or false"),
