@@ -324,43 +324,35 @@ mod tests {
             o o o o o
             o . o . o
         ";
-        for (weight, komi) in [(0.0, 0.5), (0.2, 0.5), (0.2, 7.5), (1.0, 0.5)] {
+        // Black's value of the diagram's board, `to_move` to play, by `evaluator`.
+        let value = |evaluator: &mut RolloutEvaluator, to_move: Color, komi: f64| {
             let mut board = Board::from_ascii(diagram).unwrap();
+            let leaf = Leaf {
+                board: &mut board,
+                to_move,
+                last: None,
+                komi,
+                nogo: false,
+            };
+            evaluator
+                .evaluate(leaf, &mut AmafMap::default())
+                .black_value
+        };
+        for (weight, komi) in [(0.0, 0.5), (0.2, 0.5), (0.2, 7.5), (1.0, 0.5)] {
             let mut evaluator =
                 RolloutEvaluator::new(PlayoutPolicy::default(), 1).with_margin_weight(weight);
-            let mut amaf = AmafMap::default();
-            let evaluation = evaluator.evaluate(
-                Leaf {
-                    board: &mut board,
-                    to_move: Color::Black,
-                    last: None,
-                    komi,
-                    nogo: false,
-                },
-                &mut amaf,
-            );
+            let black_value = value(&mut evaluator, Color::Black, komi);
             // Counted by hand: 15 points to 10.
             let margin = 15.0 - 10.0 - komi;
             let winner = if margin > 0.0 { 1.0 } else { 0.0 };
             let expected = (1.0 - weight) * winner + weight * (0.5 + 0.5 * margin / 25.0) as f32;
             assert!(
-                (evaluation.black_value - expected).abs() < 1e-6,
-                "weight {weight}, komi {komi}: {} against {expected}",
-                evaluation.black_value
+                (black_value - expected).abs() < 1e-6,
+                "weight {weight}, komi {komi}: {black_value} against {expected}"
             );
             // A fork keeps the weight.
-            let mut board = Board::from_ascii(diagram).unwrap();
-            let forked = evaluator.fork(7).evaluate(
-                Leaf {
-                    board: &mut board,
-                    to_move: Color::White,
-                    last: None,
-                    komi,
-                    nogo: false,
-                },
-                &mut amaf,
-            );
-            assert!((forked.black_value - expected).abs() < 1e-6);
+            let forked = value(&mut evaluator.fork(7), Color::White, komi);
+            assert!((forked - expected).abs() < 1e-6);
         }
     }
 }
