@@ -23,7 +23,9 @@
 //! 7. otherwise a uniformly random legal move that fills no own eye and is
 //!    not a self-atari of two or more stones (unless, when
 //!    [`PlayoutPolicy::nakade_sacrifice`] is on, the stones once captured
-//!    leave a dead eye shape), or a pass when none is left.
+//!    leave a dead eye shape), on [`PlayoutPolicy::lone_self_atari_refusal`]
+//!    percent of turns not a one-stone self-atari that neither captures nor
+//!    gives atari, or a pass when none is left.
 //!
 //! Every move chosen is legal under simple ko with suicide forbidden, and no
 //! move fills a point that is the mover's own eye. The playout ends after
@@ -35,7 +37,8 @@ use tengen_core::{Board, Color, EyeTest, Point, Rng, MAX_CELLS};
 use crate::patterns::Patterns;
 use crate::tactics::{
     atari_liberty, escape_is_laddered, escape_moves, eye_space, is_nakade_sacrifice,
-    self_atari_size, two_liberty_replies, vital_point, LadderScratch, PointSet,
+    self_atari_size, touches_short_enemy, two_liberty_replies, vital_point, LadderScratch,
+    PointSet,
 };
 
 /// The playout move policy and its probabilities.
@@ -61,6 +64,11 @@ pub struct PlayoutPolicy {
     /// Percent of random moves allowed to be a self-atari of two or more
     /// stones.
     pub self_atari_percent: usize,
+    /// Percent of random moves on which a one-stone self-atari is refused
+    /// unless it captures or puts an enemy chain in atari
+    /// ([`crate::tactics::touches_short_enemy`]): a stone thrown in where it
+    /// attacks nothing only gives the opponent a capture.
+    pub lone_self_atari_refusal: usize,
     /// Whether the vital point of an eye space next to the last move is
     /// played ([`crate::tactics::nakade_point`]).
     pub nakade: bool,
@@ -84,6 +92,7 @@ impl Default for PlayoutPolicy {
             pattern_percent: 95,
             global_capture_percent: 100,
             self_atari_percent: 10,
+            lone_self_atari_refusal: 0,
             // Neither measured stronger on 9×9 (README, "Nakade and last
             // good replies"), and the eye-space walk costs time: off unless
             // asked for.
@@ -394,11 +403,17 @@ impl PlayoutPolicy {
         // Large self-ataris are refused, except on a few turns: the throw-ins
         // that kill by nakade are self-ataris too.
         let allow_any = rng.below(100) < self.self_atari_percent;
+        // Drawn only when the option is on, so that the default playouts
+        // keep their random sequence.
+        let refuse_lone = !allow_any
+            && self.lone_self_atari_refusal > 0
+            && rng.below(100) < self.lone_self_atari_refusal;
         let sacrifices = self.nakade_sacrifice;
         board.random_move_avoiding_eyes(color, rng, self.eyes, |board, point| {
             allow_any
                 || match self_atari_size(board, point, color) {
-                    0 | 1 => true,
+                    0 => true,
+                    1 => !refuse_lone || touches_short_enemy(board, point, color),
                     3..=6 if sacrifices => is_nakade_sacrifice(board, point, color),
                     _ => false,
                 }
@@ -714,6 +729,53 @@ mod tests {
             lost[0]
         );
         assert_eq!(lost[1], 0, "real eyes lost the group");
+    }
+
+    /// Plays `games` random playouts of `policy` on 9×9 and counts the moves
+    /// that were a one-stone self-atari attacking no chain short of
+    /// liberties.
+    fn pointless_lone_self_ataris(policy: &PlayoutPolicy, seed: u64, games: usize) -> usize {
+        let mut rng = Rng::new(seed);
+        let mut scratch = PlayoutScratch::default();
+        let size = BoardSize::square(9).unwrap();
+        let mut pointless = 0;
+        for _ in 0..games {
+            let mut board = Board::new(size);
+            scratch.reset(&board);
+            let (mut color, mut last) = (Color::Black, None);
+            for _ in 0..200 {
+                let Some(p) = policy.choose(&mut board, color, last, &mut rng, &mut scratch) else {
+                    break;
+                };
+                if self_atari_size(&board, p, color) == 1 && !touches_short_enemy(&board, p, color)
+                {
+                    pointless += 1;
+                }
+                board.play_unchecked(p, color);
+                scratch.note_move(&board, p);
+                last = Some(p);
+                color = !color;
+            }
+        }
+        pointless
+    }
+
+    #[test]
+    fn refused_lone_self_ataris_are_never_played() {
+        // Random moves only, so that every move goes through the refusal.
+        let random_only = PlayoutPolicy {
+            capture_percent: 0,
+            pattern_percent: 0,
+            global_capture_percent: 0,
+            self_atari_percent: 0,
+            ..PlayoutPolicy::default()
+        };
+        let refusing = PlayoutPolicy {
+            lone_self_atari_refusal: 100,
+            ..random_only.clone()
+        };
+        assert!(pointless_lone_self_ataris(&random_only, 3, 40) > 0);
+        assert_eq!(pointless_lone_self_ataris(&refusing, 3, 40), 0);
     }
 
     #[test]

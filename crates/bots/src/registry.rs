@@ -168,6 +168,11 @@ pub const BOTS: &[BotInfo] = &[
                 help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
             },
             BotOption {
+                name: "selfatari1",
+                default: "0",
+                help: "in heavy playouts, percent of random moves on which a one-stone self-atari is refused unless it captures or puts an enemy chain in atari (0: off)",
+            },
+            BotOption {
                 name: "margin",
                 default: "0",
                 help: "the share of a playout's value given by its score margin instead of its winner (0 to 1; 0.05 lets the search prefer the larger lead among moves that all win)",
@@ -662,6 +667,11 @@ fn playout_policy(spec: &BotSpec) -> Result<PlayoutPolicy, BotError> {
             parse_whole(value, 0, 100).map_err(|reason| bad_value("twolib", value, &reason))?;
         policy.two_liberty_percent = if heavy { percent as usize } else { 0 };
     }
+    if let Some(value) = spec.get("selfatari1") {
+        let percent =
+            parse_whole(value, 0, 100).map_err(|reason| bad_value("selfatari1", value, &reason))?;
+        policy.lone_self_atari_refusal = if heavy { percent as usize } else { 0 };
+    }
     policy.eyes = eye_test(spec)?;
     for (key, flag) in [
         ("lgrf", &mut policy.last_good_reply),
@@ -775,7 +785,7 @@ pub fn mcts_config(spec: &BotSpec) -> Result<MctsConfig, BotError> {
                 }
             }
             "model" | "value" | "prior" | "playout" | "lgrf" | "nakade" | "sacrifice"
-            | "twolib" | "margin" | "pass" | "resign" => {}
+            | "twolib" | "selfatari1" | "margin" | "pass" | "resign" => {}
             _ => unreachable!("options are checked against the listing"),
         }
     }
@@ -1157,16 +1167,24 @@ mod tests {
         assert!(policy("mcts:nakade=true").unwrap().nakade);
         assert!(!policy("mcts:nakade=off").unwrap().nakade);
         assert!(!policy("mcts:playout=uniform,nakade=true").unwrap().nakade);
-        assert_eq!(policy("mcts").unwrap().two_liberty_percent, 0);
-        assert_eq!(policy("mcts:twolib=25").unwrap().two_liberty_percent, 25);
-        assert_eq!(
-            policy("mcts:playout=uniform,twolib=25")
-                .unwrap()
-                .two_liberty_percent,
-            0
-        );
-        let error = make_bot(&spec("mcts:twolib=101"), 1).err().unwrap();
-        assert!(error.to_string().contains("twolib"), "{error}");
+        // The percent options of the heavy playouts: off by default, read
+        // as given, off with uniform playouts, refused above 100.
+        type Percent = fn(&PlayoutPolicy) -> usize;
+        let percents: [(&str, Percent); 2] = [
+            ("twolib", |p| p.two_liberty_percent),
+            ("selfatari1", |p| p.lone_self_atari_refusal),
+        ];
+        for (name, percent) in percents {
+            assert_eq!(percent(&policy("mcts").unwrap()), 0, "{name}");
+            let given = policy(&format!("mcts:{name}=25")).unwrap();
+            assert_eq!(percent(&given), 25, "{name}");
+            let uniform = policy(&format!("mcts:playout=uniform,{name}=25")).unwrap();
+            assert_eq!(percent(&uniform), 0, "{name}");
+            let error = make_bot(&spec(&format!("mcts:{name}=101")), 1)
+                .err()
+                .unwrap();
+            assert!(error.to_string().contains(name), "{error}");
+        }
         assert_eq!(margin_weight(&spec("mcts")).unwrap(), 0.0);
         assert_eq!(margin_weight(&spec("mcts:margin=0.05")).unwrap(), 0.05);
         assert!(make_bot(&spec("mcts:margin=0.05"), 1).is_ok());

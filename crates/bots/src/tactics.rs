@@ -203,6 +203,16 @@ pub fn capture_size(board: &Board, point: Point, color: Color) -> usize {
     board.removals_after(point, color).captured
 }
 
+/// Whether an enemy chain next to empty `point` has at most two liberties,
+/// so that `color` playing there captures it or puts it in atari: a
+/// one-stone self-atari that does so is a fight, not a gift.
+pub fn touches_short_enemy(board: &Board, point: Point, color: Color) -> bool {
+    board
+        .neighbors(point)
+        .into_iter()
+        .any(|n| board.stone(n) == Some(!color) && board.liberties(n) <= 2)
+}
+
 /// Whether `color` playing at empty `point` takes a liberty from an enemy
 /// chain that would then be left in atari (not counting captures).
 pub fn gives_atari(board: &Board, point: Point, color: Color) -> bool {
@@ -751,6 +761,36 @@ mod tests {
 
     fn at(board: &Board, vertex: &str) -> Point {
         board.size().parse_gtp(vertex).unwrap().point().unwrap()
+    }
+
+    #[test]
+    fn lone_stones_that_attack_a_chain_short_of_liberties() {
+        let board = Board::from_ascii(
+            ". o x . o
+             . . o x x
+             . . . . .
+             . o o . .
+             . . . . .",
+        )
+        .unwrap();
+        let black = Color::Black;
+        // A5 takes B5 to one liberty, B4 takes B5 and C4 to one each, D5
+        // captures E5: each attacks.
+        for vertex in ["A5", "B4", "D5"] {
+            assert!(
+                touches_short_enemy(&board, at(&board, vertex), black),
+                "{vertex}"
+            );
+        }
+        // C1 touches only a chain of six liberties; A3 touches nothing.
+        for vertex in ["C1", "A3"] {
+            assert!(
+                !touches_short_enemy(&board, at(&board, vertex), black),
+                "{vertex}"
+            );
+        }
+        // For White, D3 touches only Black's D4-E4, of three liberties.
+        assert!(!touches_short_enemy(&board, at(&board, "D3"), Color::White));
     }
 
     #[test]
