@@ -129,7 +129,7 @@ pub fn build_opening_book(
     if options.size.width() != options.size.height() {
         return Err(anyhow!("opening books are for square boards"));
     }
-    let network = load_network(&options.model, 1)
+    let network = load_network(&options.model, options.workers.max(1))
         .map_err(|reason| anyhow!("{}: {reason}", options.model.display()))?;
     let start = Game::new(options.size, options.rules);
     let state = Mutex::new(State::default());
@@ -149,10 +149,14 @@ pub fn build_opening_book(
     std::thread::scope(|scope| -> Result<()> {
         let mut handles = Vec::new();
         for worker in 0..options.workers.max(1) {
+            // Every worker's bot shares the evaluator's network, and with it
+            // a pool of one thread per worker: networks are cached by file
+            // and thread count, so a pool of one would serialize them all.
             let spec = format!(
-                "katago:model={},visits={},threads=1",
+                "katago:model={},visits={},threads={}",
                 options.model.display(),
-                options.visits
+                options.visits,
+                options.workers.max(1)
             );
             let mut bot = crate::agents::make_agent(&spec, options.seed + worker as u64)
                 .map_err(|e| anyhow!("{spec}: {e}"))?;
