@@ -129,7 +129,8 @@ pub fn build_opening_book(
     if options.size.width() != options.size.height() {
         return Err(anyhow!("opening books are for square boards"));
     }
-    let network = load_network(&options.model, options.workers.max(1))
+    let workers = options.workers.max(1);
+    let network = load_network(&options.model, workers)
         .map_err(|reason| anyhow!("{}: {reason}", options.model.display()))?;
     let start = Game::new(options.size, options.rules);
     let state = Mutex::new(State::default());
@@ -148,16 +149,15 @@ pub fn build_opening_book(
     let wake = Condvar::new();
     std::thread::scope(|scope| -> Result<()> {
         let mut handles = Vec::new();
-        for worker in 0..options.workers.max(1) {
-            // Every worker's bot shares the evaluator's network, and with it
-            // a pool of one thread per worker: networks are cached by file
-            // and thread count, so a pool of one would serialize them all.
-            let spec = format!(
-                "katago:model={},visits={},threads={}",
-                options.model.display(),
-                options.visits,
-                options.workers.max(1)
-            );
+        // Every worker's bot shares the evaluator's network, and with it a
+        // pool of one thread per worker: networks are cached by file and
+        // thread count, so a pool of one would serialize them all.
+        let spec = format!(
+            "katago:model={},visits={},threads={workers}",
+            options.model.display(),
+            options.visits,
+        );
+        for worker in 0..workers {
             let mut bot = crate::agents::make_agent(&spec, options.seed + worker as u64)
                 .map_err(|e| anyhow!("{spec}: {e}"))?;
             let evaluator = KataGoEvaluator::new(network.clone());
