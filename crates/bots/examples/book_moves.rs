@@ -9,6 +9,7 @@
 //! cargo run --release -p tengen-bots --example book_moves -- DIR/*.sgf
 //! ```
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use tengen_bots::book::OpeningBook;
@@ -30,7 +31,7 @@ fn main() -> Result<(), String> {
         }
     }
     // Games by the number of the player's moves the book knew.
-    let mut histogram: Vec<usize> = Vec::new();
+    let mut games_by_count: BTreeMap<usize, usize> = BTreeMap::new();
     for file in &files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         let record = tengen_sgf::read_game(&text).map_err(|e| format!("{file}: {e}"))?;
@@ -55,19 +56,14 @@ fn main() -> Result<(), String> {
             if mover == color && book.lookup(&game).is_some() {
                 known.push(turn + 1);
             }
-            game.play(mv)
+            game.play_as(mover, mv)
                 .map_err(|e| format!("{file}: turn {}: {e}", turn + 1))?;
         }
         println!("{file}: {} book moves, at turns {known:?}", known.len());
-        if histogram.len() <= known.len() {
-            histogram.resize(known.len() + 1, 0);
-        }
-        histogram[known.len()] += 1;
+        *games_by_count.entry(known.len()).or_default() += 1;
     }
-    let summary: Vec<String> = histogram
+    let summary: Vec<String> = games_by_count
         .iter()
-        .enumerate()
-        .filter(|(_, &games)| games > 0)
         .map(|(moves, games)| format!("{moves} in {games}"))
         .collect();
     println!("games by book moves: {}", summary.join(", "));
