@@ -12,13 +12,12 @@ use tengen_gtp::controller::{
 
 const GNUGO: &str = "/usr/games/gnugo";
 
-fn gnugo_available() -> bool {
-    if Path::new(GNUGO).exists() {
-        true
-    } else {
-        eprintln!("note: {GNUGO} is not installed; skipping this test");
-        false
-    }
+/// Fails the test, saying what to install, when GNU Go is missing.
+fn require_gnugo() {
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
 }
 
 /// A fresh directory for one test's scripts.
@@ -45,9 +44,7 @@ fn script(test: &str, body: &str) -> String {
 
 #[test]
 fn drives_gnugo() {
-    if !gnugo_available() {
-        return;
-    }
+    require_gnugo();
     let mut gnugo = Controller::spawn(&format!("{GNUGO} --mode gtp --level 1 --chinese-rules"))
         .expect("gnugo starts");
     assert_eq!(gnugo.timeout(), Some(DEFAULT_TIMEOUT));

@@ -78,10 +78,10 @@ fn ours(engine: &mut Engine, command: &str) -> String {
 
 #[test]
 fn random_games_agree_with_gnugo() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!("note: {GNUGO} is not installed; skipping the GNU Go cross-check");
-        return;
-    }
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
     for seed in 1..=3 {
         let mut engine = Engine::new(
             Box::new(RandomBot::new(seed)),
@@ -121,10 +121,10 @@ fn random_games_agree_with_gnugo() {
 
 #[test]
 fn a_position_with_dead_stones_agrees_with_gnugo() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!("note: {GNUGO} is not installed; skipping the GNU Go cross-check");
-        return;
-    }
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
     // The walls of tests/data/scoring.gtp: Black A-E, White F-J, one dead
     // stone in each area.
     let mut engine = Engine::new(

@@ -125,10 +125,10 @@ fn lines(path: &Path) -> Vec<String> {
 
 #[test]
 fn gnugo_against_itself() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!("note: {GNUGO} is not installed; skipping this test");
-        return;
-    }
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
     let dir = temp_dir("gnugo");
     let gnugo = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
     let mut config = small_config([gnugo.clone(), gnugo], 2);
@@ -371,10 +371,10 @@ fn running_out_of_main_time_loses_on_time() {
 
 #[test]
 fn gnugo_plays_under_a_clock() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!("note: {GNUGO} is not installed; skipping this test");
-        return;
-    }
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
     let dir = temp_dir("gnugo-clock");
     // GNU Go behind tee, so the commands and replies can be checked.
     let script = dir.join("gnugo.sh");
@@ -571,10 +571,10 @@ fn nogo_ends_when_the_side_to_move_cannot_move_and_passes_forfeit() {
 /// every move.
 #[test]
 fn handicap_games_against_gnugo() {
-    if !Path::new(GNUGO).exists() {
-        eprintln!("note: {GNUGO} is not installed; skipping this test");
-        return;
-    }
+    assert!(
+        Path::new(GNUGO).exists(),
+        "{GNUGO} is missing: install GNU Go (apt-get install gnugo; scripts/test installs it)"
+    );
     let dir = temp_dir("handicap");
     let gnugo = format!("{GNUGO} --mode gtp --level 1 --chinese-rules");
     let mut config = small_config([gnugo.clone(), gnugo], 2);

@@ -535,13 +535,11 @@ fn positions_replay_to_the_boards_of_the_records() {
 #[test]
 fn the_goban_collection_prepares() {
     let goban = Path::new("/usr/share/goban");
-    if !goban.is_dir() {
-        eprintln!(
-            "note: {} is absent (Debian package goban-original-games); skipped",
-            goban.display()
-        );
-        return;
-    }
+    assert!(
+        goban.is_dir(),
+        "{} is missing: install the records (apt-get install goban-original-games; scripts/test installs them)",
+        goban.display()
+    );
     let dir = temp_dir("goban");
     let size = BoardSize::square(19).unwrap();
     let report = prepare(
