@@ -1,7 +1,8 @@
 //! The model shipped with tengen: a 9×9 network (policy and value) trained
-//! with `tengen nn train` on games tengen generated (see README.md, "Neural
-//! networks"). It is compiled into the binary, so `--bot policy` and
-//! `--bot mcts:model=builtin` work on a fresh machine with no file at hand.
+//! with `tengen nn train` on games tengen generated (see
+//! docs/experiments/2026-11-22-shipped-9x9-model.md). It is compiled into
+//! the binary, so `--bot policy` and `--bot mcts:model=builtin` work on a
+//! fresh machine with no file at hand.
 
 use tengen_nn::model::{Model, ModelError};
 

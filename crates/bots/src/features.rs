@@ -623,7 +623,7 @@ impl MoveModel {
     }
 
     /// The model shipped with tengen, fitted on the professional records of
-    /// Debian's `goban-original-games` (see the README for the command).
+    /// Debian's `goban-original-games` (see docs/guide/training.md for the command).
     pub fn builtin() -> &'static MoveModel {
         static MODEL: OnceLock<MoveModel> = OnceLock::new();
         MODEL.get_or_init(|| {

@@ -93,14 +93,14 @@ impl Default for PlayoutPolicy {
             global_capture_percent: 100,
             self_atari_percent: 10,
             lone_self_atari_refusal: 0,
-            // Neither measured stronger on 9×9 (README, "Nakade and last
-            // good replies"), and the eye-space walk costs time: off unless
-            // asked for.
+            // Neither measured stronger on 9×9
+            // (docs/experiments/2026-11-25-nakade-lgr-amaf-criticality.md),
+            // and the eye-space walk costs time: off unless asked for.
             nakade: false,
             last_good_reply: false,
-            // Measured stronger at equal time against Pachi (README, "Real
-            // eyes"): the book's test lets a group fill one of two eyes
-            // that touch diagonally.
+            // Measured stronger at equal time against Pachi
+            // (docs/experiments/2026-11-26-real-eyes.md): the book's test
+            // lets a group fill one of two eyes that touch diagonally.
             eyes: EyeTest::Real,
             nakade_sacrifice: false,
         }

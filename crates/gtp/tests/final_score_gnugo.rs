@@ -2,14 +2,14 @@
 //! `tests/data/finished/` is a game that tengen's own matches played to two
 //! passes (the MCTS bot, `mcts:playouts=3000,resignrate=0`, against GNU Go
 //! at levels 1 and 10, and against itself; 9×9 and 13×13, Chinese rules,
-//! komi 7; the commands are in the README). tengen's engine and GNU Go 3.8
-//! (`gnugo --mode gtp --chinese-rules`) both load the record and answer
+//! komi 7; the commands are in docs/design/counting.md). tengen's engine and
+//! GNU Go 3.8 (`gnugo --mode gtp --chinese-rules`) both load the record and answer
 //! `final_score` and `final_status_list dead`.
 //!
 //! Every record where the two differ by more than one point, or name
 //! different winners, must be listed in `tests/data/finished/disagreements.txt`
-//! with the reason (the README's table); a new disagreement fails the test,
-//! and so does a different winner in any game or agreement within one point
+//! with the reason (the table in docs/design/counting.md); a new disagreement
+//! fails the test, and so does a different winner in any game or agreement within one point
 //! in fewer than 98% of them.
 //! Skipped, with a note, where GNU Go is not installed (`/usr/games/gnugo`,
 //! the Debian package).
