@@ -8,8 +8,9 @@
 
 pub mod registry;
 pub mod seed;
+pub mod settings;
 
-pub use registry::{make_bot, BotError, BotInfo, BotOption, BotSpec, BOTS};
+pub use registry::{make_bot, parse_bot, BotError, BotInfo, BotSettings, BotSpec, BOTS};
 pub use seed::fresh_seed;
 pub mod book;
 pub mod builtin;

@@ -72,7 +72,7 @@ impl Default for MctsConfig {
             playouts: None,
             time: None,
             threads: 1,
-            max_nodes: nodes_for_mib(512),
+            max_nodes: nodes_for_mib(DEFAULT_MEMORY_MIB),
             resign_below: 0.1,
             reuse: true,
             params: SearchParams::default(),
@@ -82,6 +82,9 @@ impl Default for MctsConfig {
         }
     }
 }
+
+/// The most MiB a search tree may use unless told otherwise (`memory`).
+pub const DEFAULT_MEMORY_MIB: u64 = 512;
 
 /// Nodes that fit in `mib` MiB.
 pub fn nodes_for_mib(mib: u64) -> usize {

@@ -143,7 +143,7 @@ fn table() -> &'static [u64; 1024] {
 
 /// The pattern table, built on first use; keep the reference to avoid the
 /// lazy check in hot loops.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Patterns {
     table: &'static [u64; 1024],
 }

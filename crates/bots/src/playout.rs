@@ -42,7 +42,7 @@ use crate::tactics::{
 };
 
 /// The playout move policy and its probabilities.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlayoutPolicy {
     patterns: Patterns,
     /// Percent of turns on which tactical replies to the last move are

@@ -36,6 +36,13 @@ pub struct Termination {
     pub resign_after: usize,
 }
 
+/// No termination: the bot decides alone.
+impl Default for Termination {
+    fn default() -> Self {
+        Termination::NONE
+    }
+}
+
 impl Termination {
     /// No termination: the bot decides alone.
     pub const NONE: Termination = Termination {

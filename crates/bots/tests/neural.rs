@@ -162,7 +162,7 @@ fn models_by_name_and_their_errors() {
     let game = Game::new(BoardSize::square(5).unwrap(), Rules::default());
     assert!(matches!(bot.select_move(&game), Action::Move(_)));
     let spec: BotSpec = format!(
-        "mcts:model={},playouts=50,value=0.3,prior=20",
+        "mcts:network={},playouts=50,network-value=0.3,network-prior=20",
         path.display()
     )
     .parse()
@@ -181,7 +181,7 @@ fn models_by_name_and_their_errors() {
     let err = make_bot(&damaged, 1).err().unwrap();
     assert!(err.to_string().contains("truncated"), "{err}");
 
-    let bad_value: BotSpec = format!("mcts:model={},value=2", path.display())
+    let bad_value: BotSpec = format!("mcts:network={},network-value=2", path.display())
         .parse()
         .unwrap();
     assert!(matches!(

@@ -62,17 +62,7 @@ pub fn check_plays(
 
 /// One line per known bot with its options, for `--list-bots`.
 pub fn bot_listing() -> String {
-    let mut text = String::new();
-    for bot in tengen_bots::BOTS {
-        text.push_str(&format!("{:<8} {}\n", bot.name, bot.description));
-        for option in bot.options {
-            text.push_str(&format!(
-                "         {}={} (default)  {}\n",
-                option.name, option.default, option.help
-            ));
-        }
-    }
-    text
+    tengen_bots::registry::bot_listing()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use tengen_bots::registry::parse_real;
+use tengen_bots::settings::parse_real;
 use tengen_core::{BoardSize, Color, Rules, Variant, MAX_SIDE, PRESETS};
 use tengen_match::Clock;
 

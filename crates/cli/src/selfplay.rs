@@ -14,6 +14,7 @@ use tengen_sgf::{write_game, GameInfo};
 use thiserror::Error;
 
 use crate::report::{action_line, board_diagram, capitalized, result_line, size_text, Screen};
+use tengen_bots::registry::{KataGoSettings, MctsSettings};
 use tengen_bots::{BotError, BotSpec};
 use tengen_match::Shard;
 
@@ -106,15 +107,17 @@ pub fn max_turns(size: BoardSize) -> usize {
 /// win rate do not, unless the spec says otherwise, so that every game is
 /// played out.
 fn self_play_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
-    let mut spec: BotSpec = spec.parse()?;
-    if spec
-        .info()
-        .is_some_and(|info| info.option("resignrate").is_some())
-        && spec.get("resignrate").is_none()
-    {
-        spec.set("resignrate", "0");
+    let spec: BotSpec = spec.parse()?;
+    let mut settings = spec.settings()?;
+    if spec.get("resign-winrate").is_none() {
+        let any = settings.as_any_mut();
+        if let Some(mcts) = any.downcast_mut::<MctsSettings>() {
+            mcts.search.resign_below = 0.0;
+        } else if let Some(katago) = any.downcast_mut::<KataGoSettings>() {
+            katago.search.resign_threshold = 0.0;
+        }
     }
-    tengen_bots::make_bot(&spec, seed)
+    settings.build(seed)
 }
 
 /// Builds the two bots of `config` and plays them against each other, writing

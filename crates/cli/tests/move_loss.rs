@@ -26,7 +26,7 @@ fn positions_of_a_series_are_answered_and_judged() {
     let dir = std::env::temp_dir().join(format!("tengen-move-loss-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = env!("CARGO_BIN_EXE_tengen");
-    let engine = format!("{bin} gtp --bot mcts:playouts=60,resignrate=0,book=none --seed {{seed}}");
+    let engine = format!("{bin} gtp --bot mcts:playouts=60,resign-winrate=0,book=none --seed {{seed}}");
     let series = dir.join("series");
     let output = Command::new(bin)
         .args(["match", "--engine", &engine, "--engine", &engine])
@@ -57,7 +57,7 @@ fn positions_of_a_series_are_answered_and_judged() {
         assert!((8..=60).contains(&number), "{p}");
     }
 
-    let answer = format!("{bin} gtp --bot mcts:playouts=100,resignrate=0,book=none --seed 1");
+    let answer = format!("{bin} gtp --bot mcts:playouts=100,resign-winrate=0,book=none --seed 1");
     move_loss(&["play", "positions.json", "a.jsonl", &answer], &dir);
     let played: Vec<serde_json::Value> = std::fs::read_to_string(dir.join("a.jsonl"))
         .unwrap()

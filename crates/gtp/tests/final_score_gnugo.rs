@@ -1,6 +1,6 @@
 //! The dead-stone estimate against GNU Go on finished games: every record in
 //! `tests/data/finished/` is a game that tengen's own matches played to two
-//! passes (the MCTS bot, `mcts:playouts=3000,resignrate=0`, against GNU Go
+//! passes (the MCTS bot, `mcts:playouts=3000,resign-winrate=0`, against GNU Go
 //! at levels 1 and 10, and against itself; 9×9 and 13×13, Chinese rules,
 //! komi 7; the commands are in docs/design/counting.md). tengen's engine and
 //! GNU Go 3.8 (`gnugo --mode gtp --chinese-rules`) both load the record and answer

@@ -58,17 +58,17 @@ for (const [name, options] of [["desktop", DESKTOP], ["phone", PHONE]]) {
 
       // The search guided by the shipped 9×9 network is offered on 9×9 only.
       await page.check('input[name=size][value="9"]');
-      assert.ok((await botMenu(page)).includes("mcts:model=builtin"));
-      await page.selectOption("#bot", "mcts:model=builtin");
+      assert.ok((await botMenu(page)).includes("mcts:network=builtin"));
+      await page.selectOption("#bot", "mcts:network=builtin");
       await page.check('input[name=size][value="13"]');
       let menu = await botMenu(page);
-      assert.ok(!menu.includes("mcts:model=builtin"), `offered on 13×13: ${menu}`);
+      assert.ok(!menu.includes("mcts:network=builtin"), `offered on 13×13: ${menu}`);
       assert.ok(menu.includes("random:pass=opponent") && menu.includes("mcts"), `${menu}`);
       await page.check('input[name=size][value="other"]');
       await page.fill("#size-other", "9");
-      assert.ok((await botMenu(page)).includes("mcts:model=builtin"), "offered on 9 typed in");
+      assert.ok((await botMenu(page)).includes("mcts:network=builtin"), "offered on 9 typed in");
       await page.fill("#size-other", "11");
-      assert.ok(!(await botMenu(page)).includes("mcts:model=builtin"), "not on 11");
+      assert.ok(!(await botMenu(page)).includes("mcts:network=builtin"), "not on 11");
       menu = await botMenu(page);
       // The listing says which sizes each bot plays; the page offers no bot
       // on a size its entry leaves out.

@@ -232,7 +232,7 @@ test("the neural policy bot answers on 9x9, is not offered on 13x13, and explain
     await dialog.waitFor({ state: "visible" });
     await page.check('input[name=size][value="9"]');
     await page.selectOption("#color", "black");
-    await page.selectOption("#bot", "mcts:model=builtin");
+    await page.selectOption("#bot", "mcts:network=builtin");
     assert.match(await page.textContent("#bot-description"), /9×9 policy network/);
     await page.fill("#strength", "300");
     await page.click("#start-game");
@@ -243,7 +243,7 @@ test("the neural policy bot answers on 9x9, is not offered on 13x13, and explain
       const list = await page.locator("#move-list li").allTextContents();
       assert.match(list[list.length - 1], /^W [A-HJ]\d$/, `the search's reply in ${list}`);
     }
-    assert.ok(asked.length >= 2 && asked.every((url) => url.includes("/select-move/mcts:model=builtin")), asked.join(" "));
+    assert.ok(asked.length >= 2 && asked.every((url) => url.includes("/select-move/mcts:network=builtin")), asked.join(" "));
     assert.match(await page.textContent("#analysis-body"), /Win rate \d+\.\d%/, "the search reports its win rate");
 
     // The shipped model is for 9x9: on 13x13 the menu does not offer it.

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
-use tengen_bots::BotSpec;
+use tengen_bots::{BotSettings, BotSpec};
 use tengen_core::{Action, Analysis, Game};
 use tengen_sgf::{date, write_game, GameInfo};
 
@@ -87,8 +87,12 @@ struct BotEntry {
 #[derive(Serialize)]
 struct OptionEntry {
     name: &'static str,
-    default: &'static str,
+    default: String,
+    values: String,
     help: &'static str,
+    /// When the option applies (`playout=heavy`); absent: always.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    applies: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -111,11 +115,14 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
                 description: info.description,
                 options: info
                     .options
-                    .iter()
+                    .docs()
+                    .into_iter()
                     .map(|option| OptionEntry {
                         name: option.name,
                         default: option.default,
+                        values: option.values,
                         help: option.help,
+                        applies: option.applies,
                     })
                     .collect(),
                 sizes: state.sizes(info.name),
@@ -269,40 +276,25 @@ async fn select_move(
         status: rejection.status(),
         message: rejection.body_text(),
     })?;
-    let mut spec: BotSpec = bot.parse()?;
+    let spec: BotSpec = bot.parse()?;
     // The server's own network for `katago` (a clear refusal when it has
     // none, or when the spec names options the server keeps to itself).
     let katago = if spec.name == katago::NAME {
         state.info(&spec)?;
-        let model = state.katago.clone().expect("offered only with a network");
-        model.check_options(&spec)?;
-        Some(model)
+        Some(state.katago.clone().expect("offered only with a network"))
     } else {
         None
     };
-    if let (None, Some(model)) = (&katago, spec.get("model")) {
-        // A client must not make the server open files by name: only the
-        // model compiled into the binary is served.
-        if model != "builtin" && model != "none" {
-            return Err(ApiError::OptionRefused(format!(
-                "bot option model={model}: the server plays only model=builtin"
-            )));
+    let mut settings: Box<dyn BotSettings> = match &katago {
+        Some(model) => Box::new(model.settings(&spec)?),
+        None => {
+            let info = state.info(&spec)?;
+            refuse_files(&spec, info)?;
+            (info.parse)(&spec.options)?
         }
-    }
-    if let Some(model) = spec.get("movemodel") {
-        // The same for the move model of the priors.
-        if model != "builtin" {
-            return Err(ApiError::OptionRefused(format!(
-                "bot option movemodel={model}: the server plays only movemodel=builtin"
-            )));
-        }
-    }
-    let info = match &katago {
-        Some(model) => model.info(),
-        None => state.info(&spec)?,
     };
     let Json(request) = body?;
-    let applied = budget::apply(&mut spec, info, request.budget.as_ref(), &state.limits)?;
+    let applied = budget::apply(settings.as_mut(), request.budget.as_ref(), &state.limits)?;
     let game = request.replay(&state.limits)?;
     if game.is_over() {
         let why = if game.resigned().is_some() {
@@ -313,22 +305,20 @@ async fn select_move(
         return Err(ApiError::GameOver(why));
     }
     if let Some(model) = &katago {
-        model.fill_budget(&mut spec, &state.limits);
+        model.fill_budget(settings.as_mut(), &state.limits);
     }
     let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
-    let make = state.bots.make;
-    // The katago bot's spec names no file: the server's network is added
-    // when the bot is built.
-    let spec_text = spec.to_string();
+    let spec_text = settings.to_string();
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
+    let bot_text = spec_text.clone();
     let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move |signal| {
         let mut bot = match &katago {
-            Some(model) => model.make_bot(&spec)?,
-            None => make(&spec, seed)?,
+            Some(model) => model.make_bot(settings.as_ref(), seed)?,
+            None => settings.build(seed)?,
         };
         bot.plays_size(game.size())
             .map_err(|reason| tengen_bots::BotError::BoardSize {
-                bot: spec.to_string(),
+                bot: bot_text.clone(),
                 reason,
             })?;
         let start = Instant::now();
@@ -341,7 +331,7 @@ async fn select_move(
                 // client as if it were legal.
                 game.legal(mv).map_err(|reason| {
                     ApiError::Internal(format!(
-                        "bot '{spec}' chose the illegal move {}: {reason}",
+                        "bot '{bot_text}' chose the illegal move {}: {reason}",
                         game.size().gtp(mv)
                     ))
                 })?;
@@ -419,4 +409,29 @@ pub fn moves_text(game: &Game) -> Vec<String> {
             Action::Resign => "resign".to_string(),
         })
         .collect()
+}
+
+/// Refuses a file by path in the spec's file options: a client must not make
+/// the server open files by name, so only the files compiled into the binary
+/// (`builtin`) or none are served.
+fn refuse_files(spec: &BotSpec, info: &tengen_bots::BotInfo) -> Result<(), ApiError> {
+    for option in info.options.docs() {
+        let Some(words) = option.file_words else {
+            continue;
+        };
+        if let Some(value) = spec.get(option.name) {
+            if !words.contains(&value) {
+                return Err(ApiError::OptionRefused(format!(
+                    "bot option {}={value}: the server plays only {}",
+                    option.name,
+                    words
+                        .iter()
+                        .map(|word| format!("{}={word}", option.name))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                )));
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,19 +1,19 @@
 //! The `katago` bot a server offers when it is started with a KataGo
 //! network (`tengen serve --model PATH`): the network is loaded once, at
 //! start-up, and every request's bot searches with it. Clients choose the
-//! search's settings (`visits`, `time`, `batch`, `resignrate`) and the
-//! termination options (`pass`, `resign`) but never the
-//! network: the server names it, so no request can make it open a file.
+//! search's settings (the registry's `katago` options) but never the
+//! network or its threads: the server names them, so no request can make it
+//! open a file. The bot is built by the registry's
+//! [`KataGoSettings::build_with`], as everywhere else.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tengen_bots::katago::KataGoEvaluator;
-use tengen_bots::puct::PuctBot;
-use tengen_bots::termination::Terminating;
-use tengen_bots::{BotError, BotInfo, BotOption, BotSpec};
-use tengen_core::{parse_duration, Agent};
+use tengen_bots::registry::{KataGoSettings, KATAGO};
+use tengen_bots::settings::{OptionDoc, OptionList};
+use tengen_bots::{BotError, BotInfo, BotSettings, BotSpec};
+use tengen_core::Agent;
 use tengen_katago::network::Network;
 
 use crate::error::{ApiError, ServeError};
@@ -23,7 +23,8 @@ use crate::Limits;
 pub const NAME: &str = "katago";
 
 /// Root visits per move when a request sets neither a budget nor `visits`
-/// nor `time` (fewer if the server's limit is lower).
+/// nor `time` (fewer if the server's limit is lower): the server's default
+/// budget, smaller than the bot's own so that a page's move comes quickly.
 pub const DEFAULT_VISITS: u64 = 100;
 
 /// The longest a `katago` search may think: the server's `max_think`, as
@@ -35,32 +36,36 @@ pub fn time_cap(limits: &Limits) -> Duration {
     limits.max_think
 }
 
-/// The settings a client may give the server's `katago` bot. `model` and
-/// `threads` are the server's.
-pub const OPTIONS: &[BotOption] = &[
-    BotOption {
-        name: "visits",
-        default: "100",
-        help: "root visits per move (the budget's playouts); at most the server's max_playouts",
-    },
-    BotOption {
-        name: "time",
-        default: "none",
-        help: "thinking time per move, such as 2s or 500ms; at most the server's max_seconds, and every search stops a little before it",
-    },
-    BotOption {
-        name: "batch",
-        default: "8",
-        help: "leaves evaluated together in one forward pass (1 to 256)",
-    },
-    BotOption {
-        name: "resignrate",
-        default: "0",
-        help: "resign when the win rate stays below this for 3 moves (0 never resigns)",
-    },
-    tengen_bots::registry::PASS_OPTION,
-    tengen_bots::registry::RESIGN_OPTION,
-];
+/// The `katago` options the server keeps to itself: the machine's
+/// ([`tengen_bots::registry::MACHINE_OPTIONS`]: the network file and its threads), and `reuse`,
+/// since every request builds a bot of its own and no tree is kept.
+const SERVER_OPTIONS: &[&str] = &["model", "threads", "reuse"];
+
+/// The `katago` bot's options a client may give: those of the registry's
+/// table but [`SERVER_OPTIONS`].
+struct ServedOptions;
+
+impl OptionList for ServedOptions {
+    fn docs(&self) -> Vec<OptionDoc> {
+        KATAGO
+            .docs()
+            .into_iter()
+            .filter(|option| !SERVER_OPTIONS.contains(&option.name))
+            .map(|option| match option.name {
+                "visits" => OptionDoc {
+                    default: DEFAULT_VISITS.to_string(),
+                    help: "root visits per move (the budget's playouts); at most the server's max_playouts; with neither visits nor time, the server's default",
+                    ..option
+                },
+                "time" => OptionDoc {
+                    help: "thinking time per move; at most the server's max_seconds, and every search stops a little before it",
+                    ..option
+                },
+                _ => option,
+            })
+            .collect()
+    }
+}
 
 /// A KataGo network loaded for serving.
 #[derive(Clone, Debug)]
@@ -94,7 +99,8 @@ impl KataGoModel {
         let info = Box::leak(Box::new(BotInfo {
             name: NAME,
             description: Box::leak(description.into_boxed_str()),
-            options: OPTIONS,
+            options: &ServedOptions,
+            parse: |options| Ok(Box::new(KATAGO.parse(NAME, options)?)),
         }));
         Ok(KataGoModel {
             path: path.to_path_buf(),
@@ -118,10 +124,10 @@ impl KataGoModel {
         self.info
     }
 
-    /// Refuses the options a client may not give: `model` (the server's
-    /// network is the only one played), `threads` (the server's), and any
-    /// the listing does not show.
-    pub fn check_options(&self, spec: &BotSpec) -> Result<(), ApiError> {
+    /// The settings a request's spec gives, or why they are refused: the
+    /// machine's options (`model`, the server's network being the only one
+    /// played, and `threads`) are the server's.
+    pub fn settings(&self, spec: &BotSpec) -> Result<KataGoSettings, ApiError> {
         for (key, value) in &spec.options {
             let reason = match key.as_str() {
                 "model" => format!(
@@ -131,44 +137,62 @@ impl KataGoModel {
                 "threads" => format!(
                     "bot option threads={value}: this server sets the network's threads itself"
                 ),
-                _ if self.info.option(key).is_none() => format!(
-                    "bot '{NAME}' has no option '{key}' on this server (its options: {})",
-                    OPTIONS
-                        .iter()
-                        .map(|option| option.name)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                _ if SERVER_OPTIONS.contains(&key.as_str()) || KATAGO.get(key).is_none() => {
+                    match KATAGO.parse(NAME, &[(key.clone(), value.clone())]) {
+                        // A renamed or left-out option says so; others name the
+                        // options this server takes.
+                        Err(error @ (BotError::Renamed { .. } | BotError::Experiment { .. })) => {
+                            return Err(ApiError::BotSpec(error))
+                        }
+                        _ => format!(
+                            "bot '{NAME}' has no option '{key}' on this server (its options: {})",
+                            ServedOptions
+                                .docs()
+                                .iter()
+                                .map(|option| option.name)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    }
+                }
                 _ => continue,
             };
             return Err(ApiError::OptionRefused(reason));
         }
-        Ok(())
+        let mut settings = KATAGO.parse(NAME, &spec.options)?;
+        settings.threads = self.network.threads();
+        Ok(settings)
     }
 
     /// Fills in the server's budget after the request's own (see
-    /// [`crate::budget::apply`]): `visits` when neither `visits` nor `time`
-    /// is set, and a `time` no longer than [`time_cap`], so that a search
-    /// ends before the request would time out.
-    pub fn fill_budget(&self, spec: &mut BotSpec, limits: &Limits) {
-        if spec.get("visits").is_none() && spec.get("time").is_none() {
-            spec.set(
-                "visits",
-                DEFAULT_VISITS.min(limits.max_playouts.max(1)).to_string(),
-            );
+    /// [`crate::budget::apply`]): [`DEFAULT_VISITS`] when neither visits nor
+    /// a time is set, and a time no longer than [`time_cap`], so that a
+    /// search ends before the request would time out.
+    pub fn fill_budget(&self, settings: &mut dyn BotSettings, limits: &Limits) {
+        let Some(settings) = settings.as_any_mut().downcast_mut::<KataGoSettings>() else {
+            return;
+        };
+        let search = &mut settings.search;
+        if search.visits.is_none() && search.time.is_none() {
+            search.visits = Some(DEFAULT_VISITS.min(limits.max_playouts.max(1)));
         }
         let cap = time_cap(limits);
-        let asked = spec.get("time").and_then(|text| parse_duration(text).ok());
-        if asked.is_none_or(|time| time > cap) {
-            spec.set("time", format!("{}s", cap.as_secs_f64()));
+        if search.time.is_none_or(|time| time > cap) {
+            search.time = Some(cap);
         }
     }
 
     /// A bot for one request, searching with the loaded network.
-    pub fn make_bot(&self, spec: &BotSpec) -> Result<Box<dyn Agent + Send>, BotError> {
-        let config = tengen_bots::registry::puct_config(spec)?;
-        let termination = tengen_bots::registry::termination(spec, self.info)?;
-        let bot = PuctBot::new(config, KataGoEvaluator::new(Arc::clone(&self.network))).named(NAME);
-        Ok(Terminating::wrap(Box::new(bot), termination))
+    /// `settings` are those [`KataGoModel::settings`] read; other settings
+    /// build their own bot.
+    pub fn make_bot(
+        &self,
+        settings: &dyn BotSettings,
+        seed: u64,
+    ) -> Result<Box<dyn Agent + Send>, BotError> {
+        match settings.as_any().downcast_ref::<KataGoSettings>() {
+            Some(settings) => Ok(settings.build_with(Arc::clone(&self.network), seed)),
+            None => settings.build(seed),
+        }
     }
 }

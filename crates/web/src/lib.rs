@@ -32,7 +32,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tengen_bots::{BotError, BotInfo, BotSpec};
-use tengen_core::{Agent, BoardSize, MAX_SIDE};
+use tengen_core::{BoardSize, MAX_SIDE};
 use tokio::sync::{oneshot, Semaphore};
 
 pub use api::router;
@@ -85,24 +85,18 @@ impl Limits {
     }
 }
 
-/// Builds a bot from its spec and a seed ([`tengen_bots::make_bot`] in the
-/// real server; tests put in slow or broken bots).
-pub type BotMaker = fn(&BotSpec, u64) -> Result<Box<dyn Agent + Send>, BotError>;
-
 /// The bots a server offers.
 #[derive(Clone, Copy, Debug)]
 pub struct Bots {
-    /// Their listing, as `GET /api/bots` shows it.
+    /// Their listing, as `GET /api/bots` shows it; each reads its own
+    /// typed settings, which build it (tests put in slow or broken bots).
     pub list: &'static [BotInfo],
-    /// How one is built.
-    pub make: BotMaker,
 }
 
 impl Default for Bots {
     fn default() -> Bots {
         Bots {
             list: tengen_bots::BOTS,
-            make: tengen_bots::make_bot,
         }
     }
 }
@@ -220,12 +214,12 @@ impl AppState {
     }
 
     fn find_sizes(&self, info: &BotInfo) -> Option<SizeRange> {
-        let spec: BotSpec = info.name.parse().ok()?;
         let bot = match &self.katago {
-            Some(model) if info.name == katago::NAME => model.make_bot(&spec),
-            _ => (self.bots.make)(&spec, 0),
-        }
-        .ok()?;
+            Some(model) if info.name == katago::NAME => model
+                .make_bot(&model.settings(&BotSpec::named(info.name)).ok()?, 0)
+                .ok()?,
+            _ => (info.parse)(&[]).ok()?.build(0).ok()?,
+        };
         let played: Vec<usize> = (1..=MAX_SIDE)
             .filter(|&side| BoardSize::square(side).is_ok_and(|size| bot.plays_size(size).is_ok()))
             .collect();

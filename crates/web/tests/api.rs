@@ -10,7 +10,12 @@ use std::time::Duration;
 
 use common::http::{Client, Response};
 use serde_json::{json, Value};
-use tengen_bots::{BotError, BotInfo, BotOption, BotSpec};
+use std::any::Any;
+use std::fmt;
+
+use tengen_bots::registry::Budget;
+use tengen_bots::settings::{Kind, Setting, Table};
+use tengen_bots::{BotError, BotInfo, BotSettings};
 use tengen_core::{Action, Agent, Analysis, BoardSize, Candidate, Color, Game, Move, Rules};
 use tengen_web::{spawn, Bots, Limits, ServerConfig, ServerHandle};
 
@@ -679,62 +684,154 @@ impl Agent for Liar {
     }
 }
 
+/// The settings of the tests' bots: a playout count and a time for the
+/// probe (it sleeps for the time), nothing for the others.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct TestSettings {
+    bot: &'static str,
+    playouts: Option<u64>,
+    time: Option<Duration>,
+}
+
+static PROBE_OPTIONS: Table<TestSettings> = Table {
+    settings: &[
+        Setting {
+            name: "playouts",
+            help: "playouts per move",
+            kind: Kind::OptionalWhole {
+                min: 1,
+                max: u64::MAX,
+                get: |s| s.playouts,
+                set: |s, n| s.playouts = n,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "time",
+            help: "thinking time per move",
+            kind: Kind::Time {
+                get: |s| s.time,
+                set: |s, t| s.time = t,
+            },
+            applies: None,
+        },
+    ],
+    renamed: &[],
+    experiments: &[],
+};
+
+static NO_OPTIONS: Table<TestSettings> = Table {
+    settings: &[],
+    renamed: &[],
+    experiments: &[],
+};
+
+fn parse_test_bot(
+    name: &'static str,
+    options: &[(String, String)],
+) -> Result<Box<dyn BotSettings>, BotError> {
+    let table = if name == "probe" {
+        &PROBE_OPTIONS
+    } else {
+        &NO_OPTIONS
+    };
+    Ok(Box::new(TestSettings {
+        bot: name,
+        ..table.parse(name, options)?
+    }))
+}
+
 const TEST_BOTS: &[BotInfo] = &[
     BotInfo {
         name: "probe",
         description: "first legal move, with an analysis",
-        options: &[
-            BotOption {
-                name: "playouts",
-                default: "100",
-                help: "playouts per move",
-            },
-            BotOption {
-                name: "time",
-                default: "0s",
-                help: "thinking time per move",
-            },
-        ],
+        options: &PROBE_OPTIONS,
+        parse: |options| parse_test_bot("probe", options),
     },
     BotInfo {
         name: "sleeper",
         description: "thinks for two seconds whatever it is told",
-        options: &[],
+        options: &NO_OPTIONS,
+        parse: |options| parse_test_bot("sleeper", options),
     },
     BotInfo {
         name: "liar",
         description: "plays on stones",
-        options: &[],
+        options: &NO_OPTIONS,
+        parse: |options| parse_test_bot("liar", options),
     },
 ];
 
+impl fmt::Display for TestSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.bot)?;
+        if self.bot == "probe" {
+            for (i, (key, value)) in PROBE_OPTIONS.changed(self).iter().enumerate() {
+                let separator = if i == 0 { ':' } else { ',' };
+                write!(f, "{separator}{key}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 static PROBES_BUILT: AtomicUsize = AtomicUsize::new(0);
 
-fn make_test_bot(spec: &BotSpec, _seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
-    match spec.name.as_str() {
-        "probe" => {
-            PROBES_BUILT.fetch_add(1, Ordering::SeqCst);
-            let delay = spec
-                .get("time")
-                .and_then(|text| tengen_core::parse_duration(text).ok())
-                .unwrap_or_default();
-            Ok(Box::new(Probe { delay }))
+impl BotSettings for TestSettings {
+    fn info(&self) -> &'static BotInfo {
+        TEST_BOTS.iter().find(|info| info.name == self.bot).unwrap()
+    }
+
+    fn build(&self, _seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
+        match self.bot {
+            "probe" => {
+                PROBES_BUILT.fetch_add(1, Ordering::SeqCst);
+                Ok(Box::new(Probe {
+                    delay: self.time.unwrap_or_default(),
+                }))
+            }
+            "liar" => Ok(Box::new(Liar)),
+            _ => Ok(Box::new(Probe {
+                delay: Duration::from_secs(2),
+            })),
         }
-        "liar" => Ok(Box::new(Liar)),
-        "sleeper" => Ok(Box::new(Probe {
-            delay: Duration::from_secs(2),
-        })),
-        name => Err(BotError::UnknownBot {
-            name: name.to_string(),
-        }),
+    }
+
+    fn budget(&self) -> Budget {
+        match self.bot {
+            "probe" => Budget {
+                count: Some(("playouts", self.playouts)),
+                time: Some(self.time),
+                ..Budget::default()
+            },
+            _ => Budget::default(),
+        }
+    }
+
+    fn set_budget(&mut self, budget: &Budget) {
+        if let Some((_, count)) = budget.count {
+            self.playouts = count;
+        }
+        if let Some(time) = budget.time {
+            self.time = time;
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn BotSettings> {
+        Box::new(self.clone())
     }
 }
 
 fn test_bots() -> Bots {
-    Bots {
-        list: TEST_BOTS,
-        make: make_test_bot,
-    }
+    Bots { list: TEST_BOTS }
 }
 
 #[test]
@@ -749,7 +846,7 @@ fn budgets_map_onto_the_bots_options_and_analysis_is_passed_on() {
         .unwrap()
         .json();
     assert_eq!(body["bot_move"], "B1");
-    assert_eq!(body["diagnostics"]["bot"], "probe:playouts=2000,time=0.01s");
+    assert_eq!(body["diagnostics"]["bot"], "probe:playouts=2000,time=10ms");
     assert_eq!(body["diagnostics"]["budget"]["playouts"], 2000);
     assert_eq!(body["diagnostics"]["color"], "white");
     let analysis = &body["diagnostics"]["analysis"];
@@ -881,7 +978,7 @@ fn the_neural_bots_play_with_the_shipped_model_only() {
 
     let response = client
         .post_json(
-            "/select-move/mcts:model=builtin",
+            "/select-move/mcts:network=builtin",
             &json!({"board_size": 9, "moves": [], "budget": {"playouts": 200}, "seed": 1}),
         )
         .unwrap();
@@ -906,9 +1003,25 @@ fn the_neural_bots_play_with_the_shipped_model_only() {
     // Nor for the move model of the priors.
     let response = client
         .post_json(
-            "/select-move/mcts:movemodel=%2Fetc%2Fpasswd",
+            "/select-move/mcts:move-model=%2Fetc%2Fpasswd",
             &json!({"board_size": 9, "moves": []}),
         )
         .unwrap();
-    assert_error(&response, 400, "movemodel=builtin");
+    assert_error(&response, 400, "move-model=builtin");
+    // Nor for the opening book or the network of the search.
+    for (spec, part) in [
+        ("mcts:book=%2Fetc%2Fpasswd", "book=builtin or book=none"),
+        (
+            "mcts:network=%2Fetc%2Fpasswd",
+            "network=builtin or network=none",
+        ),
+    ] {
+        let response = client
+            .post_json(
+                &format!("/select-move/{spec}"),
+                &json!({"board_size": 9, "moves": []}),
+            )
+            .unwrap();
+        assert_error(&response, 400, part);
+    }
 }

@@ -184,9 +184,9 @@ fn clients_cannot_choose_the_model_or_exceed_the_budget() {
     }
     // Nor through the other bots that take a model.
     let response = client
-        .post_json(&format!("/select-move/mcts:model={model}"), &request)
+        .post_json(&format!("/select-move/mcts:network={model}"), &request)
         .unwrap();
-    assert_error(&response, 400, "only model=builtin");
+    assert_error(&response, 400, "only network=builtin");
     let response = client
         .post_json("/select-move/katago:threads=2", &request)
         .unwrap();

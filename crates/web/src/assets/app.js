@@ -758,7 +758,7 @@ function botLabel(spec) {
 const DEFAULT_SPECS = { random: "random:pass=opponent" };
 
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
-const NETWORK_OPTION = "model=builtin";
+const NETWORK_OPTION = "network=builtin";
 
 /**
  * Everything the bot menu can offer, whatever the size: {value (the spec),
@@ -789,7 +789,7 @@ function fillBotMenu() {
   fillStrength();
 }
 
-/** The listing of the bot a spec such as `mcts:model=builtin` names. */
+/** The listing of the bot a spec such as `mcts:network=builtin` names. */
 function botInfo(spec) {
   const name = spec.split(":")[0];
   return bots.find((b) => b.name === name);
@@ -930,7 +930,7 @@ async function loadBots() {
   for (const bot of bots) {
     const sizes = bot.sizes || null;
     botChoices.push({ value: DEFAULT_SPECS[bot.name] || bot.name, text: BOT_LABELS[bot.name] || bot.name, sizes });
-    if (bot.options.some((o) => o.name === "model") && bot.options.some((o) => o.name === "playouts")) {
+    if (bot.options.some((o) => o.name === "network") && bot.options.some((o) => o.name === "playouts")) {
       const both = sizes
         ? { min: Math.max(sizes.min, networkSizes.min), max: Math.min(sizes.max, networkSizes.max) }
         : networkSizes;

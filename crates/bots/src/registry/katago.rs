@@ -1,0 +1,242 @@
+//! The `katago` bot's settings: PUCT search guided by a KataGo network.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use tengen_core::Agent;
+use tengen_katago::network::Network;
+
+use super::{
+    pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Budget,
+    Terminates, RESIGN_RENAMED,
+};
+use crate::katago::KataGoEvaluator;
+use crate::puct::{PuctBot, PuctConfig};
+use crate::settings::{experiments, FileChoice, Kind, Setting, Table};
+use crate::termination::{Terminating, Termination};
+
+/// Settings of the `katago` bot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KataGoSettings {
+    /// The KataGo network file (required to build the bot alone; a server
+    /// gives its own network to [`KataGoSettings::build_with`]).
+    pub model: FileChoice,
+    /// Threads of the network's forward pass.
+    pub threads: usize,
+    /// The search (`visits`, `time`, `batch`, `noise`, `resign-winrate`,
+    /// `reuse`).
+    pub search: PuctConfig,
+    /// When it passes and resigns.
+    pub termination: Termination,
+}
+
+impl Default for KataGoSettings {
+    fn default() -> Self {
+        KataGoSettings {
+            model: FileChoice::None,
+            threads: 1,
+            search: PuctConfig {
+                // Batching gains little on a CPU (about 7% from 1 to 8 on
+                // 19x19) while wide batches spread visits by virtual loss.
+                batch: 8,
+                ..PuctConfig::default()
+            },
+            termination: Termination::NONE,
+        }
+    }
+}
+
+impl Terminates for KataGoSettings {
+    fn termination(&self) -> &Termination {
+        &self.termination
+    }
+    fn termination_mut(&mut self) -> &mut Termination {
+        &mut self.termination
+    }
+}
+
+/// The options of the `katago` bot that choose what runs on the machine
+/// (the network file and its threads): a server keeps them to itself.
+pub const MACHINE_OPTIONS: &[&str] = &["model", "threads"];
+
+/// The `katago` bot's options.
+pub static KATAGO: Table<KataGoSettings> = Table {
+    settings: &[
+        Setting {
+            name: "model",
+            help: "the KataGo network file (.bin.gz, model versions 8 to 17); required",
+            kind: Kind::File {
+                words: &["none"],
+                get: |s| s.model.clone(),
+                set: |s, file| {
+                    s.model = file;
+                    Ok(())
+                },
+            },
+            applies: None,
+        },
+        Setting {
+            name: "visits",
+            help: "root visits per move, kept ones included; none: time or the game's clock decides (800 if neither is set)",
+            kind: Kind::OptionalWhole {
+                min: 1,
+                max: 1_000_000_000,
+                get: |s| s.search.visits,
+                set: |s, n| s.search.visits = n,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "time",
+            help: "thinking time per move; the game's clock may shorten it",
+            kind: Kind::Time {
+                get: |s| s.search.time,
+                set: |s, t| s.search.time = t,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "threads",
+            help: "threads of the network's forward pass",
+            kind: Kind::Whole {
+                min: 1,
+                max: 256,
+                get: |s| s.threads as u64,
+                set: |s, n| s.threads = n as usize,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "batch",
+            help: "leaves evaluated together in one forward pass",
+            kind: Kind::Whole {
+                min: 1,
+                max: 256,
+                get: |s| s.search.batch as u64,
+                set: |s, n| s.search.batch = n as usize,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "noise",
+            help: "weight of Dirichlet noise mixed into the root's priors, drawn anew each turn from the bot's seed (0.25 as in AlphaZero's self-play, for varied games)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.noise_weight),
+                set: |s, x| s.search.noise_weight = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "resign-winrate",
+            help: "resign when the win rate stays below this for 3 moves (0: never)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 0.5,
+                get: |s| wide(s.search.resign_threshold),
+                set: |s, x| s.search.resign_threshold = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "reuse",
+            help: "keep the search tree between moves",
+            kind: Kind::Flag {
+                get: |s| s.search.reuse,
+                set: |s, on| s.search.reuse = on,
+            },
+            applies: None,
+        },
+        pass_setting(),
+        resign_margin_setting(),
+    ],
+    renamed: &[("resignrate", "resign-winrate"), RESIGN_RENAMED],
+    experiments: experiments(&[]),
+};
+
+/// An `f32` as the `f64` that prints the same.
+fn wide(value: f32) -> f64 {
+    value.to_string().parse().unwrap_or(f64::from(value))
+}
+
+pub(super) const INFO: BotInfo = BotInfo {
+    name: "katago",
+    description: "PUCT tree search guided by a KataGo network's policy, value and score (model=PATH, a KataGo .bin.gz)",
+    options: &KATAGO,
+    parse: |options| Ok(Box::new(KATAGO.parse("katago", options)?)),
+};
+
+impl KataGoSettings {
+    /// The bot searching with `network` (a server's, loaded once), its
+    /// noise drawn from `seed`: the one place a `katago` bot is built.
+    pub fn build_with(&self, network: Arc<Network>, seed: u64) -> Box<dyn Agent + Send> {
+        let config = PuctConfig {
+            noise_seed: seed,
+            ..self.search.clone()
+        };
+        let bot = PuctBot::new(config, KataGoEvaluator::new(network)).named(INFO.name);
+        Terminating::wrap(Box::new(bot), self.termination)
+    }
+}
+
+impl fmt::Display for KataGoSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_spec(f, INFO.name, &KATAGO.changed(self))
+    }
+}
+
+impl BotSettings for KataGoSettings {
+    fn info(&self) -> &'static BotInfo {
+        &INFO
+    }
+
+    fn build(&self, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
+        let FileChoice::Path(path) = &self.model else {
+            return Err(BotError::Model {
+                path: "none".to_string(),
+                reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
+            });
+        };
+        let network =
+            crate::katago::load_network(path, self.threads).map_err(|reason| BotError::Model {
+                path: path.display().to_string(),
+                reason,
+            })?;
+        Ok(self.build_with(network, seed))
+    }
+
+    fn budget(&self) -> Budget {
+        Budget {
+            count: Some(("visits", self.search.visits)),
+            time: Some(self.search.time),
+            threads: Some(self.threads),
+            memory_mib: None,
+        }
+    }
+
+    fn set_budget(&mut self, budget: &Budget) {
+        if let Some((_, count)) = budget.count {
+            self.search.visits = count;
+        }
+        if let Some(time) = budget.time {
+            self.search.time = time;
+        }
+        if let Some(threads) = budget.threads {
+            self.threads = threads;
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn BotSettings> {
+        Box::new(self.clone())
+    }
+}
