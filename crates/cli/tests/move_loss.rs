@@ -26,7 +26,8 @@ fn positions_of_a_series_are_answered_and_judged() {
     let dir = std::env::temp_dir().join(format!("tengen-move-loss-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bin = env!("CARGO_BIN_EXE_tengen");
-    let engine = format!("{bin} gtp --bot mcts:playouts=60,resign-winrate=0,book=none --seed {{seed}}");
+    let engine =
+        format!("{bin} gtp --bot mcts:playouts=60,resign-winrate=0,book=none --seed {{seed}}");
     let series = dir.join("series");
     let output = Command::new(bin)
         .args(["match", "--engine", &engine, "--engine", &engine])

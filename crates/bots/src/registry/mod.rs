@@ -48,8 +48,11 @@ pub struct BotInfo {
     pub options: &'static dyn OptionList,
     /// Reads its settings from a spec's options (keys lower-cased, each
     /// once), checked.
-    pub parse: fn(&[(String, String)]) -> Result<Box<dyn BotSettings>, BotError>,
+    pub parse: SettingsParser,
 }
+
+/// Reads a bot's typed settings from a spec's `key=value` options.
+pub type SettingsParser = fn(&[(String, String)]) -> Result<Box<dyn BotSettings>, BotError>;
 
 impl fmt::Debug for BotInfo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,4 +1,3 @@
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tengen_core::{Action, Board, BoardSize, Color, EyeTest, Game, Move, Rules};
@@ -619,7 +618,7 @@ fn budgets_read_and_write_the_settings() {
 #[cfg(not(feature = "experiments"))]
 #[test]
 fn the_options_reference_is_up_to_date() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/options.md");
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/options.md");
     let expected = options_reference();
     if std::env::var_os("TENGEN_UPDATE_DOCS").is_some() {
         std::fs::write(&path, &expected).unwrap();
