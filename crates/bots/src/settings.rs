@@ -9,11 +9,11 @@
 //! `tengen gtp --list-bots` and `GET /api/bots`, and `docs/options.md`.
 //!
 //! ```
-//! use tengen_bots::registry::BotSettings;
+//! use tengen_bots::parse_bot;
 //!
-//! let settings: BotSettings = "mcts:playouts=2000,threads=2".parse().unwrap();
+//! let settings = parse_bot("mcts:threads=2,playouts=2000").unwrap();
 //! assert_eq!(settings.to_string(), "mcts:playouts=2000,threads=2");
-//! let error = "mcts:playouts=0".parse::<BotSettings>().unwrap_err();
+//! let error = parse_bot("mcts:playouts=0").unwrap_err();
 //! assert_eq!(error.to_string(), "bad value '0' for option 'playouts': must be from 1 to 1000000000");
 //! ```
 

@@ -159,9 +159,7 @@ impl KataGoModel {
             };
             return Err(ApiError::OptionRefused(reason));
         }
-        let mut settings = KATAGO.parse(NAME, &spec.options)?;
-        settings.threads = self.network.threads();
-        Ok(settings)
+        Ok(KATAGO.parse(NAME, &spec.options)?)
     }
 
     /// Fills in the server's budget after the request's own (see

@@ -620,7 +620,10 @@ fn the_search_bot_reports_its_analysis_within_its_budget() {
     // Its settings are held to the server's limits.
     for (spec, part) in [
         ("mcts:memory=65536", "memory=65536"),
-        ("mcts:threads=1000", "threads=1000"),
+        // Within the bot's own range (1 to 256) but over the server's limit.
+        ("mcts:threads=256", "threads=256"),
+        // Outside the bot's range: the bot's own reason.
+        ("mcts:threads=1000", "must be from 1 to 256"),
         ("mcts:playouts=5000000", "out of range"),
         ("mcts:time=20s", "at most 10"),
     ] {

@@ -158,7 +158,7 @@ fn a_server_with_a_network_offers_katago_and_plays_legal_moves() {
     legal_move(&mut client, "katago:batch=1,visits=3", 9, &[], Value::Null);
     // A time instead of visits, within the server's cap.
     let body = legal_move(&mut client, "katago", 9, &[], json!({"seconds": 0.2}));
-    assert_eq!(body["diagnostics"]["bot"], "katago:time=0.2s");
+    assert_eq!(body["diagnostics"]["bot"], "katago:time=200ms");
     // A search given visits plans to stop by max_think too (a longer time
     // is refused by the budget).
     let body = legal_move(&mut client, "katago:visits=1", 9, &[], Value::Null);
