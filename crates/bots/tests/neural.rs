@@ -2,16 +2,16 @@
 //! and follows its termination strategies; MCTS runs with a network's
 //! policy and value; models are chosen by name with clear errors.
 
-use tengen_bots::evaluator::RolloutEvaluator;
-use tengen_bots::mcts::{MctsBot, MctsConfig};
-use tengen_bots::network::{NetworkEvaluator, NetworkMix};
-use tengen_bots::playout::PlayoutPolicy;
-use tengen_bots::policy::PolicyBot;
 use tengen_bots::termination::{Terminating, Termination};
 use tengen_bots::{make_bot, BotError, BotSpec};
 use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
+use tengen_mcts::evaluator::RolloutEvaluator;
+use tengen_mcts::mcts::{MctsBot, MctsConfig};
+use tengen_mcts::network::{NetworkEvaluator, NetworkMix};
+use tengen_mcts::playout::PlayoutPolicy;
 use tengen_nn::model::Model;
 use tengen_nn::net::Architecture;
+use tengen_nn::policy_bot::PolicyBot;
 
 fn model(n: usize) -> Model {
     Model::untrained(

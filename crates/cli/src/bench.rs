@@ -13,13 +13,13 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use tengen_bots::evaluator::RolloutEvaluator;
-use tengen_bots::mcts::{MctsBot, MctsConfig};
-use tengen_bots::playout::{PlayoutPolicy, PlayoutScratch};
-use tengen_bots::prior::PriorSource;
 use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::scoring::winner_by_margin;
 use tengen_core::{Board, BoardSize, Color, EyeTest, Game, PlayoutBoard, Rng, Rules};
+use tengen_mcts::evaluator::RolloutEvaluator;
+use tengen_mcts::mcts::{MctsBot, MctsConfig};
+use tengen_mcts::playout::{PlayoutPolicy, PlayoutScratch};
+use tengen_mcts::prior::PriorSource;
 
 use crate::report::size_text;
 

@@ -19,8 +19,6 @@
 //! - [`sgf_command`]: `tengen sgf show`, `check` and `convert`.
 //! - [`nn_prepare`]: `tengen nn prepare`, SGF records to training shards.
 //! - [`nn_train`]: `tengen nn train`, `nn bench` and `nn info`.
-//! - [`policy_games`]: `tengen nn policy-games`, games drawn from a KataGo
-//!   network's policy, written with its probabilities.
 //! - [`progress`]: report lines written around a progress bar.
 #![deny(missing_docs)]
 
@@ -28,9 +26,7 @@ pub mod agents;
 pub mod bench;
 pub mod nn_prepare;
 pub mod nn_train;
-pub mod opening_book;
 pub mod options;
-pub mod policy_games;
 pub mod progress;
 pub mod report;
 pub mod selfplay;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-use tengen_bots::features::MoveModel;
+use tengen_mcts::features::MoveModel;
 
 const GOBAN: &str = "/usr/share/goban";
 

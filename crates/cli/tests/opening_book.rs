@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-use tengen_bots::book::OpeningBook;
 use tengen_core::{BoardSize, Game, Rules};
+use tengen_mcts::book::OpeningBook;
 
 fn tengen(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_tengen"))

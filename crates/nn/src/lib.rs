@@ -9,7 +9,9 @@
 
 #![deny(missing_docs)]
 
+pub mod builtin;
 pub mod encoder;
 pub mod model;
 pub mod net;
+pub mod policy_bot;
 pub mod symmetry;

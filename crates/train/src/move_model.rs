@@ -1,4 +1,4 @@
-//! Fitting the learned move model ([`tengen_bots::features`]) to game
+//! Fitting the learned move model ([`tengen_mcts::features`]) to game
 //! records by minorization–maximization (Coulom 2007).
 //!
 //! Each position of a record is a competition among the candidate moves
@@ -17,11 +17,11 @@
 
 use std::collections::HashMap;
 
-use tengen_bots::features::{
+use tengen_core::{Action, Color, Game, Move, Point};
+use tengen_mcts::features::{
     canonical_pattern, canonical_shape, pattern_code, recent_stones, shape_code, shape_key,
     shape_orientations, Group, MoveModel, PositionFeatures, ShapeStrengths, GROUPS,
 };
-use tengen_core::{Action, Color, Game, Move, Point};
 
 use crate::policy_record::PolicyRecord;
 

@@ -81,7 +81,7 @@ impl KataGoModel {
     /// truncated).
     pub fn load(path: &Path, threads: usize) -> Result<KataGoModel, ServeError> {
         let network =
-            tengen_bots::katago::load_network(path, threads.max(1)).map_err(|reason| {
+            tengen_puct::katago::load_network(path, threads.max(1)).map_err(|reason| {
                 ServeError::Model {
                     path: path.display().to_string(),
                     // The reasons are one line; keep them so whatever the source.

@@ -10,7 +10,6 @@ use std::time::Duration;
 
 use common::http::{Client, Response};
 use serde_json::{json, Value};
-use std::any::Any;
 use std::fmt;
 
 use tengen_bots::registry::Budget;
@@ -818,18 +817,6 @@ impl BotSettings for TestSettings {
         if let Some(time) = budget.time {
             self.time = time;
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn BotSettings> {
-        Box::new(self.clone())
     }
 }
 

@@ -1,6 +1,5 @@
 //! The `katago` bot's settings: PUCT search guided by a KataGo network.
 
-use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
@@ -9,12 +8,12 @@ use tengen_katago::network::Network;
 
 use super::{
     pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Budget,
-    Terminates, RESIGN_RENAMED,
+    RESIGN_RENAMED,
 };
-use crate::katago::KataGoEvaluator;
-use crate::puct::{PuctBot, PuctConfig};
 use crate::settings::{experiments, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
+use tengen_puct::katago::KataGoEvaluator;
+use tengen_puct::{PuctBot, PuctConfig};
 
 /// Settings of the `katago` bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,14 +46,7 @@ impl Default for KataGoSettings {
     }
 }
 
-impl Terminates for KataGoSettings {
-    fn termination(&self) -> &Termination {
-        &self.termination
-    }
-    fn termination_mut(&mut self) -> &mut Termination {
-        &mut self.termination
-    }
-}
+super::terminates_by_field!(KataGoSettings);
 
 /// The options of the `katago` bot that choose what runs on the machine
 /// (the network file and its threads): a server keeps them to itself.
@@ -199,11 +191,12 @@ impl BotSettings for KataGoSettings {
                 reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
             });
         };
-        let network =
-            crate::katago::load_network(path, self.threads).map_err(|reason| BotError::Model {
+        let network = tengen_puct::katago::load_network(path, self.threads).map_err(|reason| {
+            BotError::Model {
                 path: path.display().to_string(),
                 reason,
-            })?;
+            }
+        })?;
         Ok(self.build_with(network, seed))
     }
 
@@ -226,17 +219,5 @@ impl BotSettings for KataGoSettings {
         if let Some(threads) = budget.threads {
             self.threads = threads;
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn BotSettings> {
-        Box::new(self.clone())
     }
 }

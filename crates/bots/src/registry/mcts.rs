@@ -1,7 +1,6 @@
 //! The `mcts` bot's settings: Monte Carlo tree search with RAVE, learned
 //! priors, heavy playouts, an opening book, and optionally a tengen network.
 
-use std::any::Any;
 use std::fmt;
 use std::path::Path;
 
@@ -9,17 +8,17 @@ use tengen_core::{Agent, EyeTest};
 
 use super::{
     load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
-    Budget, Terminates, RESIGN_RENAMED,
+    Budget, RESIGN_RENAMED,
 };
-use crate::book::OpeningBook;
-use crate::evaluator::RolloutEvaluator;
-use crate::features::MoveModel;
-use crate::mcts::{nodes_for_mib, MctsBot, MctsConfig, DEFAULT_MEMORY_MIB};
-use crate::network::{NetworkEvaluator, NetworkMix};
-use crate::playout::PlayoutPolicy;
-use crate::prior::{ModelChoice, PriorSource, LEARNED_WEIGHT};
 use crate::settings::{experiments, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
+use tengen_mcts::book::OpeningBook;
+use tengen_mcts::evaluator::RolloutEvaluator;
+use tengen_mcts::features::MoveModel;
+use tengen_mcts::mcts::{nodes_for_mib, MctsBot, MctsConfig, DEFAULT_MEMORY_MIB};
+use tengen_mcts::network::{NetworkEvaluator, NetworkMix};
+use tengen_mcts::playout::PlayoutPolicy;
+use tengen_mcts::prior::{ModelChoice, PriorSource, LEARNED_WEIGHT};
 
 /// Where new moves' priors come from (`prior-source`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,14 +91,7 @@ impl Default for MctsSettings {
     }
 }
 
-impl Terminates for MctsSettings {
-    fn termination(&self) -> &Termination {
-        &self.termination
-    }
-    fn termination_mut(&mut self) -> &mut Termination {
-        &mut self.termination
-    }
-}
+super::terminates_by_field!(MctsSettings);
 
 /// An `f32` as the `f64` that prints the same (`0.05`, not `0.0500000007`).
 fn wide(value: f32) -> f64 {
@@ -582,18 +574,6 @@ impl BotSettings for MctsSettings {
         if let Some(mib) = budget.memory_mib {
             self.memory_mib = mib;
         }
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn BotSettings> {
-        Box::new(self.clone())
     }
 }
 

@@ -81,7 +81,7 @@ pub struct Budget {
 /// A bot's typed settings, whatever the bot: printed back as the canonical
 /// spec (the options that differ from the defaults, in the table's order),
 /// held to limits through [`Budget`], and built into a bot.
-pub trait BotSettings: fmt::Display + fmt::Debug + Send + Sync {
+pub trait BotSettings: AnySettings + fmt::Display + fmt::Debug + Send + Sync {
     /// The bot these settings are for.
     fn info(&self) -> &'static BotInfo;
 
@@ -97,8 +97,12 @@ pub trait BotSettings: fmt::Display + fmt::Debug + Send + Sync {
     fn set_budget(&mut self, budget: &Budget) {
         let _ = budget;
     }
+}
 
-    /// The concrete settings, for callers that know the bot.
+/// The concrete settings behind a [`BotSettings`], for callers that know the
+/// bot, and copies; every `Clone` settings type has it.
+pub trait AnySettings {
+    /// The concrete settings.
     fn as_any(&self) -> &dyn Any;
 
     /// The concrete settings, to change.
@@ -107,6 +111,35 @@ pub trait BotSettings: fmt::Display + fmt::Debug + Send + Sync {
     /// A copy.
     fn clone_box(&self) -> Box<dyn BotSettings>;
 }
+
+impl<S: BotSettings + Clone + 'static> AnySettings for S {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn BotSettings> {
+        Box::new(self.clone())
+    }
+}
+
+/// Implements [`Terminates`] for settings with a `termination` field.
+macro_rules! terminates_by_field {
+    ($settings:ty) => {
+        impl $crate::registry::Terminates for $settings {
+            fn termination(&self) -> &Termination {
+                &self.termination
+            }
+            fn termination_mut(&mut self) -> &mut Termination {
+                &mut self.termination
+            }
+        }
+    };
+}
+pub(crate) use terminates_by_field;
 
 impl Clone for Box<dyn BotSettings> {
     fn clone(&self) -> Self {
@@ -332,7 +365,7 @@ pub fn make_bot(spec: &BotSpec, seed: u64) -> Result<Box<dyn Agent + Send>, BotE
 /// Loads a tengen model file, or the shipped one for `builtin`.
 pub fn load_model(path: &str) -> Result<Model, BotError> {
     let result = if path == "builtin" {
-        crate::builtin::model()
+        tengen_nn::builtin::model()
     } else {
         Model::load(std::path::Path::new(path))
     };

@@ -1,17 +1,16 @@
 //! The `policy` bot's settings: the book's DeepLearningAgent.
 
-use std::any::Any;
 use std::fmt;
 
 use tengen_core::Agent;
 
 use super::{
     load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
-    Terminates, RESIGN_RENAMED,
+    RESIGN_RENAMED,
 };
-use crate::policy::PolicyBot;
 use crate::settings::{experiments, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
+use tengen_nn::policy_bot::PolicyBot;
 
 /// Settings of the `policy` bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,14 +35,7 @@ impl Default for PolicySettings {
     }
 }
 
-impl Terminates for PolicySettings {
-    fn termination(&self) -> &Termination {
-        &self.termination
-    }
-    fn termination_mut(&mut self) -> &mut Termination {
-        &mut self.termination
-    }
-}
+super::terminates_by_field!(PolicySettings);
 
 /// The `policy` bot's options.
 pub static POLICY: Table<PolicySettings> = Table {
@@ -92,17 +84,5 @@ impl BotSettings for PolicySettings {
             Box::new(PolicyBot::new(model, seed)),
             self.termination,
         ))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn BotSettings> {
-        Box::new(self.clone())
     }
 }

@@ -1,13 +1,11 @@
 //! The `random` bot's settings: the book's RandomBot and Müller's Go0/Go1.
 
-use std::any::Any;
 use std::fmt;
 
 use tengen_core::{Agent, RandomBot};
 
 use super::{
-    pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Terminates,
-    RESIGN_RENAMED,
+    pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, RESIGN_RENAMED,
 };
 use crate::settings::{experiments, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
@@ -22,14 +20,7 @@ pub struct RandomSettings {
     pub termination: Termination,
 }
 
-impl Terminates for RandomSettings {
-    fn termination(&self) -> &Termination {
-        &self.termination
-    }
-    fn termination_mut(&mut self) -> &mut Termination {
-        &mut self.termination
-    }
-}
+super::terminates_by_field!(RandomSettings);
 
 /// The `random` bot's options.
 pub static RANDOM: Table<RandomSettings> = Table {
@@ -76,17 +67,5 @@ impl BotSettings for RandomSettings {
             Box::new(RandomBot::new(seed))
         };
         Ok(Terminating::wrap(bot, self.termination))
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
-    }
-
-    fn clone_box(&self) -> Box<dyn BotSettings> {
-        Box::new(self.clone())
     }
 }

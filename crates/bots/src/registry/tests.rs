@@ -3,8 +3,8 @@ use std::time::Duration;
 use tengen_core::{Action, Board, BoardSize, Color, EyeTest, Game, Move, Rules};
 
 use super::*;
-use crate::prior::{ModelChoice, PriorSource};
 use crate::settings::FileChoice;
+use tengen_mcts::prior::{ModelChoice, PriorSource};
 
 fn spec(text: &str) -> BotSpec {
     text.parse().unwrap()
@@ -154,7 +154,10 @@ fn listed_defaults_read_back_to_the_defaults() {
     )
     .unwrap();
     assert_eq!(spelled, MctsSettings::default());
-    assert_eq!(spelled.search_config(), crate::mcts::MctsConfig::default());
+    assert_eq!(
+        spelled.search_config(),
+        tengen_mcts::mcts::MctsConfig::default()
+    );
 }
 
 #[test]
@@ -380,7 +383,7 @@ fn prior_options_choose_the_source_and_its_weight() {
 
 #[test]
 fn the_book_option_is_builtin_none_or_a_file() {
-    use crate::book::OpeningBook;
+    use tengen_mcts::book::OpeningBook;
     let book = |text: &str| mcts(text).map(|s| s.search_config().book);
     assert!(std::ptr::eq(
         book("mcts").unwrap().unwrap(),
@@ -421,7 +424,7 @@ fn the_book_option_is_builtin_none_or_a_file() {
 
 #[test]
 fn the_move_model_option_reads_a_file_once() {
-    use crate::features::MoveModel;
+    use tengen_mcts::features::MoveModel;
     let prior = |text: &str| mcts(text).map(|s| s.search_config().params.prior);
     assert_eq!(prior("mcts:move-model=builtin"), Ok(PriorSource::default()));
     let dir = std::env::temp_dir().join(format!("tengen-movemodel-{}", std::process::id()));
@@ -501,7 +504,7 @@ fn mcts_options_are_checked() {
     assert_eq!(config.threads, 2);
     assert_eq!(config.time, Some(Duration::from_millis(1500)));
     assert!(!config.reuse);
-    assert_eq!(config.max_nodes, crate::mcts::nodes_for_mib(64));
+    assert_eq!(config.max_nodes, tengen_mcts::mcts::nodes_for_mib(64));
     assert_eq!(config.params.amaf_distance, 0.0);
     assert_eq!(
         mcts("mcts:time=1h").unwrap().search.time,

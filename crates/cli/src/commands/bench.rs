@@ -16,7 +16,7 @@ fn eye_test(name: Option<&str>) -> tengen_core::EyeTest {
     match name {
         Some("book") => tengen_core::EyeTest::Book,
         Some("real") => tengen_core::EyeTest::Real,
-        _ => tengen_bots::playout::PlayoutPolicy::default().eyes,
+        _ => tengen_mcts::playout::PlayoutPolicy::default().eyes,
     }
 }
 
@@ -53,8 +53,8 @@ pub fn search(args: SearchArgs) -> Result<()> {
         repeat: args.repeat as usize,
         seed: seed_or_clock(args.seed),
         prior: match args.priors.as_str() {
-            "rules" => tengen_bots::prior::PriorSource::Rules,
-            _ => tengen_bots::prior::PriorSource::default(),
+            "rules" => tengen_mcts::prior::PriorSource::Rules,
+            _ => tengen_mcts::prior::PriorSource::default(),
         },
         eyes: eye_test(args.eyes.as_deref()),
     };

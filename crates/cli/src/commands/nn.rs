@@ -1,6 +1,6 @@
 //! `tengen nn prepare`, `train`, `bench`, `move-model`, `policy-games` and
 //! `info` (the work is in [`tengen::nn_prepare`], [`tengen::nn_train`] and
-//! [`tengen::policy_games`]).
+//! [`tengen_research::policy_games`]).
 
 use std::io;
 use std::path::PathBuf;
@@ -228,7 +228,7 @@ fn move_model(args: NnMoveModelArgs) -> Result<()> {
 fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
     use anyhow::Context;
     use std::io::Write;
-    use tengen::policy_games::{play_policy_games, PolicyGamesOptions};
+    use tengen_research::policy_games::{play_policy_games, PolicyGamesOptions};
 
     let network = tengen_katago::network::Network::load(&args.model, args.threads as usize)
         .with_context(|| format!("loading {}", args.model.display()))?;
@@ -282,7 +282,7 @@ fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
 fn opening_book(args: NnOpeningBookArgs) -> Result<()> {
     use anyhow::Context;
     use std::io::Write;
-    use tengen::opening_book::{book_text, build_opening_book, OpeningBookOptions};
+    use tengen_research::opening_book::{book_text, build_opening_book, OpeningBookOptions};
 
     let start = std::time::Instant::now();
     let options = OpeningBookOptions {

@@ -6,14 +6,14 @@
 //! `--book FILE` names another.
 //!
 //! ```sh
-//! cargo run --release -p tengen-bots --example book_moves -- DIR/*.sgf
+//! cargo run --release -p tengen-mcts --example book_moves -- DIR/*.sgf
 //! ```
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use tengen_bots::book::OpeningBook;
 use tengen_core::{Action, Color, Game};
+use tengen_mcts::book::OpeningBook;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);

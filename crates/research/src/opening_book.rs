@@ -1,4 +1,4 @@
-//! `tengen nn opening-book`: an opening book ([`tengen_bots::book`]) built
+//! `tengen nn opening-book`: an opening book ([`tengen_mcts::book`]) built
 //! with a KataGo network, for the MCTS bot to play its first moves from.
 //!
 //! The book holds the move for the side the bot plays, in the positions
@@ -24,10 +24,10 @@ use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 use anyhow::{anyhow, Context, Result};
-use tengen_bots::book::{canonical, entry_line};
-use tengen_bots::katago::{load_network, KataGoEvaluator};
-use tengen_bots::puct::PositionEvaluator;
 use tengen_core::{Action, BoardSize, Color, Game, Move, Rules};
+use tengen_mcts::book::{canonical, entry_line};
+use tengen_puct::katago::{load_network, KataGoEvaluator};
+use tengen_puct::PositionEvaluator;
 
 /// Settings of a book's construction.
 #[derive(Clone, Debug)]
@@ -158,7 +158,8 @@ pub fn build_opening_book(
             options.visits,
         );
         for worker in 0..workers {
-            let mut bot = crate::agents::make_agent(&spec, options.seed + worker as u64)
+            let mut bot = tengen_bots::parse_bot(&spec)
+                .and_then(|settings| settings.build(options.seed + worker as u64))
                 .map_err(|e| anyhow!("{spec}: {e}"))?;
             let evaluator = KataGoEvaluator::new(network.clone());
             let (state, wake) = (&state, &wake);

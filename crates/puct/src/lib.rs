@@ -13,7 +13,7 @@
 //! - Batching: up to [`PuctConfig::batch`] leaves per round, spread by
 //!   virtual loss and evaluated in one [`PositionEvaluator::evaluate`] call.
 //! - Tree reuse after the moves played since the last search, limits on
-//!   visits, time (the game's clock through [`crate::mcts::time`]) and tree
+//!   visits, time (the game's clock through [`tengen_search::time`]) and tree
 //!   size, careful passing, resignation, analysis for GUIs.
 //!
 //! The network plugs in through [`PositionEvaluator`].
@@ -25,6 +25,7 @@
 //! clones the root [`Game`] (history included, since the evaluator may want
 //! it), which is cheap beside a network evaluation but not free.
 
+pub mod katago;
 pub mod noise;
 pub mod search;
 pub mod tree;
@@ -38,7 +39,7 @@ use tengen_core::{
 
 use self::search::{Limits, OwnershipSum, SearchStats, Searcher, Utility};
 use self::tree::{sign, Tree, ROOT};
-use crate::mcts::time;
+use tengen_search::time;
 
 /// What a network says of one position, from the side to move's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]

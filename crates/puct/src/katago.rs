@@ -10,7 +10,7 @@ use tengen_katago::model::ModelError;
 use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries, MAX_BOARD_SIDE};
 use tengen_katago::output::Evaluation;
 
-use crate::puct::{EvaluatorError, NetEvaluation, PositionEvaluator};
+use crate::{EvaluatorError, NetEvaluation, PositionEvaluator};
 
 /// Networks loaded so far, by canonical path and thread count.
 static NETWORKS: Mutex<Vec<(PathBuf, usize, Arc<Network>)>> = Mutex::new(Vec::new());

@@ -4,11 +4,11 @@
 //! bot plays the first legal move of the list that does not fill one of its
 //! own eyes, and passes when none is left. Termination strategies (pass when
 //! the opponent passes, resign at a large margin) wrap it as in the book
-//! ([`crate::termination`]; the registry's policy bot passes after the
+//! (`tengen_bots::termination`; the registry's policy bot passes after the
 //! opponent by default).
 
+use crate::model::Model;
 use tengen_core::{Action, Agent, Game, Move, Rng};
-use tengen_nn::model::Model;
 
 /// Plays the policy network's move probabilities (see the module docs).
 #[derive(Debug)]

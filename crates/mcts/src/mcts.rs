@@ -8,10 +8,11 @@
 //! - [`time`]: thinking time under a clock.
 
 pub mod search;
-pub mod time;
 pub mod tree;
 
 use std::time::Duration;
+
+use tengen_search::time;
 
 use tengen_core::scoring::{self, Settlement};
 use tengen_core::{

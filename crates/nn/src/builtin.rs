@@ -4,7 +4,7 @@
 //! the binary, so `--bot policy` and `--bot mcts:model=builtin` work on a
 //! fresh machine with no file at hand.
 
-use tengen_nn::model::{Model, ModelError};
+use crate::model::{Model, ModelError};
 
 /// The model file's bytes (`models/tengen-9x9.tgm`).
 pub static BUILTIN_MODEL: &[u8] = include_bytes!("../../../models/tengen-9x9.tgm");

@@ -9,8 +9,8 @@
 
 use std::io::BufRead;
 
-use tengen_bots::features::{recent_stones, MoveModel, PositionFeatures};
 use tengen_core::{BoardSize, Game, Move, Rules};
+use tengen_mcts::features::{recent_stones, MoveModel, PositionFeatures};
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().collect();
