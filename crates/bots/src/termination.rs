@@ -11,13 +11,12 @@
 //! ([`expected_lead`]), which also means something while the board is
 //! still open.
 
-use std::time::Duration;
-
 use tengen_core::scoring::{
     expected_lead, game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
 };
 use tengen_core::{
-    Action, Agent, Analysis, BoardSize, Color, Game, Move, TimeLeft, TimeSettings, Variant,
+    Action, Agent, Analysis, BoardSize, Color, Game, Move, SelectRequest, TimeLeft, TimeSettings,
+    Variant,
 };
 
 /// When a bot stops playing on.
@@ -145,17 +144,20 @@ impl Agent for Terminating {
         }
     }
 
-    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
+    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
+        // Cleanup play captures dead stones before the count: passing
+        // early is what it exists to prevent, so the bot decides alone.
+        if request.cleanup {
+            return self.bot.select(game, request);
+        }
         match self.termination.decide(game) {
             Some(action) => action,
-            None => self.bot.select_move_stoppable(game, stop),
+            None => self.bot.select(game, request),
         }
     }
 
-    fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        // Cleanup play captures dead stones before the count: passing
-        // early is what it exists to prevent, so the bot decides alone.
-        self.bot.select_cleanup_move(game)
+    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
+        self.bot.analyze(game, request)
     }
 
     fn plays(&self, variant: Variant) -> bool {
@@ -180,37 +182,6 @@ impl Agent for Terminating {
 
     fn analysis(&self) -> Option<Analysis> {
         self.bot.analysis()
-    }
-
-    fn select_move_reporting(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-    ) -> Action {
-        match self.termination.decide(game) {
-            Some(action) => action,
-            None => self.bot.select_move_reporting(game, interval, report),
-        }
-    }
-
-    fn analyze(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-        stop: &dyn Fn() -> bool,
-    ) -> bool {
-        self.bot.analyze(game, interval, report, stop)
-    }
-
-    fn raw_network_output(
-        &self,
-        game: &Game,
-        symmetry: Option<u8>,
-        optimism: Option<f32>,
-    ) -> Option<Result<String, String>> {
-        self.bot.raw_network_output(game, symmetry, optimism)
     }
 }
 

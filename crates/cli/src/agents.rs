@@ -1,8 +1,13 @@
 //! The bots the command line knows, by spec string (`random`,
 //! `mcts:playouts=20000`): a thin layer over [`tengen_bots::registry`].
 
+use tengen_bots::registry::KataGoSettings;
+use tengen_bots::settings::FileChoice;
 use tengen_bots::{BotError, BotSpec};
 use tengen_core::{Agent, BoardSize, Rules};
+use tengen_gtp::RawNetwork;
+use tengen_puct::katago::{load_network, KataGoEvaluator};
+use tengen_puct::PositionEvaluator;
 
 /// Builds the bot a spec string such as `random` or `mcts:time=2s` names, its
 /// random choices determined by `seed`.
@@ -15,6 +20,42 @@ use tengen_core::{Agent, BoardSize, Rules};
 pub fn make_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
     let spec: BotSpec = spec.parse()?;
     tengen_bots::make_bot(&spec, seed)
+}
+
+/// The network of the bot `spec` names, for `kata-raw-nn`: the `katago`
+/// bot's (a network file is loaded once per process, so the bot and this
+/// share it); `None` for bots without one.
+pub fn raw_network(spec: &str) -> Result<Option<Box<dyn RawNetwork>>, BotError> {
+    let settings = tengen_bots::parse_bot(spec)?;
+    let Some(katago) = settings.as_any().downcast_ref::<KataGoSettings>() else {
+        return Ok(None);
+    };
+    let FileChoice::Path(path) = &katago.model else {
+        return Ok(None);
+    };
+    let network = load_network(path, katago.threads).map_err(|reason| BotError::Model {
+        path: path.display().to_string(),
+        reason,
+    })?;
+    Ok(Some(Box::new(KataGoRawNetwork(KataGoEvaluator::new(
+        network,
+    )))))
+}
+
+/// A KataGo network answering `kata-raw-nn`.
+struct KataGoRawNetwork(KataGoEvaluator);
+
+impl RawNetwork for KataGoRawNetwork {
+    fn raw_output(
+        &self,
+        game: &tengen_core::Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Result<String, String> {
+        self.0
+            .raw_output(game, symmetry, optimism)
+            .unwrap_or_else(|| Err("the network gives no raw output".to_string()))
+    }
 }
 
 /// Why a bot cannot play the game it was chosen for.

@@ -12,9 +12,11 @@ use crate::time::{TimeLeft, TimeSettings};
 /// Anything that chooses moves: the random bot here, tree search and neural
 /// players in other crates, a person behind a terminal.
 ///
-/// An agent sees the position only through [`Game`]. Later hooks (time
-/// controls, analysis output, pondering) come as provided methods so that
-/// simple agents need only `select_move`.
+/// An agent sees the position only through [`Game`]. A simple agent needs
+/// only [`name`](Agent::name) and [`select_move`](Agent::select_move); a
+/// searching one overrides [`select`](Agent::select), which carries what a
+/// front end asks of the search (a stop signal, an analysis sink, cleanup
+/// mode), and [`analyze`](Agent::analyze).
 pub trait Agent {
     /// A short name for logs, GTP `name` and match tables.
     fn name(&self) -> &str;
@@ -23,20 +25,24 @@ pub trait Agent {
     /// (resignation always is while the game is not over).
     fn select_move(&mut self, game: &Game) -> Action;
 
-    /// [`select_move`](Agent::select_move), stopping early when `stop`
-    /// returns true (a server whose client went away, a deadline passed):
-    /// a searching agent then answers at once with the best move it has.
-    /// Agents that answer at once anyway just choose.
-    fn select_move_stoppable(&mut self, game: &Game, _stop: &dyn Fn() -> bool) -> Action {
+    /// The action for the side to move in `game`, as `request` asks: stop
+    /// early when its stop signal is set (a searching agent then answers at
+    /// once with the best move it has), report the search's analysis while
+    /// it thinks, and in cleanup mode capture dead stones rather than pass.
+    /// Agents that answer at once ignore the request: by default,
+    /// [`select_move`](Agent::select_move).
+    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
+        let _ = request;
         self.select_move(game)
     }
 
-    /// The action for the side to move when the game should be played out
-    /// until every dead stone is captured (KGS `kgs-genmove_cleanup`): an
-    /// agent that would pass while dead stones remain should capture them
-    /// instead. By default, [`select_move`](Agent::select_move).
-    fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        self.select_move(game)
+    /// Thinks about `game` without choosing a move, reporting to
+    /// `request`'s sink until its stop signal is set (GTP `lz-analyze`:
+    /// until the next command arrives). Returns false, at once, if the agent
+    /// cannot analyse.
+    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
+        let _ = (game, request);
+        false
     }
 
     /// Whether the agent can play `variant` (see [`Variant`]). Front ends
@@ -65,51 +71,92 @@ pub trait Agent {
     /// The time `color` has left, as GTP `time_left` reports it before a move.
     fn set_time_left(&mut self, _color: Color, _left: TimeLeft) {}
 
-    /// What the agent thought of the position at its last
-    /// [`select_move`](Agent::select_move): candidates, win rate, ownership.
-    /// `None` for agents that do not search.
+    /// What the agent thought of the position at its last move or analysis:
+    /// candidates, win rate, ownership. `None` for agents that do not search.
     fn analysis(&self) -> Option<Analysis> {
         None
     }
+}
 
-    /// [`select_move`](Agent::select_move), calling `report` with the
-    /// search's current [`Analysis`] about every `interval` while it thinks
-    /// (GTP `lz-genmove_analyze`). Agents that do not search just choose.
-    fn select_move_reporting(
-        &mut self,
-        game: &Game,
-        _interval: Duration,
-        _report: &mut dyn FnMut(&Analysis),
-    ) -> Action {
-        self.select_move(game)
+/// What a front end asks of one [`Agent::select`] or [`Agent::analyze`].
+///
+/// ```
+/// use std::time::Duration;
+/// use tengen_core::{Action, Agent, BoardSize, Game, RandomBot, Rules, SelectRequest};
+///
+/// let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+/// let mut seen = 0;
+/// let mut sink = |_: &tengen_core::Analysis| seen += 1;
+/// let mut request = SelectRequest::new()
+///     .stop_when(&|| false)
+///     .reporting(Duration::from_millis(100), &mut sink);
+/// let Action::Move(mv) = RandomBot::new(1).select(&game, &mut request) else {
+///     panic!("the random bot does not resign");
+/// };
+/// assert!(game.legal(mv).is_ok());
+/// ```
+pub struct SelectRequest<'a> {
+    /// Stop searching as soon as this returns true.
+    pub stop: &'a dyn Fn() -> bool,
+    /// Where to send the search's analysis while it thinks, and how often.
+    pub report: Option<Report<'a>>,
+    /// The move is for `kgs-genmove_cleanup`: play the game out until every
+    /// dead stone is captured, passing only when nothing else is left.
+    pub cleanup: bool,
+}
+
+/// The analysis sink of a [`SelectRequest`].
+pub struct Report<'a> {
+    /// About how often to report.
+    pub interval: Duration,
+    /// Called with the search's current analysis.
+    pub sink: &'a mut dyn FnMut(&Analysis),
+}
+
+impl Default for SelectRequest<'_> {
+    fn default() -> Self {
+        SelectRequest::new()
+    }
+}
+
+impl<'a> SelectRequest<'a> {
+    /// A plain request: never stopped, no reports, not cleanup.
+    pub fn new() -> SelectRequest<'a> {
+        SelectRequest {
+            stop: &|| false,
+            report: None,
+            cleanup: false,
+        }
     }
 
-    /// Thinks about `game` without choosing a move, calling `report` about
-    /// every `interval`, until `stop` returns true (GTP `lz-analyze`: until
-    /// the next command arrives). Returns false, at once, if the agent
-    /// cannot analyse.
-    fn analyze(
-        &mut self,
-        _game: &Game,
-        _interval: Duration,
-        _report: &mut dyn FnMut(&Analysis),
-        _stop: &dyn Fn() -> bool,
-    ) -> bool {
-        false
+    /// The same request, stopped when `stop` returns true.
+    pub fn stop_when(self, stop: &'a dyn Fn() -> bool) -> SelectRequest<'a> {
+        SelectRequest { stop, ..self }
     }
-    /// The raw answer of the agent's neural network for the side to move of
-    /// `game`, as text in KataGo's `kata-raw-nn` format: one block for
-    /// `symmetry` (0 to 7), or one block for each of the eight when `None`;
-    /// `optimism` overrides the policy optimism. `None` when the agent has
-    /// no such network; `Some(Err(reason))` when it cannot evaluate the
-    /// position.
-    fn raw_network_output(
-        &self,
-        _game: &Game,
-        _symmetry: Option<u8>,
-        _optimism: Option<f32>,
-    ) -> Option<Result<String, String>> {
-        None
+
+    /// The same request, reporting to `sink` about every `interval`.
+    pub fn reporting(
+        self,
+        interval: Duration,
+        sink: &'a mut dyn FnMut(&Analysis),
+    ) -> SelectRequest<'a> {
+        SelectRequest {
+            report: Some(Report { interval, sink }),
+            ..self
+        }
+    }
+
+    /// The same request in cleanup mode (`kgs-genmove_cleanup`).
+    pub fn cleanup(self) -> SelectRequest<'a> {
+        SelectRequest {
+            cleanup: true,
+            ..self
+        }
+    }
+
+    /// Whether the stop signal is set.
+    pub fn stopped(&self) -> bool {
+        (self.stop)()
     }
 }
 

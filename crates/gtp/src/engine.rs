@@ -85,6 +85,7 @@ use tengen_core::{Agent, BoardSize, ByColor, Color, Game, Rules, Variant};
 use self::analysis::is_streamed;
 use self::error::CommandResult;
 pub use self::error::{CommandError, NoGoRefusal};
+pub use self::network::RawNetwork;
 use self::protocol::{format_response, preprocess, split_command};
 pub use self::sgf::MAX_SGF_BYTES;
 pub use tengen_core::{TimeLeft, TimeSettings};
@@ -149,6 +150,8 @@ pub const COMMANDS: &[&str] = &[
 /// A GTP engine serving one [`Agent`].
 pub struct Engine {
     agent: Box<dyn Agent>,
+    /// The bot's network, for `kata-raw-nn`, when it has one.
+    network: Option<Box<dyn RawNetwork>>,
     game: Game,
     /// Finished games that play resumed from, most recent last, so that
     /// `undo` can go back past a resumption.
@@ -168,6 +171,7 @@ impl Engine {
     pub fn new(agent: Box<dyn Agent>, size: BoardSize, rules: Rules) -> Engine {
         Engine {
             agent,
+            network: None,
             game: Game::new(size, rules),
             resumed_from: Vec::new(),
             time_settings: TimeSettings::default(),
@@ -177,6 +181,13 @@ impl Engine {
             analyses: None,
             quit: false,
         }
+    }
+
+    /// The same engine answering `kata-raw-nn` with `network` (the one its
+    /// bot plays with).
+    pub fn with_network(mut self, network: Box<dyn RawNetwork>) -> Engine {
+        self.network = Some(network);
+        self
     }
 
     /// Sets the seed of the dead-stone estimate (the same position and seed

@@ -11,4 +11,4 @@
 pub mod controller;
 pub mod engine;
 
-pub use engine::Engine;
+pub use engine::{Engine, RawNetwork};

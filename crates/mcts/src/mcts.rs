@@ -12,12 +12,12 @@ pub mod tree;
 
 use std::time::Duration;
 
-use tengen_search::time;
+use tengen_search::shell::{answers_pass, Clock, KeptTree, ReportCadence, Reroot, Resignation};
 
 use tengen_core::scoring::{self, Settlement};
 use tengen_core::{
-    Action, Agent, Analysis, ByColor, Candidate, Color, Game, Move, Point, TimeLeft, TimeSettings,
-    Variant,
+    Action, Agent, Analysis, Candidate, Color, Game, Move, Point, Report, SelectRequest, TimeLeft,
+    TimeSettings, Variant,
 };
 
 use self::search::{
@@ -32,7 +32,7 @@ use crate::prior::{Knowledge, Prior};
 
 /// How often to report, and where: the analysis sink of
 /// [`Agent::select_move_reporting`] and [`Agent::analyze`].
-type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+type Reporter<'a, 'b> = &'a mut Report<'b>;
 
 /// Playouts per move when neither a playout count, nor a time, nor a clock
 /// says otherwise.
@@ -92,23 +92,14 @@ pub fn nodes_for_mib(mib: u64) -> usize {
     (mib as usize * (1 << 20)) / std::mem::size_of::<Node>()
 }
 
-/// The tree kept between moves and the game it was grown for.
-struct Kept {
-    tree: Tree,
-    /// The game's setup (size, komi, initial stones) when it was grown.
-    setup: SetupKey,
-    /// The moves from the setup to the tree's root.
-    history: Vec<(Color, Move)>,
-}
-
 /// The MCTS bot, generic over its leaf evaluation.
 pub struct MctsBot<E: Evaluator + Clone = RolloutEvaluator> {
     config: MctsConfig,
     evaluator: E,
     knowledge: Knowledge,
-    kept: Option<Kept>,
-    time_settings: TimeSettings,
-    time_left: ByColor<Option<TimeLeft>>,
+    kept: KeptTree<Tree>,
+    clock: Clock,
+    resignation: Resignation,
     analysis: Option<Analysis>,
     searches: u64,
     last_outcome: Option<SearchOutcome>,
@@ -130,12 +121,14 @@ impl<E: Evaluator + Clone> MctsBot<E> {
     /// The bot evaluating leaves with `evaluator` (forked once per thread).
     pub fn new(config: MctsConfig, evaluator: E) -> Self {
         MctsBot {
-            config,
             evaluator,
             knowledge: Knowledge::default(),
-            kept: None,
-            time_settings: TimeSettings::Unlimited,
-            time_left: ByColor::default(),
+            kept: KeptTree::new(config.reuse),
+            clock: Clock::default(),
+            // The most visited move's win rate, once: a search of the MCTS
+            // bot is large enough to trust at once (see `choose`).
+            resignation: Resignation::new(config.resign_below, 1),
+            config,
             analysis: None,
             searches: 0,
             last_outcome: None,
@@ -150,12 +143,12 @@ impl<E: Evaluator + Clone> MctsBot<E> {
 
     /// Nodes in the tree kept from the last search.
     pub fn tree_nodes(&self) -> usize {
-        self.kept.as_ref().map_or(0, |k| k.tree.len())
+        self.kept.tree().map_or(0, Tree::len)
     }
 
     /// Bytes the kept tree's arena occupies.
     pub fn tree_memory(&self) -> usize {
-        self.kept.as_ref().map_or(0, |k| k.tree.memory_bytes())
+        self.kept.tree().map_or(0, Tree::memory_bytes)
     }
 
     /// Simulations and time of the last search.
@@ -166,39 +159,15 @@ impl<E: Evaluator + Clone> MctsBot<E> {
     /// Keeps `tree`, grown for `game`'s position, for the next search when
     /// reuse is on.
     fn keep(&mut self, tree: Tree, game: &Game) {
-        if self.config.reuse {
-            self.kept = Some(Kept {
-                tree,
-                setup: setup_key(game),
-                history: move_history(game),
-            });
-        }
+        self.kept.keep(tree, game);
     }
 
     /// The tree for `game`: the kept one re-rooted at this position when the
     /// game continues it, else a fresh one.
     fn take_tree(&mut self, game: &Game) -> Tree {
-        let setup = setup_key(game);
-        let history = move_history(game);
-        if let Some(kept) = self.kept.take() {
-            if self.config.reuse
-                && kept.setup == setup
-                && history.len() >= kept.history.len()
-                && history[..kept.history.len()] == kept.history[..]
-            {
-                let extra = &history[kept.history.len()..];
-                // The tree assumes alternating turns.
-                let alternating = extra.windows(2).all(|pair| pair[0].0 != pair[1].0)
-                    && extra.last().is_none_or(|last| last.0 != game.to_move());
-                if alternating {
-                    let moves: Vec<NodeMove> = extra.iter().map(|(_, mv)| from_move(*mv)).collect();
-                    if let Some(tree) = kept.tree.reroot(&moves) {
-                        return tree;
-                    }
-                }
-            }
-        }
-        Tree::new(self.config.max_nodes)
+        self.kept
+            .take(game)
+            .unwrap_or_else(|| Tree::new(self.config.max_nodes))
     }
 
     /// The root's children: moves legal in `game` (superko included) that
@@ -244,12 +213,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
 
     /// The search's limits for this move.
     fn limits(&self, game: &Game) -> Limits {
-        let (target_time, max_time) = time::think_times(
-            self.config.time,
-            self.time_settings,
-            self.time_left[game.to_move()],
-            game.board().empty_count(),
-        );
+        let (target_time, max_time) = self.clock.think_times(self.config.time, game);
         let mut limits = Limits {
             playouts: self.config.playouts,
             target_time,
@@ -268,7 +232,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         &mut self,
         game: &Game,
         limits: Limits,
-        report: Option<Reporter<'_>>,
+        report: Option<Reporter<'_, '_>>,
         stop: &dyn Fn() -> bool,
     ) -> (Tree, RootPosition, SearchOutcome) {
         let (last, before_last) = crate::features::recent_stones(game);
@@ -297,16 +261,13 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             .collect();
         let size = game.size();
         let early_stop = self.config.early_stop;
-        let mut next_report = Duration::ZERO;
+        let mut cadence = ReportCadence::default();
         let mut report = report;
         let mut monitor =
             |tree: &Tree, ownership: &OwnershipSum, elapsed: Duration, done: u64| -> bool {
-                if let Some((interval, sink)) = report.as_mut() {
-                    if elapsed >= next_report {
-                        sink(&analysis_of(tree, size, Some(ownership)));
-                        next_report = elapsed + *interval;
-                    }
-                }
+                cadence.tick(report.as_deref_mut(), elapsed, || {
+                    analysis_of(tree, size, Some(ownership))
+                });
                 if stop() {
                     return true;
                 }
@@ -335,7 +296,7 @@ impl<E: Evaluator + Clone> MctsBot<E> {
     fn choose(
         &mut self,
         game: &Game,
-        report: Option<Reporter<'_>>,
+        report: Option<Reporter<'_, '_>>,
         cleanup: bool,
         stop: &dyn Fn() -> bool,
     ) -> Action {
@@ -355,15 +316,16 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         let mut settled = None;
         // The opponent passed, nothing is left open and the count (the one
         // the referee, final_score and the web page make) wins: pass too.
-        if counted && game.consecutive_passes() > 0 {
+        let count_wins = || {
             let settlement = settlement_of(game);
             settled = Some(settlement.is_settled());
             let score =
                 scoring::score(game.board(), game.rules(), &settlement.status.dead_points());
-            if settlement.is_settled() && score.winner() == Some(to_move) {
-                self.analysis = None;
-                return Action::Move(Move::Pass);
-            }
+            settlement.is_settled() && score.winner() == Some(to_move)
+        };
+        if !game.rules().is_nogo() && answers_pass(game, cleanup, count_wins) {
+            self.analysis = None;
+            return Action::Move(Move::Pass);
         }
         let mut limits = self.limits(game);
         if book_move.is_some() {
@@ -387,11 +349,9 @@ impl<E: Evaluator + Clone> MctsBot<E> {
                 Some(best) => {
                     let node = tree.node(best);
                     let winrate = node.winrate().unwrap_or(0.5);
-                    if self.config.resign_below > 0.0
-                        && winrate < self.config.resign_below
-                        && node.visits >= 200
-                        && tree.root().visits >= 1_000
-                    {
+                    // Resign only on a search large enough to trust.
+                    let trusted = node.visits >= 200 && tree.root().visits >= 1_000;
+                    if self.resignation.update(winrate, trusted) {
                         Action::Resign
                     } else {
                         Action::Move(to_move_checked(node.mv, game))
@@ -490,40 +450,6 @@ fn to_move_checked(mv: NodeMove, game: &Game) -> Move {
     }
 }
 
-/// The moves of `game` so far (a resignation is not a move).
-fn move_history(game: &Game) -> Vec<(Color, Move)> {
-    game.history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some((color, mv)),
-            Action::Resign => None,
-        })
-        .collect()
-}
-
-/// What identifies a game's start: a kept tree is reused only for a game
-/// that starts the same way.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct SetupKey {
-    /// Board width.
-    width: usize,
-    /// Board height.
-    height: usize,
-    /// The komi's bits, so that keys compare exactly.
-    komi_bits: u64,
-    /// The hash of the initial stones (handicap, setup).
-    initial_hash: u64,
-}
-
-/// The [`SetupKey`] of `game`.
-fn setup_key(game: &Game) -> SetupKey {
-    SetupKey {
-        width: game.size().width(),
-        height: game.size().height(),
-        komi_bits: game.rules().komi.to_bits(),
-        initial_hash: game.initial_board().hash(),
-    }
-}
-
 /// Whether the controlling thread stops the search: once past the target
 /// time with a clear choice, or, under a time limit alone, once the choice
 /// is decided at the current rate. (Under a playout limit the workers stop
@@ -619,51 +545,35 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
         self.choose(game, None, false, &|| false)
     }
 
-    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
-        self.choose(game, None, false, stop)
-    }
-
-    fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, true, &|| false)
+    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
+        let report = request.report.as_mut();
+        self.choose(game, report, request.cleanup, request.stop)
     }
 
     fn reset(&mut self) {
-        self.kept = None;
+        self.kept.clear();
+        self.resignation.reset();
         self.analysis = None;
     }
 
     fn set_time_settings(&mut self, settings: TimeSettings) {
-        self.time_settings = settings;
-        self.time_left = ByColor::default();
+        self.clock.set_settings(settings);
     }
 
     fn set_time_left(&mut self, color: Color, left: TimeLeft) {
-        self.time_left[color] = Some(left);
+        self.clock.set_left(color, left);
     }
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.clone()
     }
 
-    fn select_move_reporting(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-    ) -> Action {
-        self.choose(game, Some((interval, report)), false, &|| false)
-    }
-
-    fn analyze(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-        stop: &dyn Fn() -> bool,
-    ) -> bool {
+    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
+        let stop = request.stop;
+        let report = request.report.as_mut();
         let limits = Limits::default();
         self.cleanup = false;
-        let (tree, _, outcome) = self.search(game, limits, Some((interval, report)), stop);
+        let (tree, _, outcome) = self.search(game, limits, report, stop);
         self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome.ownership)));
         self.keep(tree, game);
         true
@@ -672,3 +582,10 @@ impl<E: Evaluator + Clone> Agent for MctsBot<E> {
 
 #[cfg(test)]
 mod tests;
+
+impl Reroot for Tree {
+    fn reroot(&self, moves: &[Move]) -> Option<Tree> {
+        let moves: Vec<NodeMove> = moves.iter().map(|&mv| from_move(mv)).collect();
+        Tree::reroot(self, &moves)
+    }
+}

@@ -33,13 +33,13 @@ pub mod tree;
 use std::time::Duration;
 
 use tengen_core::{
-    Action, Agent, Analysis, BoardSize, ByColor, Candidate, Color, Game, Move, Rules, TimeLeft,
-    TimeSettings,
+    Action, Agent, Analysis, BoardSize, Candidate, Color, Game, Move, Report, SelectRequest,
+    TimeLeft, TimeSettings,
 };
 
 use self::search::{Limits, OwnershipSum, SearchStats, Searcher, Utility};
 use self::tree::{sign, Tree, ROOT};
-use tengen_search::time;
+use tengen_search::shell::{answers_pass, Clock, KeptTree, ReportCadence, Reroot, Resignation};
 
 /// What a network says of one position, from the side to move's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -313,38 +313,19 @@ impl PuctAnalysis {
     }
 }
 
-/// What identifies a game's start and rules: a kept tree is reused only
-/// for a game that starts the same way under the same rules.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct SetupKey {
-    size: BoardSize,
-    rules: Rules,
-    initial_hash: u64,
-    first_to_move: Color,
-}
-
-/// The tree kept between moves and the game it was grown for.
-struct Kept {
-    tree: Tree,
-    setup: SetupKey,
-    history: Vec<(Color, Move)>,
-}
-
 /// How often to report, and where.
-type Reporter<'a> = (Duration, &'a mut dyn FnMut(&Analysis));
+type Reporter<'a, 'b> = &'a mut Report<'b>;
 
 /// The PUCT bot over a [`PositionEvaluator`].
 pub struct PuctBot<E: PositionEvaluator> {
     config: PuctConfig,
     evaluator: E,
     name: String,
-    kept: Option<Kept>,
-    time_settings: TimeSettings,
-    time_left: ByColor<Option<TimeLeft>>,
+    kept: KeptTree<Tree>,
+    clock: Clock,
     analysis: Option<PuctAnalysis>,
     last_stats: Option<SearchStats>,
-    /// Searches in a row whose win rate was below the resignation threshold.
-    low_streak: u32,
+    resignation: Resignation,
 }
 
 impl<E: PositionEvaluator> PuctBot<E> {
@@ -352,15 +333,14 @@ impl<E: PositionEvaluator> PuctBot<E> {
     pub fn new(config: PuctConfig, evaluator: E) -> Self {
         let name = format!("puct({})", evaluator.name());
         PuctBot {
+            kept: KeptTree::new(config.reuse),
+            clock: Clock::default(),
+            analysis: None,
+            last_stats: None,
+            resignation: Resignation::new(config.resign_threshold, config.resign_consecutive),
             config,
             evaluator,
             name,
-            kept: None,
-            time_settings: TimeSettings::Unlimited,
-            time_left: ByColor::default(),
-            analysis: None,
-            last_stats: None,
-            low_streak: 0,
         }
     }
 
@@ -398,15 +378,15 @@ impl<E: PositionEvaluator> PuctBot<E> {
 
     /// Nodes in the kept tree.
     pub fn tree_nodes(&self) -> usize {
-        self.kept.as_ref().map_or(0, |k| k.tree.len())
+        self.kept.tree().map_or(0, Tree::len)
     }
 
     /// Visits, in the kept tree, of the position reached from its root by
     /// `moves` (`None` if the tree does not hold it).
     pub fn kept_visits(&self, moves: &[Move]) -> Option<u64> {
-        let kept = self.kept.as_ref()?;
-        let id = kept.tree.descendant(moves)?;
-        Some(u64::from(kept.tree.node(id).visits))
+        let tree = self.kept.tree()?;
+        let id = tree.descendant(moves)?;
+        Some(u64::from(tree.node(id).visits))
     }
 
     /// Searches `game` within the configured limits without choosing a
@@ -420,12 +400,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
 
     /// The search's limits for this move.
     fn limits(&self, game: &Game) -> Limits {
-        let (target_time, max_time) = time::think_times(
-            self.config.time,
-            self.time_settings,
-            self.time_left[game.to_move()],
-            game.board().empty_count(),
-        );
+        let (target_time, max_time) = self.clock.think_times(self.config.time, game);
         let mut limits = Limits {
             visits: self.config.visits,
             playouts: self.config.playouts,
@@ -441,31 +416,11 @@ impl<E: PositionEvaluator> PuctBot<E> {
     /// The tree for `game`: the kept one re-rooted at this position when the
     /// game continues its history with alternating moves, else a fresh one.
     fn take_tree(&mut self, game: &Game) -> Tree {
-        let setup = setup_key(game);
-        let history = move_history(game);
-        if let Some(kept) = self.kept.take() {
-            if self.config.reuse
-                && kept.setup == setup
-                && history.len() >= kept.history.len()
-                && history[..kept.history.len()] == kept.history[..]
-            {
-                let extra = &history[kept.history.len()..];
-                let root_to_move = kept.tree.root().to_move;
-                let mut expected = root_to_move;
-                let alternating = extra.iter().all(|&(color, _)| {
-                    let ok = color == expected;
-                    expected = !expected;
-                    ok
-                }) && expected == game.to_move();
-                if alternating {
-                    let moves: Vec<Move> = extra.iter().map(|&(_, mv)| mv).collect();
-                    if let Some(tree) = kept.tree.reroot(&moves) {
-                        return tree;
-                    }
-                }
-            }
-        }
-        Tree::new(game.to_move(), self.config.max_nodes)
+        // The settings may change between moves (`config_mut`).
+        self.kept.set_reuse(self.config.reuse);
+        self.kept
+            .take(game)
+            .unwrap_or_else(|| Tree::new(game.to_move(), self.config.max_nodes))
     }
 
     /// Runs one search of `game`, keeping its analysis, statistics and tree.
@@ -473,7 +428,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
         &mut self,
         game: &Game,
         limits: Limits,
-        report: Option<Reporter<'_>>,
+        report: Option<Reporter<'_, '_>>,
         stop: &dyn Fn() -> bool,
         cleanup: bool,
     ) -> Tree {
@@ -485,16 +440,12 @@ impl<E: PositionEvaluator> PuctBot<E> {
         let size = game.size();
         let to_move = game.to_move();
         let mut report = report;
-        let mut next_report = Duration::ZERO;
+        let mut cadence = ReportCadence::default();
         let mut searcher = Searcher::new(&mut tree, game, &self.evaluator, &config, cleanup);
         let mut monitor = |s: &Searcher<'_, E>, elapsed: Duration| -> bool {
-            if let Some((interval, sink)) = report.as_mut() {
-                if elapsed >= next_report {
-                    let analysis = analysis_of(s.tree, &s.utility, &s.ownership, size, to_move);
-                    sink(&analysis.to_analysis());
-                    next_report = elapsed + *interval;
-                }
-            }
+            cadence.tick(report.as_deref_mut(), elapsed, || {
+                analysis_of(s.tree, &s.utility, &s.ownership, size, to_move).to_analysis()
+            });
             stop()
         };
         searcher.run(limits, &mut monitor, stop);
@@ -527,20 +478,15 @@ impl<E: PositionEvaluator> PuctBot<E> {
     /// Keeps `tree`, grown for `game`'s position, for the next search when
     /// reuse is on.
     fn keep(&mut self, tree: Tree, game: &Game) {
-        if self.config.reuse {
-            self.kept = Some(Kept {
-                tree,
-                setup: setup_key(game),
-                history: move_history(game),
-            });
-        }
+        self.kept.set_reuse(self.config.reuse);
+        self.kept.keep(tree, game);
     }
 
     /// Searches and chooses the action for `game`.
     fn choose(
         &mut self,
         game: &Game,
-        report: Option<Reporter<'_>>,
+        report: Option<Reporter<'_, '_>>,
         cleanup: bool,
         stop: &dyn Fn() -> bool,
     ) -> Action {
@@ -549,7 +495,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
             return Action::Move(Move::Pass);
         }
         // The opponent passed and the count as it stands wins: pass too.
-        if !cleanup && game.consecutive_passes() > 0 && game.score().winner() == Some(to_move) {
+        if answers_pass(game, cleanup, || game.score().winner() == Some(to_move)) {
             self.analysis = None;
             return Action::Move(Move::Pass);
         }
@@ -598,20 +544,15 @@ impl<E: PositionEvaluator> PuctBot<E> {
     /// Updates the streak of low win rates with the last search and says
     /// whether to resign.
     fn should_resign(&mut self) -> bool {
-        let threshold = self.config.resign_threshold;
         let Some(analysis) = &self.analysis else {
             return false;
         };
-        let winrate = analysis.to_analysis().winrate;
-        if threshold > 0.0
-            && analysis.visits >= self.config.resign_min_visits
-            && winrate < threshold
-        {
-            self.low_streak += 1;
-        } else {
-            self.low_streak = 0;
-        }
-        threshold > 0.0 && self.low_streak >= self.config.resign_consecutive.max(1)
+        // The settings may change between moves (`config_mut`).
+        self.resignation.threshold = self.config.resign_threshold;
+        self.resignation.consecutive = self.config.resign_consecutive;
+        let trusted = analysis.visits >= self.config.resign_min_visits;
+        self.resignation
+            .update(analysis.to_analysis().winrate, trusted)
     }
 }
 
@@ -636,30 +577,6 @@ fn fallback_move(game: &Game) -> Move {
         .into_iter()
         .find(|mv| *mv != Move::Pass)
         .unwrap_or(Move::Pass)
-}
-
-/// The moves of `game` so far (a resignation is not a move).
-fn move_history(game: &Game) -> Vec<(Color, Move)> {
-    game.history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some((color, mv)),
-            Action::Resign => None,
-        })
-        .collect()
-}
-
-/// The [`SetupKey`] of `game`.
-fn setup_key(game: &Game) -> SetupKey {
-    let first_to_move = game
-        .history()
-        .next()
-        .map_or(game.to_move(), |(color, _)| color);
-    SetupKey {
-        size: game.size(),
-        rules: *game.rules(),
-        initial_hash: game.initial_board().hash(),
-        first_to_move,
-    }
 }
 
 /// The analysis of `tree`'s root, whose position has `to_move` to play.
@@ -724,25 +641,13 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
         &self.name
     }
 
-    fn raw_network_output(
-        &self,
-        game: &Game,
-        symmetry: Option<u8>,
-        optimism: Option<f32>,
-    ) -> Option<Result<String, String>> {
-        self.evaluator.raw_output(game, symmetry, optimism)
-    }
-
     fn select_move(&mut self, game: &Game) -> Action {
         self.choose(game, None, false, &|| false)
     }
 
-    fn select_move_stoppable(&mut self, game: &Game, stop: &dyn Fn() -> bool) -> Action {
-        self.choose(game, None, false, stop)
-    }
-
-    fn select_cleanup_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, true, &|| false)
+    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
+        let report = request.report.as_mut();
+        self.choose(game, report, request.cleanup, request.stop)
     }
 
     fn plays_size(&self, size: BoardSize) -> Result<(), String> {
@@ -750,55 +655,45 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
     }
 
     fn reset(&mut self) {
-        self.kept = None;
+        self.kept.clear();
         self.analysis = None;
         self.last_stats = None;
-        self.low_streak = 0;
+        self.resignation.reset();
     }
 
     fn set_time_settings(&mut self, settings: TimeSettings) {
-        self.time_settings = settings;
-        self.time_left = ByColor::default();
+        self.clock.set_settings(settings);
     }
 
     fn set_time_left(&mut self, color: Color, left: TimeLeft) {
-        self.time_left[color] = Some(left);
+        self.clock.set_left(color, left);
     }
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.as_ref().map(PuctAnalysis::to_analysis)
     }
 
-    fn select_move_reporting(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-    ) -> Action {
-        self.choose(game, Some((interval, report)), false, &|| false)
-    }
-
-    fn analyze(
-        &mut self,
-        game: &Game,
-        interval: Duration,
-        report: &mut dyn FnMut(&Analysis),
-        stop: &dyn Fn() -> bool,
-    ) -> bool {
+    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
         if self.evaluator.supports(game.size()).is_err() {
             return false;
         }
         let limits = Limits::default();
-        let tree = self.run_search(game, limits, Some((interval, &mut *report)), stop, false);
+        let stop = request.stop;
+        let report = request.report.as_mut();
+        let tree = self.run_search(game, limits, report, stop, false);
         self.keep(tree, game);
         // The tree may have filled up (or the game be over) before the stop:
         // keep reporting the last analysis until then.
         let mut last = std::time::Instant::now();
         while !stop() {
+            let interval = request
+                .report
+                .as_ref()
+                .map_or(Duration::from_millis(10), |report| report.interval);
             std::thread::sleep(Duration::from_millis(10).min(interval));
             if last.elapsed() >= interval {
-                if let Some(analysis) = self.analysis() {
-                    report(&analysis);
+                if let (Some(analysis), Some(report)) = (self.analysis(), request.report.as_mut()) {
+                    (report.sink)(&analysis);
                 }
                 last = std::time::Instant::now();
             }
@@ -809,3 +704,9 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
 
 #[cfg(test)]
 mod tests;
+
+impl Reroot for Tree {
+    fn reroot(&self, moves: &[Move]) -> Option<Tree> {
+        Tree::reroot(self, moves)
+    }
+}

@@ -194,7 +194,7 @@ fn visits_limit_is_honoured_and_counts_add_up() {
             .batch_sizes()
             .iter()
             .all(|&b| b >= 1 && b <= batch));
-        check_tree(&bot.kept.as_ref().unwrap().tree);
+        check_tree(bot.kept.tree().unwrap());
     }
 }
 
@@ -255,7 +255,7 @@ fn virtual_loss_spreads_a_batch_over_distinct_leaves() {
     let stats = bot.search(&game);
     assert_eq!(bot.evaluator().batch_sizes(), vec![1, 8]);
     assert_eq!(stats.collisions, 0);
-    let tree = &bot.kept.as_ref().unwrap().tree;
+    let tree = bot.kept.tree().unwrap();
     let visited: Vec<u32> = tree
         .children(ROOT)
         .map(|c| tree.node(c).visits)
@@ -305,7 +305,7 @@ fn tree_reuse_keeps_the_subtree_visits() {
     assert_eq!(stats.reused_visits, expected);
     assert_eq!(stats.root_visits, 300);
     assert_eq!(stats.new_visits, 300 - expected);
-    check_tree(&bot.kept.as_ref().unwrap().tree);
+    check_tree(bot.kept.tree().unwrap());
 
     // A game that does not continue the kept one starts afresh.
     let mut other = Game::new(size(5), rules(7.5));
@@ -382,7 +382,7 @@ fn cleanup_does_not_pass_while_moves_remain() {
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
     let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
-    let action = bot.select_cleanup_move(&game);
+    let action = bot.select(&game, &mut SelectRequest::new().cleanup());
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
 }
 
@@ -444,7 +444,11 @@ fn analysis_is_consistent_with_the_visits() {
     let game = capture_position();
     let mut bot = PuctBot::new(config(150, 4), TestEval::new(area_eval));
     let mut reports = Vec::new();
-    bot.select_move_reporting(&game, Duration::ZERO, &mut |a| reports.push(a.clone()));
+    let mut sink = |a: &Analysis| reports.push(a.clone());
+    bot.select(
+        &game,
+        &mut SelectRequest::new().reporting(Duration::ZERO, &mut sink),
+    );
     assert!(reports.len() > 5);
     assert!(reports.windows(2).all(|w| w[0].playouts <= w[1].playouts));
     let analysis = bot.analysis().unwrap();
@@ -552,7 +556,7 @@ fn root_noise_changes_priors_only_when_on() {
             TestEval::new(area_eval),
         );
         bot.search(&game);
-        let tree = &bot.kept.as_ref().unwrap().tree;
+        let tree = bot.kept.tree().unwrap();
         tree.children(ROOT)
             .map(|c| tree.node(c).prior)
             .collect::<Vec<f32>>()
@@ -625,12 +629,11 @@ fn analyze_runs_until_stopped() {
     let start = Instant::now();
     let mut reports = 0;
     let stop = || start.elapsed() >= Duration::from_millis(200);
-    assert!(bot.analyze(
-        &game,
-        Duration::from_millis(20),
-        &mut |_| reports += 1,
-        &stop
-    ));
+    let mut sink = |_: &Analysis| reports += 1;
+    let mut request = SelectRequest::new()
+        .stop_when(&stop)
+        .reporting(Duration::from_millis(20), &mut sink);
+    assert!(bot.analyze(&game, &mut request));
     assert!(start.elapsed() >= Duration::from_millis(200));
     assert!(reports >= 3);
     // Unlimited by the visit setting.
@@ -733,7 +736,7 @@ fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
     // The signal comes only once a batch is under way: the search must hear
     // it during the batch, not after it.
     let stop = || eval.hanging.load(Ordering::SeqCst);
-    let Action::Move(chosen) = bot.select_move_stoppable(&game, &stop) else {
+    let Action::Move(chosen) = bot.select(&game, &mut SelectRequest::new().stop_when(&stop)) else {
         panic!("resigned")
     };
     assert!(game.legal(chosen).is_ok());
@@ -747,5 +750,5 @@ fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
     // four); the abandoned one left no visit and no virtual loss behind.
     assert_eq!(stats.batches, 3);
     assert_eq!(stats.root_visits, 9);
-    check_tree(&bot.kept.as_ref().unwrap().tree);
+    check_tree(bot.kept.tree().unwrap());
 }

@@ -14,6 +14,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Serialize;
 use tengen_bots::{BotSettings, BotSpec};
+use tengen_core::SelectRequest;
 use tengen_core::{Action, Analysis, Game};
 use tengen_sgf::{date, write_game, GameInfo};
 
@@ -322,7 +323,8 @@ async fn select_move(
                 reason,
             })?;
         let start = Instant::now();
-        let action = bot.select_move_stoppable(&game, &|| signal.is_set());
+        let stop = || signal.is_set();
+        let action = bot.select(&game, &mut SelectRequest::new().stop_when(&stop));
         let think_ms = start.elapsed().as_secs_f64() * 1000.0;
         let bot_move = match action {
             Action::Resign => "resign".to_string(),

@@ -23,6 +23,9 @@ pub fn run(args: GtpArgs) -> Result<()> {
     // match referee and the web server find the same dead stones; `seed`
     // is the bot's.
     let mut engine = tengen_gtp::Engine::new(bot, size, rules);
+    if let Some(network) = tengen::raw_network(&args.bot)? {
+        engine = engine.with_network(network);
+    }
     engine.run(io::BufReader::new(io::stdin()), io::stdout().lock())?;
     tracing::info!("gtp session over");
     Ok(())

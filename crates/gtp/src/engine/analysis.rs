@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use tengen_core::{Action, Analysis, BoardSize, Color, Move};
+use tengen_core::{Action, Analysis, BoardSize, Color, Move, SelectRequest};
 
 use super::args::parse_color;
 use super::protocol::format_response;
@@ -226,9 +226,10 @@ impl Engine {
                 // No legal move: resign, recording nothing (see genmove).
                 Action::Resign
             } else {
-                let action = self
-                    .agent
-                    .select_move_reporting(&view, request.interval, &mut sink);
+                let action = self.agent.select(
+                    &view,
+                    &mut SelectRequest::new().reporting(request.interval, &mut sink),
+                );
                 self.checked(&game, color, action)
             };
             if let Some(error) = failed {
@@ -252,7 +253,12 @@ impl Engine {
             out.write_all(format!("{head}play {vertex}\n\n").as_bytes())?;
             return out.flush();
         }
-        let supported = self.agent.analyze(&view, request.interval, &mut sink, stop);
+        let supported = self.agent.analyze(
+            &view,
+            &mut SelectRequest::new()
+                .stop_when(stop)
+                .reporting(request.interval, &mut sink),
+        );
         if let Some(error) = failed {
             return Err(error);
         }

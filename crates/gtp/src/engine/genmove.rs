@@ -32,7 +32,9 @@ impl Engine {
         let game = self.playable_game().into_owned();
         let action = if cleanup {
             let view = game.with_mover(color);
-            let action = self.agent.select_cleanup_move(&view);
+            let action = self
+                .agent
+                .select(&view, &mut tengen_core::SelectRequest::new().cleanup());
             self.checked(&game, color, action)
         } else {
             self.select_for(&game, color)

@@ -90,9 +90,13 @@ impl Engine {
             }
         }
         let empty = Game::new(key.0, *self.game.rules());
-        let answer =
-            self.agent
-                .analyze(&empty, super::analysis::MIN_INTERVAL, &mut |_| {}, &|| true);
+        let mut ignore = |_: &tengen_core::Analysis| {};
+        let answer = self.agent.analyze(
+            &empty,
+            &mut tengen_core::SelectRequest::new()
+                .stop_when(&|| true)
+                .reporting(super::analysis::MIN_INTERVAL, &mut ignore),
+        );
         if answer {
             self.agent.reset();
         }

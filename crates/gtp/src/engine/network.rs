@@ -2,10 +2,26 @@
 //! format, so that tengen's numbers can be compared with KataGo's line by
 //! line.
 
-use tengen_core::Color;
+use tengen_core::{Color, Game};
 
 use super::error::CommandResult;
 use super::{CommandError, Engine};
+
+/// A network the engine can show raw for `kata-raw-nn`, apart from the bot
+/// that plays with it: bots answer moves, this answers what the network
+/// says of a position.
+pub trait RawNetwork {
+    /// The network's answer for the side to move of `game`, as text in
+    /// KataGo's `kata-raw-nn` format: one block for `symmetry` (0 to 7), or
+    /// one for each of the eight when `None`; `optimism` overrides the
+    /// policy optimism. `Err(reason)` when it cannot evaluate the position.
+    fn raw_output(
+        &self,
+        game: &Game,
+        symmetry: Option<u8>,
+        optimism: Option<f32>,
+    ) -> Result<String, String>;
+}
 
 impl Engine {
     /// `kata-raw-nn [COLOR] SYMMETRY|all [OPTIMISM]`: a colour other than
@@ -48,10 +64,9 @@ impl Engine {
             Some(color) if color != self.game.to_move() => self.game.with_mover(color),
             _ => self.game.clone(),
         };
-        match self.agent.raw_network_output(&game, symmetry, optimism) {
-            None => Err(CommandError::NoNetwork),
-            Some(Ok(text)) => Ok(text),
-            Some(Err(reason)) => Err(CommandError::Network(reason)),
-        }
+        let network = self.network.as_ref().ok_or(CommandError::NoNetwork)?;
+        network
+            .raw_output(&game, symmetry, optimism)
+            .map_err(CommandError::Network)
     }
 }

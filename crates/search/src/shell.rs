@@ -1,0 +1,351 @@
+//! The lifecycle a searching bot keeps around its search, written once for
+//! the classical MCTS and the PUCT search (as KataGo keeps `AsyncBot` apart
+//! from `Search`): the clock and each move's thinking time ([`Clock`]), the
+//! tree kept between moves ([`KeptTree`]), the cadence of analysis reports
+//! ([`ReportCadence`]), resignation ([`Resignation`]) and the rule for
+//! answering a pass ([`answers_pass`]).
+
+use std::time::Duration;
+
+use tengen_core::{Action, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings};
+
+use crate::time;
+
+/// The game's clock as the controller set it, and each move's thinking time
+/// under it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Clock {
+    settings: TimeSettings,
+    left: ByColor<Option<TimeLeft>>,
+}
+
+impl Clock {
+    /// New time settings; the times left are forgotten until reported.
+    pub fn set_settings(&mut self, settings: TimeSettings) {
+        self.settings = settings;
+        self.left = ByColor::default();
+    }
+
+    /// The time `color` has left, as reported before a move.
+    pub fn set_left(&mut self, color: Color, left: TimeLeft) {
+        self.left[color] = Some(left);
+    }
+
+    /// The target and maximum thinking times for the side to move in `game`
+    /// under the bot's own `fixed` time and the clock
+    /// ([`time::think_times`]).
+    pub fn think_times(
+        &self,
+        fixed: Option<Duration>,
+        game: &Game,
+    ) -> (Option<Duration>, Option<Duration>) {
+        time::think_times(
+            fixed,
+            self.settings,
+            self.left[game.to_move()],
+            game.board().empty_count(),
+        )
+    }
+}
+
+/// A search tree that can be cut down to the subtree after some moves.
+pub trait Reroot: Sized {
+    /// The subtree reached from the root by `moves`, as a tree of its own;
+    /// `None` if the tree does not hold that position.
+    fn reroot(&self, moves: &[Move]) -> Option<Self>;
+}
+
+/// What identifies a game's start: a kept tree is reused only for a game
+/// that starts the same way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct SetupKey {
+    width: usize,
+    height: usize,
+    rules: Rules,
+    /// The komi's bits, so that keys compare exactly.
+    komi_bits: u64,
+    /// The hash of the initial stones (handicap, setup).
+    initial_hash: u64,
+    first_to_move: Color,
+}
+
+impl SetupKey {
+    fn of(game: &Game) -> SetupKey {
+        SetupKey {
+            width: game.size().width(),
+            height: game.size().height(),
+            rules: *game.rules(),
+            komi_bits: game.rules().komi.to_bits(),
+            initial_hash: game.initial_board().hash(),
+            first_to_move: game
+                .history()
+                .next()
+                .map_or(game.to_move(), |(color, _)| color),
+        }
+    }
+}
+
+/// The tree kept from the last search, with the game it was grown for.
+#[derive(Debug)]
+struct Kept<T> {
+    tree: T,
+    setup: SetupKey,
+    /// The moves from the setup to the tree's root.
+    history: Vec<(Color, Move)>,
+    /// The side to move at the tree's root.
+    to_move: Color,
+}
+
+/// The tree kept between moves (when reuse is on): handed back re-rooted at
+/// the position of the next search when the game continues the one it was
+/// grown for with alternating moves.
+#[derive(Debug)]
+pub struct KeptTree<T> {
+    reuse: bool,
+    kept: Option<Kept<T>>,
+}
+
+impl<T: Reroot> KeptTree<T> {
+    /// Keeps trees between moves when `reuse` is true.
+    pub fn new(reuse: bool) -> KeptTree<T> {
+        KeptTree { reuse, kept: None }
+    }
+
+    /// Keeps `tree`, grown for `game`'s position, when reuse is on.
+    pub fn keep(&mut self, tree: T, game: &Game) {
+        if self.reuse {
+            self.kept = Some(Kept {
+                tree,
+                setup: SetupKey::of(game),
+                history: move_history(game),
+                to_move: game.to_move(),
+            });
+        }
+    }
+
+    /// The kept tree re-rooted at `game`'s position, if `game` continues the
+    /// game it was grown for (the same start, its moves and then
+    /// alternating ones up to the side to move now); `None` otherwise. The
+    /// kept tree is given up either way.
+    pub fn take(&mut self, game: &Game) -> Option<T> {
+        let kept = self.kept.take()?;
+        if !self.reuse || kept.setup != SetupKey::of(game) {
+            return None;
+        }
+        let history = move_history(game);
+        if history.len() < kept.history.len() || history[..kept.history.len()] != kept.history[..] {
+            return None;
+        }
+        let extra = &history[kept.history.len()..];
+        let mut expected = kept.to_move;
+        let alternating = extra.iter().all(|&(color, _)| {
+            let ok = color == expected;
+            expected = !expected;
+            ok
+        }) && expected == game.to_move();
+        if !alternating {
+            return None;
+        }
+        let moves: Vec<Move> = extra.iter().map(|&(_, mv)| mv).collect();
+        kept.tree.reroot(&moves)
+    }
+
+    /// The kept tree, if any.
+    pub fn tree(&self) -> Option<&T> {
+        self.kept.as_ref().map(|kept| &kept.tree)
+    }
+
+    /// Forgets the kept tree.
+    pub fn clear(&mut self) {
+        self.kept = None;
+    }
+
+    /// Turns reuse on or off (off forgets the kept tree).
+    pub fn set_reuse(&mut self, reuse: bool) {
+        self.reuse = reuse;
+        if !reuse {
+            self.kept = None;
+        }
+    }
+}
+
+/// The moves of `game` so far (a resignation is not a move).
+fn move_history(game: &Game) -> Vec<(Color, Move)> {
+    game.history()
+        .filter_map(|(color, action)| match action {
+            Action::Move(mv) => Some((color, mv)),
+            Action::Resign => None,
+        })
+        .collect()
+}
+
+/// When the next analysis report of a search is due.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReportCadence {
+    next: Duration,
+}
+
+impl ReportCadence {
+    /// Sends `analysis()` to `report` if a report is due `elapsed` into the
+    /// search (the first at once), and schedules the next one.
+    pub fn tick(
+        &mut self,
+        report: Option<&mut Report<'_>>,
+        elapsed: Duration,
+        analysis: impl FnOnce() -> tengen_core::Analysis,
+    ) {
+        if let Some(report) = report {
+            if elapsed >= self.next {
+                (report.sink)(&analysis());
+                self.next = elapsed + report.interval;
+            }
+        }
+    }
+}
+
+/// Resignation by win rate: resign once the win rate has been below the
+/// threshold for some searches in a row, each large enough to trust.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Resignation {
+    /// Resign below this win rate (0: never).
+    pub threshold: f32,
+    /// Searches in a row below it before resigning.
+    pub consecutive: u32,
+    streak: u32,
+}
+
+impl Resignation {
+    /// Resign below `threshold` after `consecutive` searches in a row.
+    pub fn new(threshold: f32, consecutive: u32) -> Resignation {
+        Resignation {
+            threshold,
+            consecutive,
+            streak: 0,
+        }
+    }
+
+    /// Counts a search whose chosen move has `winrate` (`trusted`: the
+    /// search was large enough to judge) and says whether to resign.
+    pub fn update(&mut self, winrate: f32, trusted: bool) -> bool {
+        if self.threshold > 0.0 && trusted && winrate < self.threshold {
+            self.streak += 1;
+        } else {
+            self.streak = 0;
+        }
+        self.threshold > 0.0 && self.streak >= self.consecutive.max(1)
+    }
+
+    /// Forgets the streak (a new game).
+    pub fn reset(&mut self) {
+        self.streak = 0;
+    }
+}
+
+/// Whether to answer the opponent's pass with a pass without searching:
+/// the opponent has just passed (outside cleanup play) and `count_wins`,
+/// the bot's count of the board as it stands, says the side to move wins.
+/// The count is asked only when the opponent has passed.
+pub fn answers_pass(game: &Game, cleanup: bool, count_wins: impl FnOnce() -> bool) -> bool {
+    !cleanup && game.consecutive_passes() > 0 && count_wins()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tengen_core::BoardSize;
+
+    /// A "tree" that records the moves it was re-rooted along.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Path(Vec<Move>);
+
+    impl Reroot for Path {
+        fn reroot(&self, moves: &[Move]) -> Option<Path> {
+            let mut path = self.0.clone();
+            path.extend_from_slice(moves);
+            Some(path.into())
+        }
+    }
+
+    impl From<Vec<Move>> for Path {
+        fn from(moves: Vec<Move>) -> Path {
+            Path(moves)
+        }
+    }
+
+    fn at(game: &Game, col: usize, row: usize) -> Move {
+        Move::Play(game.size().point(col, row).unwrap())
+    }
+
+    #[test]
+    fn a_kept_tree_follows_the_moves_played_since() {
+        let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        let mut kept = KeptTree::new(true);
+        kept.keep(Path(vec![]), &game);
+        let (a, b) = (at(&game, 2, 2), at(&game, 6, 6));
+        game.play(a).unwrap();
+        game.play(b).unwrap();
+        assert_eq!(kept.take(&game), Some(Path(vec![a, b])));
+        // Taken once: the next search starts afresh unless a tree is kept.
+        assert_eq!(kept.take(&game), None);
+        kept.keep(Path(vec![]), &game);
+        let other = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        assert_eq!(kept.take(&other), None, "another game");
+        let mut off = KeptTree::new(false);
+        off.keep(Path(vec![]), &game);
+        assert_eq!(off.take(&game), None, "reuse off");
+    }
+
+    #[test]
+    fn a_move_out_of_turn_starts_afresh() {
+        let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        let mut kept = KeptTree::new(true);
+        kept.keep(Path(vec![]), &game);
+        game.play_as(Color::White, at(&game, 3, 3)).unwrap();
+        assert_eq!(kept.take(&game), None);
+    }
+
+    /// A tree grown for Black to move is no tree for White to move in the
+    /// same position (GoGui's analysis for the side not to move).
+    #[test]
+    fn the_other_side_to_move_starts_afresh() {
+        let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        let mut kept = KeptTree::new(true);
+        kept.keep(Path(vec![]), &game);
+        assert_eq!(kept.take(&game.with_mover(Color::White)), None);
+    }
+
+    #[test]
+    fn resignation_needs_a_streak_of_trusted_searches() {
+        let mut resign = Resignation::new(0.1, 3);
+        assert!(!resign.update(0.05, true));
+        assert!(!resign.update(0.05, true));
+        assert!(!resign.update(0.05, false), "an untrusted search breaks it");
+        assert!(!resign.update(0.05, true));
+        assert!(!resign.update(0.05, true));
+        assert!(resign.update(0.05, true));
+        let mut never = Resignation::new(0.0, 1);
+        assert!(!never.update(0.0, true));
+        let mut at_once = Resignation::new(0.1, 1);
+        assert!(at_once.update(0.01, true));
+    }
+
+    #[test]
+    fn reports_come_at_the_cadence() {
+        let mut seen = Vec::new();
+        let mut sink = |a: &tengen_core::Analysis| seen.push(a.playouts);
+        let mut report = Report {
+            interval: Duration::from_millis(100),
+            sink: &mut sink,
+        };
+        let mut cadence = ReportCadence::default();
+        for (ms, playouts) in [(0, 1), (50, 2), (100, 3), (150, 4), (210, 5)] {
+            cadence.tick(Some(&mut report), Duration::from_millis(ms), || {
+                tengen_core::Analysis {
+                    playouts,
+                    ..Default::default()
+                }
+            });
+        }
+        assert_eq!(seen, vec![1, 3, 5]);
+    }
+}
