@@ -364,7 +364,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Where the search's priors come from: learned (the move model) or
-    /// rules (hand-written knowledge), as the mcts bot's `priors` option.
+    /// rules (hand-written knowledge), as the mcts bot's `prior-source` option.
     #[arg(long, default_value = "learned", value_parser = ["learned", "rules"])]
     pub priors: String,
     /// The own eyes the tree and the playouts never fill: book or real, as

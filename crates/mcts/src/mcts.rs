@@ -49,7 +49,7 @@ pub struct MctsConfig {
     pub threads: usize,
     /// Most nodes the tree may hold (`memory`, given in MiB).
     pub max_nodes: usize,
-    /// Resign when the best move's win rate falls below this (`resign`;
+    /// Resign when the best move's win rate falls below this (`resign-winrate`;
     /// 0 never resigns).
     pub resign_below: f32,
     /// Keep the subtree of the moves played between searches (`reuse`).

@@ -1,6 +1,6 @@
 //! A neural network inside the tree search, as AlphaGo used one: its policy
 //! becomes prior knowledge for the children of the root and of every node
-//! the search has visited often enough (`netvisits`), and its
+//! the search has visited often enough (`network-visits`), and its
 //! value is mixed with the result of a rollout at every leaf
 //! (`(1 − λ)·rollout + λ·value`).
 

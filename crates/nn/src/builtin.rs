@@ -1,7 +1,7 @@
 //! The model shipped with tengen: a 9×9 network (policy and value) trained
 //! with `tengen nn train` on games tengen generated (see
 //! docs/experiments/2026-11-22-shipped-9x9-model.md). It is compiled into
-//! the binary, so `--bot policy` and `--bot mcts:model=builtin` work on a
+//! the binary, so `--bot policy` and `--bot mcts:network=builtin` work on a
 //! fresh machine with no file at hand.
 
 use crate::model::{Model, ModelError};
