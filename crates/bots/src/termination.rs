@@ -1,6 +1,6 @@
 //! The book's termination strategies for any bot: `PassWhenOpponentPasses`
 //! and `ResignLargeMargin`, as one wrapper ([`Terminating`]) that the
-//! registry puts around every bot given `pass=opponent` or `resign=MARGIN`.
+//! registry puts around every bot given `pass=opponent` or `resign-margin=MARGIN`.
 //!
 //! Passing reads the count of the board as it stands, with the dead stones
 //! that [`game_status`] finds (the estimate GTP's `final_score`, the web
