@@ -3,7 +3,7 @@
 //! a legal move or none, on its own board and on others.
 
 use libfuzzer_sys::fuzz_target;
-use tengen_bots::book::OpeningBook;
+use tengen_mcts::book::OpeningBook;
 use tengen_core::{BoardSize, Game, Move, Rules};
 
 fuzz_target!(|data: &[u8]| {
