@@ -300,7 +300,9 @@ impl<S: Default + 'static> Table<S> {
         Ok(settings)
     }
 
-    fn find(&self, bot: &str, key: &str) -> Result<&Setting<S>, BotError> {
+    /// The option `key` of `bot`'s table, or why there is none: renamed,
+    /// an experiment left out of this build, or unknown.
+    pub fn find(&self, bot: &str, key: &str) -> Result<&Setting<S>, BotError> {
         if let Some(setting) = self.get(key) {
             return Ok(setting);
         }
@@ -383,6 +385,12 @@ impl<S: Default + 'static> OptionList for Table<S> {
             })
             .collect()
     }
+}
+
+/// An `f32` field as the `f64` a `Real` option reads and writes, the one
+/// that prints the same (`0.05`, not `0.0500000007`).
+pub(crate) fn wide(value: f32) -> f64 {
+    value.to_string().parse().unwrap_or(f64::from(value))
 }
 
 /// A thinking time as an option's text: whole seconds as `2s`, others in

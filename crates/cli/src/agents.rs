@@ -6,7 +6,7 @@ use tengen_bots::settings::FileChoice;
 use tengen_bots::{BotError, BotSpec};
 use tengen_core::{Agent, BoardSize, Rules};
 use tengen_gtp::RawNetwork;
-use tengen_puct::katago::{load_network, KataGoEvaluator};
+use tengen_puct::katago::KataGoEvaluator;
 use tengen_puct::PositionEvaluator;
 
 /// Builds the bot a spec string such as `random` or `mcts:time=2s` names, its
@@ -30,15 +30,11 @@ pub fn raw_network(spec: &str) -> Result<Option<Box<dyn RawNetwork>>, BotError> 
     let Some(katago) = settings.as_any().downcast_ref::<KataGoSettings>() else {
         return Ok(None);
     };
-    let FileChoice::Path(path) = &katago.model else {
+    if katago.model == FileChoice::None {
         return Ok(None);
-    };
-    let network = load_network(path, katago.threads).map_err(|reason| BotError::Model {
-        path: path.display().to_string(),
-        reason,
-    })?;
+    }
     Ok(Some(Box::new(KataGoRawNetwork(KataGoEvaluator::new(
-        network,
+        katago.network()?,
     )))))
 }
 

@@ -7,7 +7,9 @@
 
 use std::time::Duration;
 
-use tengen_core::{Action, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings};
+use tengen_core::{
+    Action, BoardSize, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings,
+};
 
 use crate::time;
 
@@ -59,11 +61,9 @@ pub trait Reroot: Sized {
 /// that starts the same way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct SetupKey {
-    width: usize,
-    height: usize,
+    size: BoardSize,
+    /// The rules, komi included.
     rules: Rules,
-    /// The komi's bits, so that keys compare exactly.
-    komi_bits: u64,
     /// The hash of the initial stones (handicap, setup).
     initial_hash: u64,
     first_to_move: Color,
@@ -72,10 +72,8 @@ struct SetupKey {
 impl SetupKey {
     fn of(game: &Game) -> SetupKey {
         SetupKey {
-            width: game.size().width(),
-            height: game.size().height(),
+            size: game.size(),
             rules: *game.rules(),
-            komi_bits: game.rules().komi.to_bits(),
             initial_hash: game.initial_board().hash(),
             first_to_move: game
                 .history()
@@ -252,7 +250,6 @@ pub fn answers_pass(game: &Game, cleanup: bool, count_wins: impl FnOnce() -> boo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tengen_core::BoardSize;
 
     /// A "tree" that records the moves it was re-rooted along.
     #[derive(Clone, Debug, PartialEq)]

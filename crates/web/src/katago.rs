@@ -37,7 +37,7 @@ pub fn time_cap(limits: &Limits) -> Duration {
 }
 
 /// The `katago` options the server keeps to itself: the machine's
-/// ([`tengen_bots::registry::MACHINE_OPTIONS`]: the network file and its threads), and `reuse`,
+/// (the network file and its threads), and `reuse`,
 /// since every request builds a bot of its own and no tree is kept.
 const SERVER_OPTIONS: &[&str] = &["model", "threads", "reuse"];
 
@@ -138,7 +138,7 @@ impl KataGoModel {
                     "bot option threads={value}: this server sets the network's threads itself"
                 ),
                 _ if SERVER_OPTIONS.contains(&key.as_str()) || KATAGO.get(key).is_none() => {
-                    match KATAGO.parse(NAME, &[(key.clone(), value.clone())]) {
+                    match KATAGO.find(NAME, key) {
                         // A renamed or left-out option says so; others name the
                         // options this server takes.
                         Err(error @ (BotError::Renamed { .. } | BotError::Experiment { .. })) => {

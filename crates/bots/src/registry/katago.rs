@@ -10,7 +10,7 @@ use super::{
     pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Budget,
     RESIGN_RENAMED,
 };
-use crate::settings::{experiments, FileChoice, Kind, Setting, Table};
+use crate::settings::{experiments, wide, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_puct::katago::KataGoEvaluator;
 use tengen_puct::{PuctBot, PuctConfig};
@@ -47,10 +47,6 @@ impl Default for KataGoSettings {
 }
 
 super::terminates_by_field!(KataGoSettings);
-
-/// The options of the `katago` bot that choose what runs on the machine
-/// (the network file and its threads): a server keeps them to itself.
-pub const MACHINE_OPTIONS: &[&str] = &["model", "threads"];
 
 /// The `katago` bot's options.
 pub static KATAGO: Table<KataGoSettings> = Table {
@@ -148,11 +144,6 @@ pub static KATAGO: Table<KataGoSettings> = Table {
     experiments: experiments(&[]),
 };
 
-/// An `f32` as the `f64` that prints the same.
-fn wide(value: f32) -> f64 {
-    value.to_string().parse().unwrap_or(f64::from(value))
-}
-
 pub(super) const INFO: BotInfo = BotInfo {
     name: "katago",
     description: "PUCT tree search guided by a KataGo network's policy, value and score (model=PATH, a KataGo .bin.gz)",
@@ -173,6 +164,23 @@ impl KataGoSettings {
     }
 }
 
+impl KataGoSettings {
+    /// The network of `model` for `threads` threads, loaded once per
+    /// process and shared by every bot and tool that asks for it.
+    pub fn network(&self) -> Result<Arc<Network>, BotError> {
+        let FileChoice::Path(path) = &self.model else {
+            return Err(BotError::Model {
+                path: "none".to_string(),
+                reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
+            });
+        };
+        tengen_puct::katago::load_network(path, self.threads).map_err(|reason| BotError::Model {
+            path: path.display().to_string(),
+            reason,
+        })
+    }
+}
+
 impl fmt::Display for KataGoSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_spec(f, INFO.name, &KATAGO.changed(self))
@@ -185,19 +193,7 @@ impl BotSettings for KataGoSettings {
     }
 
     fn build(&self, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
-        let FileChoice::Path(path) = &self.model else {
-            return Err(BotError::Model {
-                path: "none".to_string(),
-                reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
-            });
-        };
-        let network = tengen_puct::katago::load_network(path, self.threads).map_err(|reason| {
-            BotError::Model {
-                path: path.display().to_string(),
-                reason,
-            }
-        })?;
-        Ok(self.build_with(network, seed))
+        Ok(self.build_with(self.network()?, seed))
     }
 
     fn budget(&self) -> Budget {

@@ -2,7 +2,6 @@
 //! priors, heavy playouts, an opening book, and optionally a tengen network.
 
 use std::fmt;
-use std::path::Path;
 
 use tengen_core::{Agent, EyeTest};
 
@@ -10,7 +9,7 @@ use super::{
     load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
     Budget, RESIGN_RENAMED,
 };
-use crate::settings::{experiments, Condition, FileChoice, Kind, Setting, Table};
+use crate::settings::{experiments, wide, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_mcts::book::OpeningBook;
 use tengen_mcts::evaluator::RolloutEvaluator;
@@ -92,11 +91,6 @@ impl Default for MctsSettings {
 }
 
 super::terminates_by_field!(MctsSettings);
-
-/// An `f32` as the `f64` that prints the same (`0.05`, not `0.0500000007`).
-fn wide(value: f32) -> f64 {
-    value.to_string().parse().unwrap_or(f64::from(value))
-}
 
 const WITH_NETWORK: Option<Condition<MctsSettings>> = Some(Condition {
     text: "network=FILE or network=builtin",
@@ -539,14 +533,13 @@ impl BotSettings for MctsSettings {
             RolloutEvaluator::new(self.playout_policy(), seed).with_margin_weight(self.margin);
         let bot: Box<dyn Agent + Send> = match &self.network {
             FileChoice::None => Box::new(MctsBot::new(config, rollouts)),
-            FileChoice::Builtin => {
-                let evaluator = NetworkEvaluator::new(load_model("builtin")?, rollouts, self.mix);
-                Box::new(MctsBot::new(config, evaluator))
-            }
-            FileChoice::Path(path) => {
-                let model = load_model(&path_text(path))?;
-                let evaluator = NetworkEvaluator::new(model, rollouts, self.mix);
-                Box::new(MctsBot::new(config, evaluator))
+            // `builtin` or the file's path, as `load_model` reads it.
+            network => {
+                let model = load_model(&network.to_string())?;
+                Box::new(MctsBot::new(
+                    config,
+                    NetworkEvaluator::new(model, rollouts, self.mix),
+                ))
             }
         };
         Ok(Terminating::wrap(bot, self.termination))
@@ -575,8 +568,4 @@ impl BotSettings for MctsSettings {
             self.memory_mib = mib;
         }
     }
-}
-
-fn path_text(path: &Path) -> String {
-    path.display().to_string()
 }

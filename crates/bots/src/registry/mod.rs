@@ -31,7 +31,7 @@ mod mcts;
 mod policy;
 mod random;
 
-pub use katago::{KataGoSettings, KATAGO, MACHINE_OPTIONS};
+pub use katago::{KataGoSettings, KATAGO};
 pub use mcts::{MctsSettings, PriorKind, MCTS};
 pub use policy::{PolicySettings, POLICY};
 pub use random::{RandomSettings, RANDOM};
@@ -288,17 +288,9 @@ impl BotSpec {
 
     /// The typed settings this spec gives, from the bots of [`BOTS`].
     pub fn settings(&self) -> Result<Box<dyn BotSettings>, BotError> {
-        self.settings_from(BOTS)
-    }
-
-    /// The typed settings this spec gives, the bot looked up in `bots`.
-    pub fn settings_from(&self, bots: &[BotInfo]) -> Result<Box<dyn BotSettings>, BotError> {
-        let info = bots
-            .iter()
-            .find(|info| info.name == self.name)
-            .ok_or_else(|| BotError::UnknownBot {
-                name: self.name.clone(),
-            })?;
+        let info = self.info().ok_or_else(|| BotError::UnknownBot {
+            name: self.name.clone(),
+        })?;
         (info.parse)(&self.options)
     }
 }
