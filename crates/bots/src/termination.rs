@@ -11,9 +11,7 @@
 //! ([`expected_lead`]), which also means something while the board is
 //! still open.
 
-use tengen_core::scoring::{
-    expected_lead, game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED,
-};
+use tengen_core::scoring::{expected_lead, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{
     Action, Agent, Analysis, BoardSize, Color, Game, Move, SelectRequest, TimeLeft, TimeSettings,
     Variant,
@@ -91,17 +89,7 @@ fn expected_lead_of(game: &Game) -> f64 {
     }
 }
 
-/// `color`'s lead in points by the count as it stands: area or territory
-/// under the game's rules, komi included, with the dead stones of
-/// [`game_status`] taken off. Negative when `color` is behind.
-pub fn lead_as_it_stands(game: &Game, color: Color) -> f64 {
-    let dead = game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED).dead_points();
-    let black_lead = game.score_with_dead(&dead).margin();
-    match color {
-        Color::Black => black_lead,
-        Color::White => -black_lead,
-    }
-}
+pub use tengen_search::shell::lead_as_it_stands;
 
 /// A bot with [`Termination`] strategies: each move, the strategies are
 /// asked first, and the bot only when they do not decide. Everything else
@@ -188,6 +176,7 @@ impl Agent for Terminating {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tengen_core::scoring::game_status;
     use tengen_core::{Board, RandomBot, Rules};
 
     fn position(diagram: &str, to_move: Color) -> Game {

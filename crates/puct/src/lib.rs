@@ -39,7 +39,9 @@ use tengen_core::{
 
 use self::search::{Limits, OwnershipSum, SearchStats, Searcher, Utility};
 use self::tree::{sign, Tree, ROOT};
-use tengen_search::shell::{answers_pass, Clock, KeptTree, ReportCadence, Reroot, Resignation};
+use tengen_search::shell::{
+    answers_pass, lead_as_it_stands, Clock, KeptTree, ReportCadence, Reroot, Resignation,
+};
 
 /// What a network says of one position, from the side to move's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -202,18 +204,31 @@ pub struct PuctConfig {
     pub noise_seed: u64,
     /// Resign when the side to move's win rate has stayed below this for
     /// [`resign_consecutive`](PuctConfig::resign_consecutive) searches in a
-    /// row (0 never resigns).
+    /// row (0 never resigns). KataGo's `resignThreshold` of −0.90 on the
+    /// win−loss scale is a win rate of 0.05.
     pub resign_threshold: f32,
-    /// Searches in a row below the threshold before resigning.
+    /// Searches in a row below the threshold before resigning
+    /// (`resignConsecTurns`, 3).
     pub resign_consecutive: u32,
     /// Root visits a search needs for its win rate to count towards
-    /// resigning.
+    /// resigning; a search whose visit limit is lower counts once it
+    /// reaches that limit.
     pub resign_min_visits: u64,
+    /// No resignation before this many moves per point of the board
+    /// (`resignMinMovesPerBoardArea`; 0.2 is move 17 on 9×9, 73 on 19×19).
+    pub resign_min_moves_per_point: f32,
+    /// When the opponent has passed, value our own pass by the network as
+    /// if the game went on instead of by the count of the board as it
+    /// stands (KataGo's `conservativePass`, on in its GTP engine): the bare
+    /// count knows no dead stones, so it would call a won game lost while
+    /// dead stones are on the board, and the reverse.
+    pub conservative_pass: bool,
     /// Keep the subtree of the moves played between searches.
     pub reuse: bool,
     /// Do not pass (unless the opponent has just passed) while more than
     /// this fraction of the board is empty: an early pass is a mistake a
-    /// network's value may not see.
+    /// network's value may not see. This is the only rule that overrides
+    /// the search's choice of a pass.
     pub max_empty_to_pass: f32,
 }
 
@@ -237,9 +252,11 @@ impl Default for PuctConfig {
             noise_weight: 0.0,
             noise_concentration: 10.83,
             noise_seed: 0,
-            resign_threshold: 0.0,
+            resign_threshold: 0.05,
             resign_consecutive: 3,
-            resign_min_visits: 200,
+            resign_min_visits: 16,
+            resign_min_moves_per_point: 0.2,
+            conservative_pass: true,
             reuse: true,
             max_empty_to_pass: 0.6,
         }
@@ -337,7 +354,8 @@ impl<E: PositionEvaluator> PuctBot<E> {
             clock: Clock::default(),
             analysis: None,
             last_stats: None,
-            resignation: Resignation::new(config.resign_threshold, config.resign_consecutive),
+            resignation: Resignation::new(config.resign_threshold, config.resign_consecutive)
+                .after(config.resign_min_moves_per_point),
             config,
             evaluator,
             name,
@@ -420,6 +438,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
         self.kept.set_reuse(self.config.reuse);
         self.kept
             .take(game)
+            .filter(|tree| !self.config.conservative_pass || !tree.root_pass_is_terminal())
             .unwrap_or_else(|| Tree::new(game.to_move(), self.config.max_nodes))
     }
 
@@ -483,6 +502,14 @@ impl<E: PositionEvaluator> PuctBot<E> {
     }
 
     /// Searches and chooses the action for `game`.
+    ///
+    /// Passing, as KataGo passes: the search decides, with the pass valued
+    /// by the network as if the game went on ([`PuctConfig::conservative_pass`]);
+    /// a pass is overridden only in the opening
+    /// ([`PuctConfig::max_empty_to_pass`]). When the opponent has passed and
+    /// the count as it stands (dead stones taken off) wins, the bot passes
+    /// at once (KataGo's friendly pass). Never passing while behind would
+    /// leave a lost bot nothing to play but moves inside its own area.
     fn choose(
         &mut self,
         game: &Game,
@@ -494,8 +521,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
         if game.is_over() {
             return Action::Move(Move::Pass);
         }
-        // The opponent passed and the count as it stands wins: pass too.
-        if answers_pass(game, cleanup, || game.score().winner() == Some(to_move)) {
+        if answers_pass(game, cleanup, || lead_as_it_stands(game, to_move) > 0.0) {
             self.analysis = None;
             return Action::Move(Move::Pass);
         }
@@ -519,20 +545,16 @@ impl<E: PositionEvaluator> PuctBot<E> {
             mv = fallback_move(game);
         }
         self.keep(tree, game);
-        if self.should_resign() {
+        if self.should_resign(game, limits) {
             return Action::Resign;
         }
         Action::Move(mv)
     }
 
-    /// Whether passing is acceptable now: never while the count would lose
-    /// if the opponent passed too; and, unless the opponent has just passed,
-    /// not while much of the board is still empty.
+    /// Whether a pass chosen by the search may stand: always once the
+    /// opponent has passed; otherwise not while much of the board is still
+    /// empty.
     fn pass_allowed(&self, game: &Game) -> bool {
-        let to_move = game.to_move();
-        if game.score().winner() != Some(to_move) {
-            return false;
-        }
         if game.consecutive_passes() > 0 {
             return true;
         }
@@ -541,18 +563,24 @@ impl<E: PositionEvaluator> PuctBot<E> {
         empty <= self.config.max_empty_to_pass * points
     }
 
-    /// Updates the streak of low win rates with the last search and says
-    /// whether to resign.
-    fn should_resign(&mut self) -> bool {
+    /// Updates the streak of low win rates with the last search of `game`
+    /// (made within `limits`) and says whether to resign.
+    fn should_resign(&mut self, game: &Game, limits: Limits) -> bool {
         let Some(analysis) = &self.analysis else {
             return false;
         };
         // The settings may change between moves (`config_mut`).
         self.resignation.threshold = self.config.resign_threshold;
         self.resignation.consecutive = self.config.resign_consecutive;
-        let trusted = analysis.visits >= self.config.resign_min_visits;
+        self.resignation.min_moves_per_point = self.config.resign_min_moves_per_point;
+        // A search told to stop sooner is trusted at its limit.
+        let needed = [limits.visits, limits.playouts]
+            .into_iter()
+            .flatten()
+            .fold(self.config.resign_min_visits, u64::min);
+        let trusted = analysis.visits >= needed.max(1);
         self.resignation
-            .update(analysis.to_analysis().winrate, trusted)
+            .update_in(game, analysis.to_analysis().winrate, trusted)
     }
 }
 

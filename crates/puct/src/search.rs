@@ -17,6 +17,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{Color, Game, Move, Outcome, MAX_CELLS};
 
 use super::noise::dirichlet;
@@ -169,6 +170,11 @@ pub fn node_utility(tree: &Tree, id: NodeId, utility: &Utility) -> Option<f64> {
 struct Pending {
     path: Vec<NodeId>,
     game: Game,
+    /// The root's pass that would end the game, valued as the game going
+    /// on ([`PuctConfig::conservative_pass`]): its one evaluation stands for
+    /// every visit, and it is never expanded (the game has no moves after
+    /// two passes).
+    frozen: bool,
 }
 
 /// How a descent ended.
@@ -202,8 +208,13 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
 
 impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// A search of `game` (whose position `tree`'s root is) with
-    /// `evaluator`. With `cleanup`, the root does not pass while another
-    /// move is legal.
+    /// `evaluator`. With `cleanup` (KGS's `kgs-genmove_cleanup`, asked when
+    /// the players disagreed on dead stones), the root does not pass while
+    /// stones of the opponent's that the count calls dead
+    /// ([`game_status`]) are on the board and another move is legal: they
+    /// are to be captured first. Once none are left, passing is the
+    /// search's choice again (excluding it outright would leave only moves
+    /// inside the bot's own area).
     pub fn new(
         tree: &'a mut Tree,
         game: &'a Game,
@@ -212,6 +223,13 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         cleanup: bool,
     ) -> Self {
         let reused = u64::from(tree.root().visits);
+        let cleanup = cleanup && !game.rules().is_nogo() && {
+            let opponent = !game.to_move();
+            game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED)
+                .dead_points()
+                .iter()
+                .any(|&p| game.board().stone(p) == Some(opponent))
+        };
         Searcher {
             tree,
             game,
@@ -428,11 +446,15 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let id = *leaf.path.last().expect("a path has a root");
         let game = &leaf.game;
         let to_move = game.to_move();
-        let children = legal_policy(game, &eval.policy);
-        if self.tree.has_room(children.len()) {
-            self.tree.expand(id, !to_move, &children);
+        if leaf.frozen {
+            self.tree.node_mut(id).state = NodeState::Terminal;
         } else {
-            self.stats.tree_full = true;
+            let children = legal_policy(game, &eval.policy);
+            if self.tree.has_room(children.len()) {
+                self.tree.expand(id, !to_move, &children);
+            } else {
+                self.stats.tree_full = true;
+            }
         }
         self.tree.node_mut(id).pending = false;
         if let Some(own) = &eval.ownership {
@@ -461,6 +483,25 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         self.undo_virtual_loss(&path);
                         return Descent::Collision;
                     }
+                    if self.config.conservative_pass
+                        && path.len() == 2
+                        && self.tree.node(id).mv == Move::Pass
+                        && game.consecutive_passes() >= 2
+                    {
+                        // The position after the pass, the opponent to move,
+                        // without the history that says the game is over.
+                        let going_on = Game::from_position(
+                            game.board().clone(),
+                            game.to_move(),
+                            *game.rules(),
+                        );
+                        self.tree.node_mut(id).pending = true;
+                        return Descent::Leaf(Box::new(Pending {
+                            path,
+                            game: going_on,
+                            frozen: true,
+                        }));
+                    }
                     if game.is_over() {
                         self.tree.node_mut(id).state = NodeState::Terminal;
                         let value = self.terminal_value(id, &game);
@@ -468,7 +509,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         return Descent::Terminal;
                     }
                     self.tree.node_mut(id).pending = true;
-                    return Descent::Leaf(Box::new(Pending { path, game }));
+                    return Descent::Leaf(Box::new(Pending {
+                        path,
+                        game,
+                        frozen: false,
+                    }));
                 }
                 NodeState::Expanded => {
                     let Some(child) = self.select(id) else {

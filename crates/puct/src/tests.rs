@@ -269,10 +269,16 @@ fn finished_games_are_scored_by_the_count_without_the_network() {
     // Black owns the board; White has passed. The evaluator lies (the side
     // to move always loses by 10) and loves passing, so the pass is visited
     // often, and its value shows whether the count or the network gave it.
+    // (With conservative passing, the default, the root's pass is the
+    // network's: the test above.)
     let mut game = Game::new(size(5), rules(0.5));
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
-    let mut bot = PuctBot::new(config(200, 4), TestEval::new(pass_lover(0.1, -10.0)));
+    let cfg = PuctConfig {
+        conservative_pass: false,
+        ..config(200, 4)
+    };
+    let mut bot = PuctBot::new(cfg, TestEval::new(pass_lover(0.1, -10.0)));
     let stats = bot.search(&game);
     assert!(stats.terminal_visits > 10, "{stats:?}");
     assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
@@ -330,10 +336,11 @@ fn passes_when_the_opponent_passed_and_the_count_wins() {
 }
 
 #[test]
-fn does_not_pass_when_the_count_would_lose() {
+fn passes_when_the_search_prefers_it_even_if_the_count_loses() {
     // White has one stone and owns the board; Black to move after White's
-    // pass. The evaluator says Black wins and nearly always passes; with two
-    // visits the search's own choice is the pass.
+    // pass. The evaluator nearly always passes: the search's choice, the
+    // pass, stands, though the count loses. Refusing it would leave Black
+    // nothing but moves that make things worse.
     let mut board = Board::new(size(5));
     board
         .place_setup_stone(size(5).point(2, 2).unwrap(), Color::White)
@@ -342,16 +349,51 @@ fn does_not_pass_when_the_count_would_lose() {
     game.play(Move::Pass).unwrap();
     assert_eq!(game.to_move(), Color::Black);
     let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
-    let action = bot.select_move(&game);
-    assert_eq!(
-        bot.detailed_analysis().unwrap().candidates[0].mv,
-        Move::Pass
+    assert_eq!(bot.select_move(&game), Action::Move(Move::Pass));
+}
+
+#[test]
+fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
+    // After White's pass, Black's pass would end the game, which the bare
+    // count (no dead stones) scores as a White win. With conservative
+    // passing the evaluator values the position after the pass, White to
+    // move and the game going on; without it, the count does.
+    let mut game = Game::new(size(5), rules(30.5));
+    game.play(mv(&game, "C3")).unwrap();
+    game.play(Move::Pass).unwrap();
+    // The evaluator: the side to move wins with 0.9 whatever the position,
+    // except that it knows nothing of finished games.
+    let eval = TestEval::new(pass_lover(0.9, 5.0));
+    let mut bot = PuctBot::new(config(8, 1), eval);
+    bot.search(&game);
+    let pass = bot
+        .detailed_analysis()
+        .unwrap()
+        .candidates
+        .iter()
+        .find(|c| c.mv == Move::Pass)
+        .cloned()
+        .unwrap();
+    // White to move after the pass wins with 0.9: Black's 0.1.
+    assert!((pass.winrate - 0.1).abs() < 1e-6, "{pass:?}");
+    assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
+    let mut bare = PuctBot::new(
+        PuctConfig {
+            conservative_pass: false,
+            ..config(8, 1)
+        },
+        TestEval::new(pass_lover(0.9, 5.0)),
     );
-    let Action::Move(chosen) = action else {
-        panic!("resigned")
-    };
-    assert_ne!(chosen, Move::Pass);
-    assert!(game.legal(chosen).is_ok());
+    bare.search(&game);
+    let pass = bare
+        .detailed_analysis()
+        .unwrap()
+        .candidates
+        .iter()
+        .find(|c| c.mv == Move::Pass)
+        .cloned()
+        .unwrap();
+    assert_eq!(pass.winrate, 0.0, "the count: White by 30.5 − 25");
 }
 
 #[test]
@@ -377,13 +419,36 @@ fn does_not_pass_early_unless_allowed() {
 }
 
 #[test]
-fn cleanup_does_not_pass_while_moves_remain() {
-    let mut game = Game::new(size(5), rules(0.5));
-    game.play(mv(&game, "C3")).unwrap();
+fn cleanup_captures_dead_stones_before_passing() {
+    // A white stone dead inside Black's area, White has passed: in cleanup
+    // Black may not pass while it is on the board; without it, Black
+    // passes.
+    let board = Board::from_ascii(
+        ". . . . .
+         . . . . .
+         x x x x x
+         . . . o .
+         . . . . .",
+    )
+    .unwrap();
+    let mut game = Game::from_position(board, Color::White, rules(0.5));
     game.play(Move::Pass).unwrap();
     let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select(&game, &mut SelectRequest::new().cleanup());
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
+    let board = Board::from_ascii(
+        ". . . . .
+         . . . . .
+         x x x x x
+         . . . . .
+         . . . . .",
+    )
+    .unwrap();
+    let mut clean = Game::from_position(board, Color::White, rules(0.5));
+    clean.play(Move::Pass).unwrap();
+    let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
+    let action = bot.select(&clean, &mut SelectRequest::new().cleanup());
+    assert_eq!(action, Action::Move(Move::Pass));
 }
 
 /// Black loses whatever happens (by the value; the policy is uniform).
@@ -423,20 +488,41 @@ fn resigns_after_consecutive_hopeless_searches() {
         resign_threshold: 0.1,
         resign_consecutive: 2,
         resign_min_visits: 20,
+        resign_min_moves_per_point: 0.0,
         ..config(30, 4)
     };
     let actions = black_actions(cfg.clone());
     assert_eq!(actions.len(), 2);
     assert!(matches!(actions[0], Action::Move(_)));
     assert_eq!(actions[1], Action::Resign);
-    // Off by default, and never with too few visits.
-    let never = black_actions(config(30, 4));
-    assert!(never.iter().all(|a| matches!(a, Action::Move(_))));
-    let few = black_actions(PuctConfig {
-        resign_min_visits: 1_000,
-        ..cfg
+    // Never with the threshold at 0.
+    let never = black_actions(PuctConfig {
+        resign_threshold: 0.0,
+        ..cfg.clone()
     });
-    assert!(few.iter().all(|a| matches!(a, Action::Move(_))));
+    assert!(never.iter().all(|a| matches!(a, Action::Move(_))));
+    // A visit limit below the minimum is trusted once reached (a search
+    // stopped short of both is not: the shell's streak test).
+    let low = black_actions(PuctConfig {
+        resign_min_visits: 1_000,
+        ..PuctConfig {
+            visits: Some(10),
+            ..cfg.clone()
+        }
+    });
+    assert_eq!(low.last(), Some(&Action::Resign));
+    // On by default (KataGo's 0.05, three searches), never before move
+    // 0.2 × 25 = 5: Black's searches at turns 0, 2 and 4 only count.
+    let default = black_actions(config(30, 4));
+    assert!(
+        default.iter().all(|a| matches!(a, Action::Move(_))),
+        "{default:?}"
+    );
+    let late = black_actions(PuctConfig {
+        resign_min_moves_per_point: 0.15,
+        ..config(30, 4)
+    });
+    assert_eq!(late, vec![late[0], late[1], Action::Resign]);
 }
 
 #[test]

@@ -213,6 +213,14 @@ impl Tree {
         self.children(id).find(|&c| self.node(c).mv == mv)
     }
 
+    /// Whether the root's pass has been valued as the end of the game (by
+    /// the count): a tree grown before the opponent passed, whose pass now
+    /// needs valuing as the game going on.
+    pub fn root_pass_is_terminal(&self) -> bool {
+        self.child_by_move(ROOT, Move::Pass)
+            .is_some_and(|c| self.node(c).state == NodeState::Terminal && self.node(c).visits > 0)
+    }
+
     /// The child of `id` with the most visits (ties: the higher win-loss
     /// value for the side to move at `id`, then the earlier child), among
     /// children not excluded; `None` if no child has a visit.

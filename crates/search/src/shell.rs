@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{
     Action, BoardSize, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings,
 };
@@ -201,25 +202,39 @@ impl ReportCadence {
     }
 }
 
-/// Resignation by win rate: resign once the win rate has been below the
-/// threshold for some searches in a row, each large enough to trust.
+/// Resignation by win rate, as KataGo resigns: once the win rate has been
+/// below the threshold for some searches in a row, each large enough to
+/// trust, and never in the first moves of a game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Resignation {
     /// Resign below this win rate (0: never).
     pub threshold: f32,
     /// Searches in a row below it before resigning.
     pub consecutive: u32,
+    /// No resignation before this many moves per point of the board
+    /// (KataGo's `resignMinMovesPerBoardArea`): a game is not given up on
+    /// the strength of its opening.
+    pub min_moves_per_point: f32,
     streak: u32,
 }
 
 impl Resignation {
-    /// Resign below `threshold` after `consecutive` searches in a row.
+    /// Resign below `threshold` after `consecutive` searches in a row, at
+    /// any move.
     pub fn new(threshold: f32, consecutive: u32) -> Resignation {
         Resignation {
             threshold,
             consecutive,
+            min_moves_per_point: 0.0,
             streak: 0,
         }
+    }
+
+    /// The same, never before `min_moves_per_point` moves per point of the
+    /// board.
+    pub fn after(mut self, min_moves_per_point: f32) -> Resignation {
+        self.min_moves_per_point = min_moves_per_point;
+        self
     }
 
     /// Counts a search whose chosen move has `winrate` (`trusted`: the
@@ -233,9 +248,32 @@ impl Resignation {
         self.threshold > 0.0 && self.streak >= self.consecutive.max(1)
     }
 
+    /// [`Resignation::update`] for a search of `game`: the streak counts
+    /// from the first move, the resignation waits for the minimum turn.
+    pub fn update_in(&mut self, game: &Game, winrate: f32, trusted: bool) -> bool {
+        let resign = self.update(winrate, trusted);
+        let points = game.size().points_count() as f32;
+        resign && game.turn_count() as f32 >= self.min_moves_per_point * points
+    }
+
     /// Forgets the streak (a new game).
     pub fn reset(&mut self) {
         self.streak = 0;
+    }
+}
+
+/// `color`'s lead in points by the count as it stands: area or territory
+/// under the game's rules, komi included, with the dead stones that
+/// [`game_status`] finds taken off (the count behind GTP's `final_score`,
+/// the web page's and the match referee's). Negative when `color` is
+/// behind. Passing after the opponent's pass ends the game and the game is
+/// then counted this way, so this is what a pass wins or loses.
+pub fn lead_as_it_stands(game: &Game, color: Color) -> f64 {
+    let dead = game_status(game, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED).dead_points();
+    let black_lead = game.score_with_dead(&dead).margin();
+    match color {
+        Color::Black => black_lead,
+        Color::White => -black_lead,
     }
 }
 
@@ -324,6 +362,44 @@ mod tests {
         assert!(!never.update(0.0, true));
         let mut at_once = Resignation::new(0.1, 1);
         assert!(at_once.update(0.01, true));
+    }
+
+    #[test]
+    fn resignation_waits_for_the_minimum_turn() {
+        let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+        // 0.2 of 81 points: not before move 17 (turn 16.2 rounded up).
+        let mut resign = Resignation::new(0.1, 2).after(0.2);
+        for turn in 0..17 {
+            assert!(!resign.update_in(&game, 0.01, true), "turn {turn}");
+            let mv = game
+                .legal_moves()
+                .into_iter()
+                .find(|mv| *mv != Move::Pass)
+                .unwrap();
+            game.play(mv).unwrap();
+        }
+        assert!(
+            resign.update_in(&game, 0.01, true),
+            "the streak counted all along"
+        );
+    }
+
+    #[test]
+    fn the_count_as_it_stands_takes_dead_stones_off() {
+        // A lone black stone deep in White's area is dead: counted with it
+        // on the board Black would own a point and share none of White's.
+        let board = tengen_core::Board::from_ascii(
+            ". . . o .
+             . x . o .
+             . . . o o
+             o o o o .
+             . . . . .",
+        )
+        .unwrap();
+        let game = Game::from_position(board, Color::Black, Rules::default().with_komi(0.5));
+        let lead = lead_as_it_stands(&game, Color::White);
+        assert_eq!(lead, 25.5, "every point White's, the dead stone taken off");
+        assert_eq!(lead_as_it_stands(&game, Color::Black), -lead);
     }
 
     #[test]

@@ -119,12 +119,43 @@ pub static KATAGO: Table<KataGoSettings> = Table {
         },
         Setting {
             name: "resign-winrate",
-            help: "resign when the win rate stays below this for 3 moves (0: never)",
+            help: "resign when the win rate stays below this for resign-consecutive searches in a row, each of at least 16 visits or its visit limit (KataGo's 0.05; 0: never, for games that must be played out)",
             kind: Kind::Real {
                 min: 0.0,
                 max: 0.5,
                 get: |s| wide(s.search.resign_threshold),
                 set: |s, x| s.search.resign_threshold = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "resign-consecutive",
+            help: "searches in a row below resign-winrate before resigning",
+            kind: Kind::Whole {
+                min: 1,
+                max: 100,
+                get: |s| u64::from(s.search.resign_consecutive),
+                set: |s, n| s.search.resign_consecutive = n as u32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "resign-min-moves",
+            help: "no resignation before this many moves per point of the board (0.2: move 17 on 9x9, 73 on 19x19)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.resign_min_moves_per_point),
+                set: |s, x| s.search.resign_min_moves_per_point = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "conservative-pass",
+            help: "after the opponent's pass, value passing by the network as if the game went on, not by the bare count of the board (KataGo's conservativePass)",
+            kind: Kind::Flag {
+                get: |s| s.search.conservative_pass,
+                set: |s, on| s.search.conservative_pass = on,
             },
             applies: None,
         },
