@@ -9,6 +9,7 @@
 //! here is available everywhere.
 #![deny(missing_docs)]
 
+pub mod params;
 pub mod registry;
 pub mod seed;
 pub mod settings;

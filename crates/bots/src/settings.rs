@@ -17,6 +17,7 @@
 //! assert_eq!(error.to_string(), "bad value '0' for option 'playouts': must be from 1 to 1000000000");
 //! ```
 
+use std::any::Any;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -365,9 +366,73 @@ pub struct OptionDoc {
 pub trait OptionList: Sync {
     /// The options with their defaults, in order.
     fn docs(&self) -> Vec<OptionDoc>;
+
+    /// The value of option `name` in `settings` (the bot's own settings
+    /// type, as [`crate::BotSettings::as_any`] gives it), as an option's
+    /// text; `None` for an unknown name or settings of another bot.
+    fn value(&self, settings: &dyn Any, name: &str) -> Option<String>;
+
+    /// Sets option `name` of `settings` from `text`, checked as in a spec
+    /// (its range, and whether it applies with the other settings); on an
+    /// error the settings are unchanged. `bot` names the bot in errors.
+    fn set_value(
+        &self,
+        bot: &str,
+        settings: &mut dyn Any,
+        name: &str,
+        text: &str,
+    ) -> Result<(), BotError>;
 }
 
-impl<S: Default + 'static> OptionList for Table<S> {
+impl<S: Default + Clone + 'static> OptionList for Table<S> {
+    fn value(&self, settings: &dyn Any, name: &str) -> Option<String> {
+        let settings = settings.downcast_ref::<S>()?;
+        Some(self.get(name)?.kind.text(settings))
+    }
+
+    fn set_value(
+        &self,
+        bot: &str,
+        settings: &mut dyn Any,
+        name: &str,
+        text: &str,
+    ) -> Result<(), BotError> {
+        let Some(settings) = settings.downcast_mut::<S>() else {
+            return Err(BotError::UnknownOption {
+                bot: bot.to_string(),
+                key: name.to_string(),
+                known: self.names().join(", "),
+            });
+        };
+        let setting = self.find(bot, name)?;
+        let mut changed = settings.clone();
+        setting
+            .kind
+            .apply(&mut changed, text)
+            .map_err(|reason| BotError::BadValue {
+                key: name.to_string(),
+                value: text.to_string(),
+                reason,
+            })?;
+        // The option set, and every other option away from its default,
+        // must still apply.
+        let set = std::iter::once(setting.name);
+        let others = self.changed(&changed).into_iter().map(|(key, _)| key);
+        for key in set.chain(others) {
+            let Some(condition) = self.get(key).and_then(|s| s.applies.as_ref()) else {
+                continue;
+            };
+            if !(condition.holds)(&changed) {
+                return Err(BotError::NotApplicable {
+                    key: key.to_string(),
+                    condition: condition.text.to_string(),
+                });
+            }
+        }
+        *settings = changed;
+        Ok(())
+    }
+
     fn docs(&self) -> Vec<OptionDoc> {
         let defaults = S::default();
         self.settings

@@ -1,11 +1,12 @@
 //! The bots the command line knows, by spec string (`random`,
 //! `mcts:playouts=20000`): a thin layer over [`tengen_bots::registry`].
 
+use tengen_bots::params::{ParamError, Params};
 use tengen_bots::registry::KataGoSettings;
 use tengen_bots::settings::FileChoice;
 use tengen_bots::{BotError, BotSpec};
 use tengen_core::{Agent, BoardSize, Rules};
-use tengen_gtp::RawNetwork;
+use tengen_gtp::{RawNetwork, SetParamError, Tunable};
 use tengen_puct::katago::KataGoEvaluator;
 use tengen_puct::PositionEvaluator;
 
@@ -36,6 +37,35 @@ pub fn raw_network(spec: &str) -> Result<Option<Box<dyn RawNetwork>>, BotError> 
     Ok(Some(Box::new(KataGoRawNetwork(KataGoEvaluator::new(
         katago.network()?,
     )))))
+}
+
+/// The settings of the bot `spec` names by name, for `kata-set-param` and
+/// friends: changing one rebuilds the bot with `seed`.
+pub fn bot_params(spec: &str, seed: u64) -> Result<Box<dyn Tunable>, BotError> {
+    Ok(Box::new(GtpParams(Params::new(
+        tengen_bots::parse_bot(spec)?,
+        seed,
+    ))))
+}
+
+/// [`Params`] as the GTP engine asks for them.
+struct GtpParams(Params);
+
+impl Tunable for GtpParams {
+    fn names(&self) -> Vec<String> {
+        self.0.names()
+    }
+
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<Box<dyn Agent + Send>, SetParamError> {
+        self.0.set(name, value).map_err(|error| match error {
+            ParamError::Unknown(name) => SetParamError::Unknown(name),
+            ParamError::Refused(reason) => SetParamError::Refused(reason),
+        })
+    }
 }
 
 /// A KataGo network answering `kata-raw-nn`.

@@ -33,5 +33,5 @@ pub mod selfplay;
 pub mod sgf_command;
 pub mod terminal;
 
-pub use agents::{bot_listing, check_plays, make_agent, raw_network};
+pub use agents::{bot_listing, bot_params, check_plays, make_agent, raw_network};
 pub use tengen_bots::BotError;

@@ -163,3 +163,118 @@ fn bots_without_a_network_and_unreadable_models_are_refused_with_the_reason() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs `tengen gtp` with `args`, sending each of `steps` (a command and
+/// how long to wait after it, for streamed analysis to report), and gives
+/// the whole output.
+fn run_gtp_paced(args: &[&str], steps: &[(&str, u64)]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .arg("gtp")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start tengen gtp");
+    let mut stdin = child.stdin.take().unwrap();
+    // Read as it comes: streamed analysis would fill the pipe and stall
+    // the engine.
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+        text
+    });
+    for (command, wait_ms) in steps {
+        stdin.write_all(command.as_bytes()).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(*wait_ms));
+    }
+    drop(stdin);
+    child.wait().unwrap();
+    reader.join().unwrap()
+}
+
+/// The words after `key` in an `info` entry, up to the next key of
+/// `keys`.
+fn field<'a>(entry: &'a str, key: &str) -> Vec<&'a str> {
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    let Some(at) = words.iter().position(|w| *w == key) else {
+        return Vec::new();
+    };
+    words[at + 1..]
+        .iter()
+        .take_while(|w| {
+            w.parse::<f64>().is_ok()
+                || (key == "pv" && w.chars().next().unwrap().is_ascii_uppercase())
+        })
+        .copied()
+        .collect()
+}
+
+#[test]
+fn kata_analyze_reports_what_guis_ask_for_and_honours_avoid() {
+    let model = model_path();
+    let bot = format!("katago:model={},threads=1", model.display());
+    let text = run_gtp_paced(
+        &["--bot", &bot, "--size", "9"],
+        &[
+            ("komi 7", 0),
+            ("play b E5", 0),
+            (
+                "kata-analyze w interval 20 rootInfo true pvVisits true ownership true \
+                 ownershipStdev true movesOwnership true avoid w D4,F4,D6,F6,E4,E6,D5,F5 1",
+                4000,
+            ),
+            ("kata-set-param maxVisits 16", 0),
+            ("kata-get-param visits", 0),
+            ("kata-genmove_analyze w 10 avoid w C3,G3,C7,G7 1", 0),
+        ],
+    );
+    let responses: Vec<&str> = text.trim_end().split("\n\n").collect();
+    assert_eq!(responses.len(), 6, "{text}");
+    let analysis = responses[2];
+    let last = analysis.lines().last().unwrap();
+    assert!(last.starts_with("info move "), "{analysis}");
+    let avoided = ["D4", "F4", "D6", "F6", "E4", "E6", "D5", "F5"];
+    let (infos, tail) = last.split_once(" rootInfo ").expect("rootInfo");
+    for entry in infos.split("info move ").filter(|e| !e.is_empty()) {
+        let mv = entry.split_whitespace().next().unwrap();
+        assert!(!avoided.contains(&mv), "{mv} was avoided: {entry}");
+        let pv = field(entry, "pv");
+        let pv_visits = field(entry, "pvVisits");
+        assert_eq!(pv.len(), pv_visits.len(), "{entry}");
+        assert_eq!(pv[0], mv);
+        assert_eq!(field(entry, "movesOwnership").len(), 81, "{entry}");
+        for key in [
+            "visits",
+            "edgeVisits",
+            "utility",
+            "winrate",
+            "scoreLead",
+            "prior",
+            "lcb",
+            "order",
+        ] {
+            assert_eq!(field(entry, key).len(), 1, "{key} in {entry}");
+        }
+    }
+    assert!(tail.starts_with("visits "), "{tail}");
+    let ownership = field(tail, "ownership");
+    assert_eq!(ownership.len(), 81, "{tail}");
+    // From White's point of view: Black's stone on E5 is Black's.
+    let e5: f64 = ownership[4 * 9 + 4].parse().unwrap();
+    assert!(e5 < -0.5, "{e5}");
+    let stdev = field(tail, "ownershipStdev");
+    assert_eq!(stdev.len(), 81);
+    assert!(stdev
+        .iter()
+        .all(|s| (0.0..=1.0).contains(&s.parse::<f64>().unwrap())));
+    assert_eq!(responses[3].trim_end(), "=");
+    assert_eq!(responses[4], "= 16");
+    let genmove = responses[5];
+    let played = genmove.lines().last().unwrap();
+    let mv = played.strip_prefix("play ").expect(genmove);
+    assert!(!["C3", "G3", "C7", "G7"].contains(&mv), "{mv}");
+}

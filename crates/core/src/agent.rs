@@ -103,6 +103,55 @@ pub struct SelectRequest<'a> {
     /// The move is for `kgs-genmove_cleanup`: play the game out until every
     /// dead stone is captured, passing only when nothing else is left.
     pub cleanup: bool,
+    /// Moves the search must not explore near the root (KataGo's `avoid`
+    /// and `allow`); agents that do not search ignore them.
+    pub filters: Vec<MoveFilter>,
+    /// What an analysis should carry beyond the candidates.
+    pub detail: AnalysisDetail,
+}
+
+/// Moves kept out of a search for one colour in its first plies: KataGo's
+/// `avoid PLAYER VERTICES UNTILDEPTH` and `allow PLAYER VERTICES
+/// UNTILDEPTH`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveFilter {
+    /// Whose moves.
+    pub color: Color,
+    /// The moves named.
+    pub moves: Vec<Move>,
+    /// Plies from the root the filter holds for: 1 is the root's moves
+    /// only.
+    pub until_depth: u32,
+    /// `allow`: every board point except those named is kept out (a pass is
+    /// never kept out by `allow`, as in KataGo); otherwise (`avoid`) the
+    /// named moves are.
+    pub allow: bool,
+}
+
+impl MoveFilter {
+    /// Whether `mv` by `color`, `depth` plies from the root (1: a move of
+    /// the root), is kept out by this filter.
+    pub fn excludes(&self, color: Color, mv: Move, depth: u32) -> bool {
+        if color != self.color || depth > self.until_depth {
+            return false;
+        }
+        if self.allow {
+            mv != Move::Pass && !self.moves.contains(&mv)
+        } else {
+            self.moves.contains(&mv)
+        }
+    }
+}
+
+/// The optional parts of an [`Analysis`] a client asked for (they cost
+/// memory or time to gather).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AnalysisDetail {
+    /// Each candidate's own ownership ([`Candidate::ownership`]).
+    pub moves_ownership: bool,
+    /// The spread of the ownership over the search
+    /// ([`Analysis::ownership_stdev`]).
+    pub ownership_stdev: bool,
 }
 
 /// The analysis sink of a [`SelectRequest`].
@@ -126,7 +175,25 @@ impl<'a> SelectRequest<'a> {
             stop: &|| false,
             report: None,
             cleanup: false,
+            filters: Vec::new(),
+            detail: AnalysisDetail::default(),
         }
+    }
+
+    /// The same request with these move filters (`avoid`, `allow`).
+    pub fn filtered(self, filters: Vec<MoveFilter>) -> SelectRequest<'a> {
+        SelectRequest { filters, ..self }
+    }
+
+    /// The same request asking for these optional parts of the analysis.
+    pub fn with_detail(self, detail: AnalysisDetail) -> SelectRequest<'a> {
+        SelectRequest { detail, ..self }
+    }
+
+    /// Whether the filters keep `mv` by `color` out at `depth` plies from
+    /// the root.
+    pub fn excludes(&self, color: Color, mv: Move, depth: u32) -> bool {
+        self.filters.iter().any(|f| f.excludes(color, mv, depth))
     }
 
     /// The same request, stopped when `stop` returns true.
@@ -174,6 +241,27 @@ pub struct Analysis {
     /// corner), how surely Black owns it at the end: `1.0` Black, `-1.0`
     /// White. Empty when the agent does not estimate ownership.
     pub ownership: Vec<f32>,
+    /// The standard deviation of that ownership over the search's
+    /// evaluations, in the same order; empty unless asked for
+    /// ([`AnalysisDetail::ownership_stdev`]) and estimated.
+    pub ownership_stdev: Vec<f32>,
+    /// The root's own statistics over every visit (KataGo's `rootInfo`),
+    /// for agents that keep them.
+    pub root: Option<RootInfo>,
+}
+
+/// The statistics of a search's root, over all its visits, for the side to
+/// move.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RootInfo {
+    /// Visits of the root.
+    pub visits: u64,
+    /// Win rate.
+    pub winrate: f32,
+    /// Expected lead in points, if estimated.
+    pub score_lead: Option<f32>,
+    /// Utility (win rate and score together), if the search has one.
+    pub utility: Option<f32>,
 }
 
 /// One candidate move of an [`Analysis`].
@@ -192,6 +280,32 @@ pub struct Candidate {
     pub score_lead: Option<f32>,
     /// The expected continuation, starting with `mv`.
     pub pv: Vec<Move>,
+    /// Visits of the position after each move of `pv`; empty if unknown.
+    pub pv_visits: Vec<u64>,
+    /// The side to move's utility after it, if the search has one.
+    pub utility: Option<f32>,
+    /// A lower confidence bound of `winrate`, if the search keeps one.
+    pub lcb: Option<f32>,
+    /// The ownership after it, as [`Analysis::ownership`]; empty unless
+    /// asked for ([`AnalysisDetail::moves_ownership`]).
+    pub ownership: Vec<f32>,
+}
+
+impl Default for Candidate {
+    fn default() -> Self {
+        Candidate {
+            mv: Move::Pass,
+            visits: 0,
+            winrate: 0.5,
+            prior: 0.0,
+            score_lead: None,
+            pv: Vec::new(),
+            pv_visits: Vec::new(),
+            utility: None,
+            lcb: None,
+            ownership: Vec::new(),
+        }
+    }
 }
 
 /// The book's `RandomBot`: a uniformly random legal move that does not fill

@@ -40,7 +40,10 @@ pub mod scoring;
 mod time;
 pub mod zobrist;
 
-pub use agent::{Agent, Analysis, Candidate, RandomBot, Report, SelectRequest};
+pub use agent::{
+    Agent, Analysis, AnalysisDetail, Candidate, MoveFilter, RandomBot, Report, RootInfo,
+    SelectRequest,
+};
 pub use board::{Board, ConsistencyError, EyeTest, Removals, SetupError};
 pub use color::{ByColor, Color};
 pub use game::{Action, Game, IllegalMove};

@@ -72,6 +72,7 @@ mod gogui;
 pub mod handicap;
 mod info;
 mod network;
+mod params;
 mod play;
 pub mod protocol;
 mod run;
@@ -86,6 +87,7 @@ use self::analysis::is_streamed;
 use self::error::CommandResult;
 pub use self::error::{CommandError, NoGoRefusal};
 pub use self::network::RawNetwork;
+pub use self::params::{SetParamError, Tunable};
 use self::protocol::{format_response, preprocess, split_command};
 pub use self::sgf::MAX_SGF_BYTES;
 pub use tengen_core::{TimeLeft, TimeSettings};
@@ -129,7 +131,13 @@ pub const COMMANDS: &[&str] = &[
     "lz-analyze",
     "lz-genmove_analyze",
     "kata-analyze",
+    "kata-genmove_analyze",
+    "analyze",
+    "genmove_analyze",
     "kata-raw-nn",
+    "kata-list-params",
+    "kata-get-param",
+    "kata-set-param",
     "kgs-time_settings",
     "kgs-rules",
     "kgs-game_over",
@@ -152,6 +160,8 @@ pub struct Engine {
     agent: Box<dyn Agent>,
     /// The bot's network, for `kata-raw-nn`, when it has one.
     network: Option<Box<dyn RawNetwork>>,
+    /// The bot's settings by name, for `kata-set-param` and friends.
+    tunable: Option<Box<dyn Tunable>>,
     game: Game,
     /// Finished games that play resumed from, most recent last, so that
     /// `undo` can go back past a resumption.
@@ -172,6 +182,7 @@ impl Engine {
         Engine {
             agent,
             network: None,
+            tunable: None,
             game: Game::new(size, rules),
             resumed_from: Vec::new(),
             time_settings: TimeSettings::default(),
@@ -188,6 +199,27 @@ impl Engine {
     pub fn with_network(mut self, network: Box<dyn RawNetwork>) -> Engine {
         self.network = Some(network);
         self
+    }
+
+    /// The same engine answering `kata-get-param`, `kata-set-param` and
+    /// `kata-list-params` from `tunable`, the settings its bot was built
+    /// from.
+    pub fn with_tunable(mut self, tunable: Box<dyn Tunable>) -> Engine {
+        self.tunable = Some(tunable);
+        self
+    }
+
+    /// Serves `agent` from now on, telling it the clock as the controller
+    /// last set it.
+    fn replace_agent(&mut self, agent: Box<dyn Agent>) {
+        self.agent = agent;
+        self.agent.set_time_settings(self.time_settings);
+        for color in [Color::Black, Color::White] {
+            if let Some(left) = self.time_left[color] {
+                self.agent.set_time_left(color, left);
+            }
+        }
+        self.analyses = None;
     }
 
     /// Sets the seed of the dead-stone estimate (the same position and seed
@@ -308,6 +340,9 @@ impl Engine {
             "printsgf" => self.printsgf(args),
             // network.rs
             "kata-raw-nn" => self.kata_raw_nn(args),
+            "kata-list-params" => self.kata_list_params(args),
+            "kata-get-param" => self.kata_get_param(args),
+            "kata-set-param" => self.kata_set_param(args),
             // gogui.rs
             "gogui-analyze_commands" => self.gogui_analyze_commands(args),
             "gogui-rules_game_id" => self.gogui_rules_game_id(args),

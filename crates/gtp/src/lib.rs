@@ -11,4 +11,4 @@
 pub mod controller;
 pub mod engine;
 
-pub use engine::{Engine, RawNetwork};
+pub use engine::{Engine, RawNetwork, SetParamError, Tunable};

@@ -33,9 +33,31 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use tengen_bots::params::{ParamError, Params};
 use tengen_bots::{make_bot, BotSpec};
 use tengen_core::{Agent, BoardSize, Rules, Variant};
-use tengen_gtp::Engine;
+use tengen_gtp::{Engine, SetParamError, Tunable};
+
+/// The bot's settings by name, for `kata-set-param` (as `tengen gtp`
+/// serves them).
+struct TranscriptParams(Params);
+
+impl Tunable for TranscriptParams {
+    fn names(&self) -> Vec<String> {
+        self.0.names()
+    }
+
+    fn get(&self, name: &str) -> Option<String> {
+        self.0.get(name)
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<Box<dyn Agent + Send>, SetParamError> {
+        self.0.set(name, value).map_err(|error| match error {
+            ParamError::Unknown(name) => SetParamError::Unknown(name),
+            ParamError::Refused(reason) => SetParamError::Refused(reason),
+        })
+    }
+}
 
 fn unescape(text: &str) -> Vec<u8> {
     let mut out = Vec::new();
@@ -180,8 +202,13 @@ fn replay(path: &Path) -> (Vec<Option<String>>, Vec<String>) {
     let transcript = parse(path, &text);
     let bot: Box<dyn Agent> = make_bot(&transcript.bot, transcript.seed)
         .unwrap_or_else(|e| panic!("{}: bot {}: {e}", path.display(), transcript.bot));
-    let mut engine =
-        Engine::new(bot, transcript.size, transcript.rules).with_status_seed(transcript.seed);
+    let settings = tengen_bots::parse_bot(&transcript.bot.to_string()).unwrap();
+    let mut engine = Engine::new(bot, transcript.size, transcript.rules)
+        .with_status_seed(transcript.seed)
+        .with_tunable(Box::new(TranscriptParams(Params::new(
+            settings,
+            transcript.seed,
+        ))));
     let mut actual = Vec::new();
     let mut failures = Vec::new();
     for step in &transcript.steps {

@@ -394,6 +394,7 @@ fn put_first(analysis: &mut Analysis, mv: Move) {
                 prior: 0.0,
                 score_lead: None,
                 pv: vec![mv],
+                ..Candidate::default()
             },
         ),
     }
@@ -511,6 +512,7 @@ fn analysis_of(
                     .into_iter()
                     .map(to_move)
                     .collect(),
+                ..Candidate::default()
             }
         })
         .collect();
@@ -529,6 +531,7 @@ fn analysis_of(
         winrate,
         candidates,
         ownership,
+        ..Analysis::default()
     }
 }
 

@@ -33,11 +33,11 @@ pub mod tree;
 use std::time::Duration;
 
 use tengen_core::{
-    Action, Agent, Analysis, BoardSize, Candidate, Color, Game, Move, Report, SelectRequest,
-    TimeLeft, TimeSettings,
+    Action, Agent, Analysis, AnalysisDetail, BoardSize, Candidate, Color, Game, Move, MoveFilter,
+    Report, RootInfo, SelectRequest, TimeLeft, TimeSettings,
 };
 
-use self::search::{Limits, OwnershipSum, SearchStats, Searcher, Utility};
+use self::search::{Limits, SearchStats, Searcher};
 use self::tree::{sign, Tree, ROOT};
 use tengen_search::shell::{
     answers_pass, lead_as_it_stands, Clock, KeptTree, ReportCadence, Reroot, Resignation,
@@ -281,6 +281,11 @@ pub struct PuctCandidate {
     pub prior: f32,
     /// The expected continuation, starting with the move.
     pub pv: Vec<Move>,
+    /// Visits of the position after each move of `pv`.
+    pub pv_visits: Vec<u64>,
+    /// Black's ownership after the move (as [`PuctAnalysis::ownership`]),
+    /// over this search's evaluations below it; empty unless asked for.
+    pub ownership: Vec<f32>,
 }
 
 /// The full view of a search: [`Analysis`] plus score leads and utilities,
@@ -293,6 +298,8 @@ pub struct PuctAnalysis {
     pub root_winrate: f32,
     /// The side to move's expected lead over the whole root.
     pub root_lead: f32,
+    /// The side to move's utility over the whole root.
+    pub root_utility: f32,
     /// Candidates with a visit, the most visited first (ties: the better
     /// value first).
     pub candidates: Vec<PuctCandidate>,
@@ -301,6 +308,9 @@ pub struct PuctAnalysis {
     /// made in the root's subtree; empty if the evaluator gives none, or if
     /// the search made no evaluation (a kept tree already at the limit).
     pub ownership: Vec<f32>,
+    /// The standard deviation of that ownership over the same evaluations;
+    /// empty unless asked for.
+    pub ownership_stdev: Vec<f32>,
 }
 
 impl PuctAnalysis {
@@ -323,15 +333,37 @@ impl PuctAnalysis {
                     prior: c.prior,
                     score_lead: Some(c.lead),
                     pv: c.pv.clone(),
+                    pv_visits: c.pv_visits.clone(),
+                    utility: Some(c.utility),
+                    lcb: None,
+                    ownership: c.ownership.clone(),
                 })
                 .collect(),
             ownership: self.ownership.clone(),
+            ownership_stdev: self.ownership_stdev.clone(),
+            root: Some(RootInfo {
+                visits: self.visits,
+                winrate: self.root_winrate,
+                score_lead: Some(self.root_lead),
+                utility: Some(self.root_utility),
+            }),
         }
     }
 }
 
 /// How often to report, and where.
 type Reporter<'a, 'b> = &'a mut Report<'b>;
+
+/// What a request asks of one search beyond its limits.
+#[derive(Clone, Copy, Debug, Default)]
+struct SearchOptions<'a> {
+    /// `kgs-genmove_cleanup`: capture dead stones before passing.
+    cleanup: bool,
+    /// Moves kept out near the root (`avoid`, `allow`).
+    filters: &'a [MoveFilter],
+    /// The optional parts of the analysis to gather.
+    detail: AnalysisDetail,
+}
 
 /// The PUCT bot over a [`PositionEvaluator`].
 pub struct PuctBot<E: PositionEvaluator> {
@@ -411,7 +443,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
     /// move (the tree is kept for the next search when reuse is on).
     pub fn search(&mut self, game: &Game) -> SearchStats {
         let limits = self.limits(game);
-        let tree = self.run_search(game, limits, None, &|| false, false);
+        let tree = self.run_search(game, limits, None, &|| false, SearchOptions::default());
         self.keep(tree, game);
         self.last_stats.clone().unwrap_or_default()
     }
@@ -449,7 +481,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
         limits: Limits,
         report: Option<Reporter<'_, '_>>,
         stop: &dyn Fn() -> bool,
-        cleanup: bool,
+        options: SearchOptions<'_>,
     ) -> Tree {
         let mut tree = self.take_tree(game);
         let mut config = self.config.clone();
@@ -460,21 +492,18 @@ impl<E: PositionEvaluator> PuctBot<E> {
         let to_move = game.to_move();
         let mut report = report;
         let mut cadence = ReportCadence::default();
-        let mut searcher = Searcher::new(&mut tree, game, &self.evaluator, &config, cleanup);
+        let mut searcher =
+            Searcher::new(&mut tree, game, &self.evaluator, &config, options.cleanup);
+        searcher.filters = options.filters.to_vec();
+        searcher.detail = options.detail;
         let mut monitor = |s: &Searcher<'_, E>, elapsed: Duration| -> bool {
             cadence.tick(report.as_deref_mut(), elapsed, || {
-                analysis_of(s.tree, &s.utility, &s.ownership, size, to_move).to_analysis()
+                analysis_of(s, size, to_move).to_analysis()
             });
             stop()
         };
         searcher.run(limits, &mut monitor, stop);
-        let analysis = analysis_of(
-            &*searcher.tree,
-            &searcher.utility,
-            &searcher.ownership,
-            size,
-            to_move,
-        );
+        let analysis = analysis_of(&searcher, size, to_move);
         let stats = searcher.stats.clone();
         if let Some(error) = &stats.error {
             tracing::error!(evaluator = self.evaluator.name(), %error, "search stopped");
@@ -514,9 +543,10 @@ impl<E: PositionEvaluator> PuctBot<E> {
         &mut self,
         game: &Game,
         report: Option<Reporter<'_, '_>>,
-        cleanup: bool,
+        options: SearchOptions<'_>,
         stop: &dyn Fn() -> bool,
     ) -> Action {
+        let cleanup = options.cleanup;
         let to_move = game.to_move();
         if game.is_over() {
             return Action::Move(Move::Pass);
@@ -526,7 +556,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
             return Action::Move(Move::Pass);
         }
         let limits = self.limits(game);
-        let tree = self.run_search(game, limits, report, stop, cleanup);
+        let tree = self.run_search(game, limits, report, stop, options);
         // A search of one visit evaluates only the root: its move is the
         // policy's first choice.
         let best = tree.best_child(ROOT).or_else(|| tree.likeliest_child(ROOT));
@@ -607,14 +637,14 @@ fn fallback_move(game: &Game) -> Move {
         .unwrap_or(Move::Pass)
 }
 
-/// The analysis of `tree`'s root, whose position has `to_move` to play.
-fn analysis_of(
-    tree: &Tree,
-    utility: &Utility,
-    ownership: &OwnershipSum,
+/// The analysis of a search's root, whose position has `to_move` to play.
+fn analysis_of<E: PositionEvaluator + ?Sized>(
+    searcher: &Searcher<'_, E>,
     size: BoardSize,
     to_move: Color,
 ) -> PuctAnalysis {
+    let tree = &*searcher.tree;
+    let utility = &searcher.utility;
     let s = sign(to_move);
     let mut children: Vec<_> = tree
         .children(ROOT)
@@ -633,6 +663,15 @@ fn analysis_of(
             let node = tree.node(c);
             let mut pv = vec![node.mv];
             pv.extend(tree.principal_variation(c, 20));
+            let mut pv_visits = vec![u64::from(node.visits)];
+            let mut at = c;
+            while pv_visits.len() < pv.len() {
+                let Some(next) = tree.best_child(at) else {
+                    break;
+                };
+                pv_visits.push(u64::from(tree.node(next).visits));
+                at = next;
+            }
             PuctCandidate {
                 mv: node.mv,
                 visits: u64::from(node.visits),
@@ -641,26 +680,28 @@ fn analysis_of(
                 utility: value(c) as f32,
                 prior: node.raw_prior,
                 pv,
+                pv_visits,
+                ownership: searcher
+                    .moves_ownership
+                    .get(&c)
+                    .map_or_else(Vec::new, |own| own.mean_rows(size)),
             }
         })
         .collect();
     let root = tree.root();
-    let mut own = Vec::new();
-    if ownership.samples > 0 {
-        own.reserve(size.points_count());
-        for row in (0..size.height()).rev() {
-            for col in 0..size.width() {
-                let point = size.point(col, row).expect("on the board");
-                own.push((ownership.sum[point.index()] / f64::from(ownership.samples)) as f32);
-            }
-        }
-    }
+    let ownership = &searcher.ownership;
     PuctAnalysis {
         visits: u64::from(root.visits),
         root_winrate: root.winrate_for(to_move).unwrap_or(0.5) as f32,
         root_lead: (s * root.black_lead().unwrap_or(0.0)) as f32,
+        root_utility: search::node_utility(tree, ROOT, utility).map_or(0.0, |u| s * u) as f32,
         candidates,
-        ownership: own,
+        ownership: ownership.mean_rows(size),
+        ownership_stdev: if searcher.detail.ownership_stdev {
+            ownership.stdev_rows(size)
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -670,12 +711,17 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
     }
 
     fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, false, &|| false)
+        self.choose(game, None, SearchOptions::default(), &|| false)
     }
 
     fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
+        let options = SearchOptions {
+            cleanup: request.cleanup,
+            filters: &request.filters,
+            detail: request.detail,
+        };
         let report = request.report.as_mut();
-        self.choose(game, report, request.cleanup, request.stop)
+        self.choose(game, report, options, request.stop)
     }
 
     fn plays_size(&self, size: BoardSize) -> Result<(), String> {
@@ -707,8 +753,13 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
         }
         let limits = Limits::default();
         let stop = request.stop;
+        let options = SearchOptions {
+            cleanup: false,
+            filters: &request.filters,
+            detail: request.detail,
+        };
         let report = request.report.as_mut();
-        let tree = self.run_search(game, limits, report, stop, false);
+        let tree = self.run_search(game, limits, report, stop, options);
         self.keep(tree, game);
         // The tree may have filled up (or the game be over) before the stop:
         // keep reporting the last analysis until then.

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
-use tengen_core::{Color, Game, Move, Outcome, MAX_CELLS};
+use tengen_core::{AnalysisDetail, BoardSize, Color, Game, Move, MoveFilter, Outcome, MAX_CELLS};
 
 use super::noise::dirichlet;
 use super::tree::{sign, LeafValue, NodeId, NodeState, Tree, ROOT};
@@ -44,6 +44,8 @@ pub struct Limits {
 pub struct OwnershipSum {
     /// Sum per point index.
     pub sum: Vec<f64>,
+    /// Sum of squares per point index.
+    pub sum_sq: Vec<f64>,
     /// Evaluations summed.
     pub samples: u32,
 }
@@ -52,8 +54,42 @@ impl Default for OwnershipSum {
     fn default() -> Self {
         OwnershipSum {
             sum: vec![0.0; MAX_CELLS],
+            sum_sq: vec![0.0; MAX_CELLS],
             samples: 0,
         }
+    }
+}
+
+impl OwnershipSum {
+    /// The mean per point, row-major from the top-left corner (as
+    /// [`tengen_core::Analysis::ownership`]); empty without samples.
+    pub fn mean_rows(&self, size: BoardSize) -> Vec<f32> {
+        self.rows(size, |sum, _| sum / f64::from(self.samples))
+    }
+
+    /// The standard deviation per point, in the same order; empty without
+    /// samples.
+    pub fn stdev_rows(&self, size: BoardSize) -> Vec<f32> {
+        let n = f64::from(self.samples);
+        self.rows(size, |sum, sq| {
+            let mean = sum / n;
+            (sq / n - mean * mean).max(0.0).sqrt()
+        })
+    }
+
+    fn rows(&self, size: BoardSize, f: impl Fn(f64, f64) -> f64) -> Vec<f32> {
+        if self.samples == 0 {
+            return Vec::new();
+        }
+        let mut out = Vec::with_capacity(size.points_count());
+        for row in (0..size.height()).rev() {
+            for col in 0..size.width() {
+                let point = size.point(col, row).expect("on the board");
+                let i = point.index();
+                out.push(f(self.sum[i], self.sum_sq[i]) as f32);
+            }
+        }
+        out
     }
 }
 
@@ -65,7 +101,9 @@ impl OwnershipSum {
         for point in size.points() {
             if let Some(&v) = ownership.get(point.index()) {
                 if v.is_finite() {
-                    self.sum[point.index()] += s * f64::from(v.clamp(-1.0, 1.0));
+                    let value = s * f64::from(v.clamp(-1.0, 1.0));
+                    self.sum[point.index()] += value;
+                    self.sum_sq[point.index()] += value * value;
                 }
             }
         }
@@ -201,6 +239,13 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     pub utility: Utility,
     /// Ownership of this search's evaluations.
     pub ownership: OwnershipSum,
+    /// Ownership of this search's evaluations below each root child, when
+    /// asked for ([`AnalysisDetail::moves_ownership`]).
+    pub moves_ownership: std::collections::HashMap<NodeId, OwnershipSum>,
+    /// Moves kept out near the root (`avoid`, `allow`).
+    pub filters: Vec<MoveFilter>,
+    /// The optional parts of the analysis to gather.
+    pub detail: AnalysisDetail,
     /// What the search did.
     pub stats: SearchStats,
     root_prepared: bool,
@@ -238,6 +283,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             cleanup,
             utility: Utility::new(config, game.size().points_count()),
             ownership: OwnershipSum::default(),
+            moves_ownership: std::collections::HashMap::new(),
+            filters: Vec::new(),
+            detail: AnalysisDetail::default(),
             stats: SearchStats {
                 reused_visits: reused,
                 root_visits: reused,
@@ -356,9 +404,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             .iter()
             .zip(&legal)
             .any(|(&c, &ok)| ok && self.tree.node(c).mv != Move::Pass);
+        let to_move = self.game.to_move();
         for (&c, &ok) in children.iter().zip(&legal) {
+            let filtered = self.is_filtered(to_move, self.tree.node(c).mv, 1);
             let node = self.tree.node_mut(c);
-            node.excluded = !ok || (self.cleanup && others && node.mv == Move::Pass);
+            node.excluded = !ok || filtered || (self.cleanup && others && node.mv == Move::Pass);
             node.prior = node.raw_prior;
         }
         if self.config.noise_weight > 0.0 && !children.is_empty() {
@@ -370,6 +420,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 node.prior = (1.0 - w) * node.raw_prior + w * n as f32;
             }
         }
+    }
+
+    /// Whether the move filters keep `mv` by `color` out `depth` plies from
+    /// the root.
+    fn is_filtered(&self, color: Color, mv: Move, depth: u32) -> bool {
+        self.filters.iter().any(|f| f.excludes(color, mv, depth))
     }
 
     /// One round: up to `want` visits, their leaves evaluated in one batch.
@@ -459,6 +515,14 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.tree.node_mut(id).pending = false;
         if let Some(own) = &eval.ownership {
             self.ownership.add(game, to_move, own);
+            if self.detail.moves_ownership {
+                if let Some(&child) = leaf.path.get(1) {
+                    self.moves_ownership
+                        .entry(child)
+                        .or_default()
+                        .add(game, to_move, own);
+                }
+            }
         }
         let value = leaf_value(to_move, &eval);
         self.backup(&leaf.path, &value);
@@ -516,7 +580,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     }));
                 }
                 NodeState::Expanded => {
-                    let Some(child) = self.select(id) else {
+                    let Some(child) = self.select(id, path.len() as u32) else {
                         // Every move excluded: score the position as it stands.
                         let value = exact_value(&game);
                         self.backup(&path, &value);
@@ -555,9 +619,16 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// `Q + c·P·√N / (1 + n)`, Q in utility for the side to move at `id`,
     /// virtual losses counted as visits of the worst utility, unvisited
     /// children valued by first-play urgency.
-    fn select(&self, id: NodeId) -> Option<NodeId> {
+    fn select(&self, id: NodeId, depth: u32) -> Option<NodeId> {
         let tree = &*self.tree;
         let node = tree.node(id);
+        // Below the root, moves filtered at this depth are skipped (the
+        // root's are excluded once, in `prepare_root`).
+        let filtered = |c: NodeId| {
+            depth > 1 && !self.filters.is_empty() && {
+                self.is_filtered(node.to_move, tree.node(c).mv, depth)
+            }
+        };
         let s = sign(node.to_move);
         let config = self.config;
         let mut total = 0.0f64;
@@ -588,7 +659,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let mut best: Option<(NodeId, f64)> = None;
         for c in tree.children(id) {
             let child = tree.node(c);
-            if child.excluded {
+            if child.excluded || filtered(c) {
                 continue;
             }
             let visits = f64::from(child.visits);

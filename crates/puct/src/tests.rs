@@ -838,3 +838,97 @@ fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
     assert_eq!(stats.root_visits, 9);
     check_tree(bot.kept.tree().unwrap());
 }
+
+#[test]
+fn avoid_and_allow_keep_moves_out_of_the_search() {
+    let game = Game::new(size(5), rules(0.5));
+    let c3 = mv(&game, "C3");
+    let b2 = mv(&game, "B2");
+    let avoid = tengen_core::MoveFilter {
+        color: Color::Black,
+        moves: vec![c3, b2],
+        until_depth: 1,
+        allow: false,
+    };
+    let mut bot = PuctBot::new(config(1000, 4), TestEval::new(area_eval));
+    let mut request = SelectRequest::new().filtered(vec![avoid.clone()]);
+    let action = bot.select(&game, &mut request);
+    let analysis = bot.detailed_analysis().unwrap();
+    assert!(analysis.candidates.iter().all(|c| c.mv != c3 && c.mv != b2));
+    assert!(!matches!(action, Action::Move(m) if m == c3 || m == b2));
+    // Below the root the avoided moves are Black's to play again: White's
+    // replies lead to positions where Black may play C3.
+    let tree = bot.kept.tree().unwrap();
+    let deeper = tree
+        .children(ROOT)
+        .flat_map(|c| tree.children(c))
+        .flat_map(|g| tree.children(g))
+        .any(|n| [c3, b2].contains(&tree.node(n).mv) && tree.node(n).visits > 0);
+    assert!(deeper, "depth 1 only keeps them out of the root");
+    // Until depth 3 they stay out of Black's replies too.
+    let mut bot = PuctBot::new(config(1000, 4), TestEval::new(area_eval));
+    let mut request = SelectRequest::new().filtered(vec![tengen_core::MoveFilter {
+        until_depth: 3,
+        ..avoid
+    }]);
+    bot.select(&game, &mut request);
+    let tree = bot.kept.tree().unwrap();
+    let deeper = tree
+        .children(ROOT)
+        .flat_map(|c| tree.children(c))
+        .flat_map(|g| tree.children(g))
+        .any(|n| [c3, b2].contains(&tree.node(n).mv) && tree.node(n).visits > 0);
+    assert!(!deeper);
+    // allow: only the named points (and passing).
+    let mut bot = PuctBot::new(config(100, 4), TestEval::new(area_eval));
+    let mut request = SelectRequest::new().filtered(vec![tengen_core::MoveFilter {
+        color: Color::Black,
+        moves: vec![c3],
+        until_depth: 1,
+        allow: true,
+    }]);
+    bot.select(&game, &mut request);
+    let analysis = bot.detailed_analysis().unwrap();
+    assert!(analysis
+        .candidates
+        .iter()
+        .all(|c| c.mv == c3 || c.mv == Move::Pass));
+    assert_eq!(analysis.candidates[0].mv, c3);
+}
+
+#[test]
+fn analysis_details_come_when_asked() {
+    let game = capture_position();
+    let mut bot = PuctBot::new(config(120, 4), TestEval::new(area_eval));
+    bot.select_move(&game);
+    let plain = bot.analysis().unwrap();
+    assert!(plain.ownership_stdev.is_empty());
+    assert!(plain.candidates.iter().all(|c| c.ownership.is_empty()));
+    let root = plain.root.unwrap();
+    assert_eq!(root.visits, plain.playouts);
+    for c in &plain.candidates {
+        assert_eq!(c.pv_visits.len(), c.pv.len(), "{c:?}");
+        assert_eq!(c.pv_visits[0], c.visits);
+        assert!(c.pv_visits.windows(2).all(|w| w[0] >= w[1]), "{c:?}");
+    }
+    let mut bot = PuctBot::new(config(120, 4), TestEval::new(area_eval));
+    let detail = tengen_core::AnalysisDetail {
+        moves_ownership: true,
+        ownership_stdev: true,
+    };
+    bot.select(&game, &mut SelectRequest::new().with_detail(detail));
+    let full = bot.analysis().unwrap();
+    let points = game.size().points_count();
+    assert_eq!(full.ownership_stdev.len(), points);
+    assert!(full.ownership_stdev.iter().all(|s| (0.0..=1.0).contains(s)));
+    assert!(full.ownership_stdev.iter().any(|&s| s > 0.0));
+    let best = &full.candidates[0];
+    assert_eq!(best.ownership.len(), points);
+    // E2 captures three white stones: after it Black owns E2 for good and
+    // B2–D2 more often than not (row-major from the top: row 2 is the
+    // fourth row).
+    assert_eq!(game.size().gtp(best.mv), "E2");
+    assert!(best.ownership[3 * 5 + 4] > 0.9, "{:?}", best.ownership);
+    let captured: f32 = best.ownership[3 * 5 + 1..3 * 5 + 4].iter().sum();
+    assert!(captured > 0.0, "{:?}", best.ownership);
+}

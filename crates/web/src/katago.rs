@@ -65,6 +65,35 @@ impl OptionList for ServedOptions {
             })
             .collect()
     }
+
+    fn value(&self, settings: &dyn std::any::Any, name: &str) -> Option<String> {
+        if SERVER_OPTIONS.contains(&name) {
+            return None;
+        }
+        KATAGO.value(settings, name)
+    }
+
+    fn set_value(
+        &self,
+        bot: &str,
+        settings: &mut dyn std::any::Any,
+        name: &str,
+        text: &str,
+    ) -> Result<(), BotError> {
+        if SERVER_OPTIONS.contains(&name) {
+            return Err(BotError::UnknownOption {
+                bot: bot.to_string(),
+                key: name.to_string(),
+                known: self
+                    .docs()
+                    .iter()
+                    .map(|doc| doc.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+        KATAGO.set_value(bot, settings, name, text)
+    }
 }
 
 /// A KataGo network loaded for serving.

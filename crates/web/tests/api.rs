@@ -663,8 +663,10 @@ impl Agent for Probe {
                 prior: 0.1,
                 score_lead: None,
                 pv: vec![Move::Pass, Move::Pass],
+                ..Candidate::default()
             }],
             ownership: Vec::new(),
+            ..Analysis::default()
         })
     }
 }

@@ -22,7 +22,8 @@ pub fn run(args: GtpArgs) -> Result<()> {
     // The count keeps the default estimate seed, so that this engine, the
     // match referee and the web server find the same dead stones; `seed`
     // is the bot's.
-    let mut engine = tengen_gtp::Engine::new(bot, size, rules);
+    let mut engine = tengen_gtp::Engine::new(bot, size, rules)
+        .with_tunable(tengen::bot_params(&args.bot, seed)?);
     if let Some(network) = tengen::raw_network(&args.bot)? {
         engine = engine.with_network(network);
     }

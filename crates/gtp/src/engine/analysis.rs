@@ -11,7 +11,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use tengen_core::{Action, Analysis, BoardSize, Color, Move, SelectRequest};
+use tengen_core::{
+    Action, Analysis, AnalysisDetail, BoardSize, Color, Move, MoveFilter, SelectRequest,
+};
 
 use super::args::parse_color;
 use super::protocol::format_response;
@@ -27,7 +29,7 @@ pub enum Dialect {
 }
 
 /// A parsed analysis request.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Request {
     /// The colour to analyse for (the side to move when not given).
     pub color: Option<Color>,
@@ -37,6 +39,18 @@ pub struct Request {
     pub max_moves: usize,
     /// Whether ownership is asked for (KataGo).
     pub ownership: bool,
+    /// Whether the spread of the ownership is asked for (KataGo's
+    /// `ownershipStdev`).
+    pub ownership_stdev: bool,
+    /// Whether each move's ownership is asked for (`movesOwnership`).
+    pub moves_ownership: bool,
+    /// Whether the root's statistics are asked for (`rootInfo`).
+    pub root_info: bool,
+    /// Whether the visits along each principal variation are asked for
+    /// (`pvVisits`, and `pvEdgeVisits`, the same without transpositions).
+    pub pv_visits: bool,
+    /// Moves kept out of the search (`avoid`, `allow`).
+    pub filters: Vec<MoveFilter>,
 }
 
 /// Shortest interval accepted, so that reports cannot flood the client.
@@ -45,14 +59,23 @@ pub const MIN_INTERVAL: Duration = Duration::from_millis(10);
 pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Parses `[color] [interval] [key value]…` where the interval is in
-/// centiseconds and the keys are `interval`, `maxmoves`, `minmoves`
-/// (accepted, ignored) and `ownership` (`true`/`false`).
-pub fn parse_request(args: &[&str]) -> Result<Request, CommandError> {
+/// centiseconds and the keys are KataGo's: `interval`, `maxmoves`,
+/// `minmoves` (accepted, ignored), the flags `ownership`, `ownershipStdev`,
+/// `movesOwnership`, `rootInfo`, `pvVisits`, `pvEdgeVisits`
+/// (`true`/`false`), and `avoid`/`allow COLOR VERTEX,VERTEX,… UNTILDEPTH`
+/// (vertices on a board of `size`; `allow` once at most and not with
+/// `avoid`).
+pub fn parse_request(args: &[&str], size: BoardSize) -> Result<Request, CommandError> {
     let mut request = Request {
         color: None,
         interval: DEFAULT_INTERVAL,
         max_moves: 0,
         ownership: false,
+        ownership_stdev: false,
+        moves_ownership: false,
+        root_info: false,
+        pv_visits: false,
+        filters: Vec::new(),
     };
     let mut rest = args;
     if let Some((first, tail)) = rest.split_first() {
@@ -68,27 +91,80 @@ pub fn parse_request(args: &[&str]) -> Result<Request, CommandError> {
         }
     }
     while let Some((key, tail)) = rest.split_first() {
+        let key = key.to_ascii_lowercase();
+        if key == "avoid" || key == "allow" {
+            let [color, vertices, depth, tail @ ..] = tail else {
+                return Err(CommandError::Syntax);
+            };
+            let allow = key == "allow";
+            let others_allow = request.filters.iter().any(|f| f.allow);
+            if allow && !request.filters.is_empty() || !allow && others_allow {
+                return Err(CommandError::Invalid(
+                    "allow may be given once, and not with avoid".to_string(),
+                ));
+            }
+            let color = parse_color(color)?;
+            let moves = vertices
+                .split(',')
+                .filter(|v| !v.is_empty())
+                .map(|v| {
+                    size.parse_gtp(v)
+                        .map_err(|_| CommandError::Invalid(format!("bad vertex {v:?}")))
+                })
+                .collect::<Result<Vec<Move>, _>>()?;
+            let until_depth = depth
+                .parse::<u32>()
+                .ok()
+                .filter(|&d| d >= 1)
+                .ok_or_else(|| {
+                    CommandError::Invalid(format!("bad depth {depth:?} (a whole number from 1)"))
+                })?;
+            request.filters.push(MoveFilter {
+                color,
+                moves,
+                until_depth,
+                allow,
+            });
+            rest = tail;
+            continue;
+        }
         let Some((value, tail)) = tail.split_first() else {
             return Err(CommandError::Syntax);
         };
-        match key.to_ascii_lowercase().as_str() {
+        match key.as_str() {
             "interval" => request.interval = interval(parse_count(value)?),
             "maxmoves" => request.max_moves = parse_count(value)? as usize,
             "minmoves" => {
                 parse_count(value)?;
             }
-            "ownership" => {
-                request.ownership = match value.to_ascii_lowercase().as_str() {
-                    "true" => true,
-                    "false" => false,
-                    _ => return Err(CommandError::Syntax),
-                }
-            }
+            "ownership" => request.ownership = parse_flag(value)?,
+            "ownershipstdev" => request.ownership_stdev = parse_flag(value)?,
+            "movesownership" => request.moves_ownership = parse_flag(value)?,
+            "rootinfo" => request.root_info = parse_flag(value)?,
+            "pvvisits" | "pvedgevisits" => request.pv_visits = parse_flag(value)?,
             _ => return Err(CommandError::Syntax),
         }
         rest = tail;
     }
     Ok(request)
+}
+
+impl Request {
+    /// What the search is asked to gather beyond the candidates.
+    pub fn detail(&self) -> AnalysisDetail {
+        AnalysisDetail {
+            moves_ownership: self.moves_ownership,
+            ownership_stdev: self.ownership_stdev,
+        }
+    }
+}
+
+fn parse_flag(text: &str) -> Result<bool, CommandError> {
+    match text.to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(CommandError::Syntax),
+    }
 }
 
 fn parse_count(text: &str) -> Result<u64, CommandError> {
@@ -99,18 +175,31 @@ fn interval(centiseconds: u64) -> Duration {
     Duration::from_millis(centiseconds.saturating_mul(10)).max(MIN_INTERVAL)
 }
 
-/// One report: `info move … pv …` for every candidate, on one line (and
-/// `ownership …` after them for KataGo when asked), ending with `\n`.
+/// One report: `info move … pv …` for every candidate, on one line (and,
+/// for KataGo when asked, `rootInfo …`, `ownership …` and
+/// `ownershipStdev …` after them), ending with `\n`. Values are from the
+/// point of view of `color`, the side analysed, as KataGo reports them:
+/// win rates, scores and ownership alike.
 pub fn format_report(
     analysis: &Analysis,
     size: BoardSize,
     dialect: Dialect,
     request: &Request,
+    color: Color,
 ) -> String {
     let mut line = String::new();
     let candidates = match request.max_moves {
         0 => &analysis.candidates[..],
         n => &analysis.candidates[..n.min(analysis.candidates.len())],
+    };
+    // The analysis holds Black's ownership.
+    let owner_sign = if color == Color::White { -1.0 } else { 1.0 };
+    let write_ownership = |line: &mut String, name: &str, values: &[f32], sign: f32| {
+        line.push(' ');
+        line.push_str(name);
+        for value in values {
+            let _ = write!(line, " {:.4}", sign * value);
+        }
     };
     for (order, candidate) in candidates.iter().enumerate() {
         if !line.is_empty() {
@@ -118,7 +207,9 @@ pub fn format_report(
         }
         let visits = candidate.visits.max(1) as f32;
         let w = candidate.winrate.clamp(0.0, 1.0);
-        let lcb = (w - 1.96 * (w * (1.0 - w) / visits).sqrt()).max(0.0);
+        let lcb = candidate
+            .lcb
+            .unwrap_or_else(|| (w - 1.96 * (w * (1.0 - w) / visits).sqrt()).max(0.0));
         let pv: Vec<String> = candidate.pv.iter().map(|&mv| size.gtp(mv)).collect();
         let _ = match dialect {
             Dialect::LeelaZero => write!(
@@ -134,9 +225,13 @@ pub fn format_report(
             ),
             Dialect::KataGo => write!(
                 line,
-                "info move {} visits {} winrate {:.6}{} prior {:.6} lcb {:.6} order {} pv {}",
+                "info move {} visits {} edgeVisits {}{} winrate {:.6}{} prior {:.6} lcb {:.6} order {} pv {}",
                 size.gtp(candidate.mv),
                 candidate.visits,
+                candidate.visits,
+                candidate
+                    .utility
+                    .map_or(String::new(), |u| format!(" utility {u:.6}")),
                 w,
                 // KataGo prints the lead under both names (scoreMean for
                 // older GUIs).
@@ -149,11 +244,39 @@ pub fn format_report(
                 pv.join(" ")
             ),
         };
+        if dialect == Dialect::KataGo {
+            if request.pv_visits && !candidate.pv_visits.is_empty() {
+                line.push_str(" pvVisits");
+                for visits in &candidate.pv_visits {
+                    let _ = write!(line, " {visits}");
+                }
+            }
+            if request.moves_ownership && !candidate.ownership.is_empty() {
+                write_ownership(
+                    &mut line,
+                    "movesOwnership",
+                    &candidate.ownership,
+                    owner_sign,
+                );
+            }
+        }
     }
-    if dialect == Dialect::KataGo && request.ownership && !analysis.ownership.is_empty() {
-        line.push_str(" ownership");
-        for value in &analysis.ownership {
-            let _ = write!(line, " {value:.4}");
+    if dialect == Dialect::KataGo {
+        if let (true, Some(root)) = (request.root_info, analysis.root) {
+            let _ = write!(line, " rootInfo visits {}", root.visits);
+            if let Some(utility) = root.utility {
+                let _ = write!(line, " utility {utility:.6}");
+            }
+            let _ = write!(line, " winrate {:.6}", root.winrate.clamp(0.0, 1.0));
+            if let Some(lead) = root.score_lead {
+                let _ = write!(line, " scoreMean {lead:.6} scoreLead {lead:.6}");
+            }
+        }
+        if request.ownership && !analysis.ownership.is_empty() {
+            write_ownership(&mut line, "ownership", &analysis.ownership, owner_sign);
+        }
+        if request.ownership_stdev && !analysis.ownership_stdev.is_empty() {
+            write_ownership(&mut line, "ownershipStdev", &analysis.ownership_stdev, 1.0);
         }
     }
     line.push('\n');
@@ -164,7 +287,14 @@ pub fn format_report(
 pub(super) fn is_streamed(name: Option<&str>) -> bool {
     matches!(
         name,
-        Some("lz-analyze" | "lz-genmove_analyze" | "kata-analyze")
+        Some(
+            "lz-analyze"
+                | "lz-genmove_analyze"
+                | "kata-analyze"
+                | "kata-genmove_analyze"
+                | "analyze"
+                | "genmove_analyze"
+        )
     )
 }
 
@@ -179,12 +309,12 @@ impl Engine {
         out: &mut dyn Write,
         stop: &dyn Fn() -> bool,
     ) -> io::Result<()> {
-        let dialect = if name == "kata-analyze" {
-            Dialect::KataGo
-        } else {
+        let dialect = if name.starts_with("lz-") {
             Dialect::LeelaZero
+        } else {
+            Dialect::KataGo
         };
-        let request = match parse_request(args) {
+        let request = match parse_request(args, self.game.size()) {
             Ok(request) => request,
             Err(error) => {
                 out.write_all(format_response(false, id, &error.to_string()).as_bytes())?;
@@ -209,12 +339,12 @@ impl Engine {
                 text.push_str(&header);
                 started = true;
             }
-            text.push_str(&format_report(analysis, size, dialect, &request));
+            text.push_str(&format_report(analysis, size, dialect, &request, color));
             if let Err(error) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
                 failed = Some(error);
             }
         };
-        if name == "lz-genmove_analyze" {
+        if name.ends_with("genmove_analyze") {
             let nogo = self.nogo();
             let action = if self.ended() {
                 if nogo {
@@ -228,7 +358,10 @@ impl Engine {
             } else {
                 let action = self.agent.select(
                     &view,
-                    &mut SelectRequest::new().reporting(request.interval, &mut sink),
+                    &mut SelectRequest::new()
+                        .reporting(request.interval, &mut sink)
+                        .filtered(request.filters.clone())
+                        .with_detail(request.detail()),
                 );
                 self.checked(&game, color, action)
             };
@@ -257,7 +390,9 @@ impl Engine {
             &view,
             &mut SelectRequest::new()
                 .stop_when(stop)
-                .reporting(request.interval, &mut sink),
+                .reporting(request.interval, &mut sink)
+                .filtered(request.filters.clone())
+                .with_detail(request.detail()),
         );
         if let Some(error) = failed {
             return Err(error);
@@ -280,26 +415,37 @@ mod tests {
     use super::*;
     use tengen_core::Candidate;
 
+    fn nine() -> BoardSize {
+        BoardSize::square(9).unwrap()
+    }
+
     #[test]
     fn requests_parse_in_every_form() {
-        let r = parse_request(&["b", "50"]).unwrap();
+        let r = parse_request(&["b", "50"], nine()).unwrap();
         assert_eq!(r.color, Some(Color::Black));
         assert_eq!(r.interval, Duration::from_millis(500));
-        let r = parse_request(&["interval", "20", "maxmoves", "3"]).unwrap();
+        let r = parse_request(&["interval", "20", "maxmoves", "3"], nine()).unwrap();
         assert_eq!(
             (r.color, r.interval, r.max_moves),
             (None, Duration::from_millis(200), 3)
         );
-        let r = parse_request(&["W", "0", "ownership", "true"]).unwrap();
+        let r = parse_request(&["W", "0", "ownership", "true"], nine()).unwrap();
         assert_eq!(r.interval, MIN_INTERVAL);
         assert!(r.ownership);
-        assert_eq!(parse_request(&[]).unwrap().interval, DEFAULT_INTERVAL);
+        assert_eq!(
+            parse_request(&[], nine()).unwrap().interval,
+            DEFAULT_INTERVAL
+        );
         for bad in [
             &["b", "10", "interval"][..],
             &["x", "y"],
             &["b", "10", "avoid", "b"],
         ] {
-            assert_eq!(parse_request(bad), Err(CommandError::Syntax), "{bad:?}");
+            assert_eq!(
+                parse_request(bad, nine()),
+                Err(CommandError::Syntax),
+                "{bad:?}"
+            );
         }
     }
 
@@ -319,6 +465,7 @@ mod tests {
                     prior: 0.25,
                     score_lead: None,
                     pv: vec![d4, e5],
+                    ..Candidate::default()
                 },
                 Candidate {
                     mv: Move::Pass,
@@ -327,12 +474,14 @@ mod tests {
                     prior: 0.1,
                     score_lead: Some(-2.5),
                     pv: vec![Move::Pass],
+                    ..Candidate::default()
                 },
             ],
             ownership: vec![0.5; 81],
+            ..Analysis::default()
         };
-        let request = parse_request(&[]).unwrap();
-        let lz = format_report(&analysis, size, Dialect::LeelaZero, &request);
+        let request = parse_request(&[], nine()).unwrap();
+        let lz = format_report(&analysis, size, Dialect::LeelaZero, &request, Color::Black);
         assert!(
             lz.starts_with("info move D4 visits 80 winrate 5500 prior 2500 lcb "),
             "{lz}"
@@ -342,10 +491,18 @@ mod tests {
             "{lz}"
         );
         assert!(lz.ends_with("order 1 pv pass\n"));
-        let kata_request = parse_request(&["ownership", "true", "maxmoves", "1"]).unwrap();
-        let kata = format_report(&analysis, size, Dialect::KataGo, &kata_request);
+        let kata_request = parse_request(&["ownership", "true", "maxmoves", "1"], nine()).unwrap();
+        let kata = format_report(
+            &analysis,
+            size,
+            Dialect::KataGo,
+            &kata_request,
+            Color::Black,
+        );
         assert!(
-            kata.starts_with("info move D4 visits 80 winrate 0.550000 prior 0.250000"),
+            kata.starts_with(
+                "info move D4 visits 80 edgeVisits 80 winrate 0.550000 prior 0.250000"
+            ),
             "{kata}"
         );
         assert!(!kata.contains("pass"));
@@ -353,12 +510,22 @@ mod tests {
             &analysis,
             size,
             Dialect::KataGo,
-            &parse_request(&[]).unwrap(),
+            &parse_request(&[], nine()).unwrap(),
+            Color::Black,
         );
         assert!(
-            both.contains("info move pass visits 20 winrate 0.500000 scoreMean -2.500000 scoreLead -2.500000 prior"),
+            both.contains("info move pass visits 20 edgeVisits 20 winrate 0.500000 scoreMean -2.500000 scoreLead -2.500000 prior"),
             "{both}"
         );
         assert_eq!(kata.matches(" 0.5000").count(), 81);
+        // For White the ownership turns round, as KataGo reports it.
+        let white = format_report(
+            &analysis,
+            size,
+            Dialect::KataGo,
+            &kata_request,
+            Color::White,
+        );
+        assert_eq!(white.matches(" -0.5000").count(), 81);
     }
 }

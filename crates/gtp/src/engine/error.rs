@@ -17,6 +17,12 @@ pub enum CommandError {
     /// Arguments missing, extra or malformed.
     #[error("syntax error")]
     Syntax,
+    /// Arguments well formed but unusable; the reason is the message.
+    #[error("{0}")]
+    Invalid(String),
+    /// `kata-get-param`/`kata-set-param` with a name the bot does not have.
+    #[error("unknown parameter {0:?} (kata-list-params lists them)")]
+    UnknownParameter(String),
     /// The move is not allowed; the reason follows when known.
     #[error("illegal move{}", .0.map(|r| format!(": {r}")).unwrap_or_default())]
     IllegalMove(Option<IllegalMove>),

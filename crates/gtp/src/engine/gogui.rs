@@ -393,6 +393,7 @@ mod tests {
             prior: 0.1,
             score_lead: None,
             pv: pv.iter().map(|v| size.parse_gtp(v).unwrap()).collect(),
+            ..Candidate::default()
         }
     }
 
@@ -408,6 +409,7 @@ mod tests {
                 candidate(size, "A1", 5, 1.0, &["A1"]),
             ],
             ownership: vec![1.0, 0.5, -0.004, 0.0, -0.25, -1.0, f32::NAN, 2.0, -0.75],
+            ..Analysis::default()
         }
     }
 
