@@ -212,6 +212,13 @@ pub struct MatchArgs {
     /// engine 0 gets seed + 2i and engine 1 seed + 2i + 1.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Start the games from set openings: an SGF record, a text file of
+    /// move lists (one opening a line, GTP vertices, Black first), or a
+    /// directory of both; each opening is played twice with the colours
+    /// swapped (games 2k and 2k+1), in turn. Balanced sets ship in
+    /// data/openings/.
+    #[arg(long, value_name = "FILE|DIR")]
+    pub openings: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -424,6 +431,10 @@ pub enum NnCommand {
     /// KataGo network: its search picks the book's moves, its raw policy
     /// stands for the opponent, and the likeliest positions come first.
     OpeningBook(NnOpeningBookArgs),
+    /// Make a set of openings for `tengen match --openings` that a KataGo
+    /// network judges even: the positions after a few of its likeliest
+    /// moves whose win rate for Black is nearest one half.
+    BalancedOpenings(NnBalancedOpeningsArgs),
     /// Describe a model file: network, encoder, board, provenance.
     Info {
         /// The model file.
@@ -546,6 +557,37 @@ pub struct NnOpeningBookArgs {
     /// Seed of the searches.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct NnBalancedOpeningsArgs {
+    /// The KataGo model file (`scripts/katago-model` fetches one).
+    #[arg(long, value_name = "FILE")]
+    pub model: PathBuf,
+    /// Where to write the set (a text file of move lists).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Board size (square).
+    #[arg(long, default_value = "9", value_parser = parse_size)]
+    pub size: BoardSize,
+    /// Rules the network is told.
+    #[arg(long, default_value = "chinese", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Komi the openings are for.
+    #[arg(long, default_value_t = 7.0, value_parser = parse_komi, allow_negative_numbers = true)]
+    pub komi: f64,
+    /// Moves in each opening.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub moves: u32,
+    /// The network's likeliest moves followed in each position.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub candidates: u32,
+    /// Openings in the set.
+    #[arg(long, default_value_t = 50)]
+    pub count: usize,
+    /// Threads of the network's forward pass.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
 }
 
 #[derive(Debug, Args)]

@@ -7,6 +7,7 @@ use std::time::Duration;
 use tengen_core::{BoardSize, Game, Rules};
 
 use crate::clock::Clock;
+use crate::openings::Opening;
 use crate::shard::Shard;
 
 /// The placeholder in an engine's command line that each game replaces with
@@ -90,6 +91,11 @@ pub struct MatchConfig {
     /// game `i`, engine 0 gets `seed + 2i` and engine 1 `seed + 2i + 1`, so
     /// seeded engines replay the same games however the match is run.
     pub seed: u64,
+    /// Set openings ([`crate::openings`]): game `i` starts from opening
+    /// `(i / 2) mod n`, so each is played twice, the engines swapping
+    /// colours. Empty: every game starts from the empty board (or the
+    /// handicap).
+    pub openings: Vec<Opening>,
 }
 
 impl MatchConfig {
@@ -115,7 +121,31 @@ impl MatchConfig {
             watch: false,
             shard: Shard::WHOLE,
             seed: 0,
+            openings: Vec::new(),
         }
+    }
+
+    /// The opening game `index` starts from, if the match has openings.
+    pub fn opening(&self, index: usize) -> Option<&Opening> {
+        if self.openings.is_empty() {
+            return None;
+        }
+        self.openings.get((index / 2) % self.openings.len())
+    }
+
+    /// Game `index` of this match as it starts: [`MatchConfig::new_game`]
+    /// with the game's opening played.
+    pub fn game_at(&self, index: usize) -> Result<Game, String> {
+        let mut game = self.new_game()?;
+        if let Some(opening) = self.opening(index) {
+            if self.handicap > 0 {
+                return Err("set openings and a handicap do not go together".to_string());
+            }
+            opening
+                .play_on(&mut game)
+                .map_err(|reason| format!("opening {}: {reason}", opening.name))?;
+        }
+        Ok(game)
     }
 
     /// A new game of this match: the empty board, or Black's handicap
@@ -194,8 +224,23 @@ impl MatchConfig {
         } else {
             String::new()
         };
+        // The openings by their moves, so that another set is another match.
+        let openings = if self.openings.is_empty() {
+            String::new()
+        } else {
+            let mut hash = 0xcbf2_9ce4_8422_2325u64;
+            for opening in &self.openings {
+                for (color, mv) in &opening.moves {
+                    for byte in format!("{}{};", color.letter(), self.size.gtp(*mv)).bytes() {
+                        hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+                    }
+                }
+                hash = (hash ^ u64::from(b'|')).wrapping_mul(0x100_0000_01b3);
+            }
+            format!(" | {} openings {hash:016x}", self.openings.len())
+        };
         format!(
-            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}{seed}",
+            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}{seed}{openings}",
             self.engines[0],
             self.engines[1],
             self.size,

@@ -35,6 +35,7 @@
 mod clock;
 mod config;
 pub mod merge;
+pub mod openings;
 mod record;
 mod referee;
 mod report;
@@ -47,6 +48,7 @@ pub use clock::Clock;
 pub use config::{
     MatchConfig, CLOCK_GRACE, DEFAULT_COMMAND_TIMEOUT, DEFAULT_MOVE_TIMEOUT, SEED_PLACEHOLDER,
 };
+pub use openings::{load_openings, Opening, OpeningsError};
 pub use record::{EngineTime, Forfeit, ForfeitKind, GameEnd, GameRecord};
 pub use report::MatchReport;
 pub use runner::{run_match, sgf_path, MatchError, MatchEvent};

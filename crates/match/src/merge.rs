@@ -300,6 +300,7 @@ mod tests {
             }; 2],
             names: ["A 1".to_string(), "B 1".to_string()],
             sgf: Some(PathBuf::from(format!("shard{seconds}/game-{index:04}.sgf"))),
+            opening: None,
         }
     }
 

@@ -186,6 +186,8 @@ pub struct GameRecord {
     pub names: [String; 2],
     /// The SGF record written for the game, if any.
     pub sgf: Option<PathBuf>,
+    /// The set opening the game started from, if any.
+    pub opening: Option<String>,
 }
 
 impl GameRecord {

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
-use tengen_core::{Color, Game, Move, Outcome, Point, Rules, Score};
+use tengen_core::{Action, Color, Game, Move, Outcome, Point, Rules, Score};
 use tengen_gtp::controller::{Controller, ControllerError, FinalScore, GenMove, StoneStatus};
 
 use crate::clock::ClockState;
@@ -165,8 +165,8 @@ pub(crate) fn play_game(
         Color::White => 1 - black,
     };
     let mut game = config
-        .new_game()
-        .expect("run_match checks that the match makes a game");
+        .game_at(index)
+        .expect("run_match checks that the match makes every game");
     let mut time = [EngineTime::default(); 2];
     let mut record = GameRecord {
         index,
@@ -183,6 +183,7 @@ pub(crate) fn play_game(
         time,
         names: names.clone(),
         sgf: None,
+        opening: config.opening(index).map(|o| o.name.clone()),
     };
 
     let mut engines: [Option<Controller>; 2] = [None, None];
@@ -192,6 +193,11 @@ pub(crate) fn play_game(
             start_engine(&config.engine_command(e, index), config).and_then(|mut engine| {
                 if game.handicap() > 0 {
                     place_handicap(&mut engine, &game)?;
+                }
+                for (color, action) in game.history() {
+                    if let Action::Move(mv) = action {
+                        engine.play(color, mv)?;
+                    }
                 }
                 Ok(engine)
             });

@@ -303,6 +303,7 @@ mod tests {
             ],
             names: ["A".into(), "B".into()],
             sgf: None,
+            opening: None,
         }
     }
 

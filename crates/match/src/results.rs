@@ -107,6 +107,8 @@ struct Line {
     size: Option<[usize; 2]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     rules: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    opening: Option<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -146,6 +148,7 @@ pub fn to_line(settings: &MatchSettings, record: &GameRecord) -> String {
         engines: Some(settings.engines.clone()),
         size: Some([settings.size.width(), settings.size.height()]),
         rules: Some(settings.rules.to_string()),
+        opening: record.opening.clone(),
     };
     serde_json::to_string(&line).expect("a record always serialises")
 }
@@ -207,6 +210,7 @@ pub fn read_line(text: &str) -> Result<ReadLine, String> {
         time,
         names: line.names,
         sgf: line.sgf,
+        opening: line.opening,
     };
     Ok(ReadLine {
         key: line.key,
@@ -306,6 +310,7 @@ mod tests {
             ],
             names: ["A 1".to_string(), "B 2".to_string()],
             sgf: Some(PathBuf::from("out/game-0003.sgf")),
+            opening: Some("9x9.txt:3".to_string()),
         }
     }
 
@@ -332,7 +337,11 @@ mod tests {
         // Lines written before the settings were added still read.
         let old = line.split(",\"engines\"").next().unwrap().to_string() + "}";
         let read = read_line(&old).unwrap();
-        assert_eq!((read.settings, read.record), (None, record));
+        let without_opening = GameRecord {
+            opening: None,
+            ..record
+        };
+        assert_eq!((read.settings, read.record), (None, without_opening));
         assert!(from_line("{\"match\": 1}").is_err());
         assert!(from_line("not json").is_err());
     }

@@ -105,6 +105,10 @@ pub fn run_match(
     mut progress: impl FnMut(&MatchEvent<'_>),
 ) -> Result<MatchReport, MatchError> {
     config.new_game().map_err(MatchError::Setup)?;
+    // Every opening once (games 2k and 2k + 1 share one).
+    for index in (0..config.games.min(2 * config.openings.len().max(1))).step_by(2) {
+        config.game_at(index).map_err(MatchError::Setup)?;
+    }
     let settings = results::MatchSettings::of(config);
     let key = &settings.key;
     let resumed = match &config.results_file {

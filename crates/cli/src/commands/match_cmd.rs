@@ -47,6 +47,14 @@ pub fn run(args: MatchArgs) -> Result<()> {
     config.max_moves = args.max_moves;
     config.shard = args.shard.unwrap_or_default();
     config.seed = args.seed;
+    if let Some(path) = &args.openings {
+        anyhow::ensure!(
+            args.handicap == 0,
+            "--openings and --handicap do not go together"
+        );
+        config.openings = tengen_match::load_openings(path, size, config.referee_rules())?;
+        tracing::info!(openings = config.openings.len(), "set openings");
+    }
     if let Some(dir) = &config.sgf_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

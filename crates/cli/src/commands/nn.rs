@@ -11,8 +11,8 @@ use tengen::progress::{stderr_bar, SuspendingWriter};
 use tengen_train::data::PrepareOptions;
 
 use crate::args::{
-    NnBenchArgs, NnCommand, NnMoveModelArgs, NnOpeningBookArgs, NnPolicyGamesArgs, NnPrepareArgs,
-    NnTrainArgs,
+    NnBalancedOpeningsArgs, NnBenchArgs, NnCommand, NnMoveModelArgs, NnOpeningBookArgs,
+    NnPolicyGamesArgs, NnPrepareArgs, NnTrainArgs,
 };
 
 /// Runs `tengen nn prepare`, `train`, `bench` or `info`.
@@ -24,6 +24,7 @@ pub fn run(command: NnCommand) -> Result<()> {
         NnCommand::MoveModel(args) => move_model(args),
         NnCommand::PolicyGames(args) => policy_games(args),
         NnCommand::OpeningBook(args) => opening_book(args),
+        NnCommand::BalancedOpenings(args) => balanced_openings(args),
         NnCommand::Info { model } => info(model),
     }
 }
@@ -276,6 +277,61 @@ fn policy_games(args: NnPolicyGamesArgs) -> Result<()> {
         report.positions as f64 / seconds.max(1e-9),
         args.out.display()
     )?;
+    Ok(())
+}
+
+fn balanced_openings(args: NnBalancedOpeningsArgs) -> Result<()> {
+    use anyhow::Context;
+    use tengen_research::balanced_openings::{
+        balanced_openings, openings_text, BalancedOpeningsOptions,
+    };
+
+    let network = tengen_puct::katago::load_network(&args.model, args.threads as usize)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("loading {}", args.model.display()))?;
+    let evaluator = tengen_puct::katago::KataGoEvaluator::new(network);
+    let options = BalancedOpeningsOptions {
+        size: args.size,
+        rules: args.rules.with_komi(args.komi),
+        moves: args.moves as usize,
+        candidates: args.candidates as usize,
+        count: args.count,
+    };
+    let bar = stderr_bar(None, "{spinner} {pos} positions valued [{elapsed_precise}]");
+    let openings = balanced_openings(&evaluator, &options, &|done| bar.set_position(done as u64))
+        .map_err(anyhow::Error::msg)?;
+    bar.finish_and_clear();
+    let model_name = args
+        .model
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let header = vec![
+        format!(
+            "{} openings for {}x{}, komi {}, each played twice with the colours swapped by `tengen match --openings`.",
+            openings.len(),
+            args.size.width(),
+            args.size.height(),
+            args.komi
+        ),
+        format!(
+            "Made by `tengen nn balanced-openings --model {model_name} --size {} --komi {} --moves {} --candidates {} --count {}`:",
+            args.size.width(),
+            args.komi,
+            args.moves,
+            args.candidates,
+            args.count
+        ),
+        "each ply follows the network's likeliest moves, positions alike up to symmetry are kept once, and those".to_string(),
+        "whose raw win rate for Black is nearest one half come first (the comment after each line).".to_string(),
+    ];
+    std::fs::write(&args.output, openings_text(args.size, &header, &openings))
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    println!(
+        "{} openings written to {}",
+        openings.len(),
+        args.output.display()
+    );
     Ok(())
 }
 
