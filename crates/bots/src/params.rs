@@ -25,6 +25,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("maxTime", "time"),
     ("numSearchThreads", "threads"),
     ("conservativePass", "conservative-pass"),
+    ("ponderingEnabled", "ponder"),
 ];
 
 /// A bot's typed settings, read and set by option name, and the bot

@@ -171,6 +171,10 @@ impl Agent for Terminating {
     fn analysis(&self) -> Option<Analysis> {
         self.bot.analysis()
     }
+
+    fn ponder(&mut self, game: &Game, stop: &dyn Fn() -> bool) {
+        self.bot.ponder(game, stop)
+    }
 }
 
 #[cfg(test)]

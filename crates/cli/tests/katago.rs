@@ -278,3 +278,62 @@ fn kata_analyze_reports_what_guis_ask_for_and_honours_avoid() {
     let mv = played.strip_prefix("play ").expect(genmove);
     assert!(!["C3", "G3", "C7", "G7"].contains(&mv), "{mv}");
 }
+
+/// Reads one GTP response (up to its empty line).
+fn read_response(reader: &mut impl std::io::BufRead) -> String {
+    let mut response = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).unwrap() > 0,
+            "the engine hung up"
+        );
+        if line.trim().is_empty() && !response.is_empty() {
+            return response;
+        }
+        response.push_str(&line);
+    }
+}
+
+#[test]
+fn pondering_thinks_on_the_opponent_s_time_and_yields_to_the_next_command() {
+    let model = model_path();
+    let bot = format!(
+        "katago:model={},visits=8,threads=1,ponder=true",
+        model.display()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--bot", &bot, "--size", "9"])
+        .env("RUST_LOG", "tengen_puct=debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tengen gtp");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut send = |line: &str| {
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    send("kata-get-param ponderingEnabled");
+    assert_eq!(read_response(&mut stdout).trim_end(), "= true");
+    send("genmove b");
+    let played = read_response(&mut stdout);
+    assert!(played.starts_with("= "), "{played}");
+    // The bot thinks while "White" does.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let asked = std::time::Instant::now();
+    send("play w C3");
+    assert_eq!(read_response(&mut stdout).trim_end(), "=");
+    // Pondering goes on for up to a minute unless a command ends it.
+    let waited = asked.elapsed();
+    assert!(waited < std::time::Duration::from_secs(10), "{waited:?}");
+    send("genmove b");
+    assert!(read_response(&mut stdout).starts_with("= "));
+    send("quit");
+    read_response(&mut stdout);
+    let output = child.wait_with_output().unwrap();
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(log.contains("pondered"), "{log}");
+}

@@ -76,6 +76,14 @@ pub trait Agent {
     fn analysis(&self) -> Option<Analysis> {
         None
     }
+
+    /// Thinks about `game`, the opponent to move, until `stop` returns true,
+    /// keeping what it finds for its own next move (pondering, KataGo's
+    /// `ponderingEnabled`). It must return soon after `stop` says so. The
+    /// default, for agents that do not ponder, returns at once.
+    fn ponder(&mut self, game: &Game, stop: &dyn Fn() -> bool) {
+        let _ = (game, stop);
+    }
 }
 
 /// What a front end asks of one [`Agent::select`] or [`Agent::analyze`].

@@ -225,6 +225,13 @@ pub struct PuctConfig {
     pub conservative_pass: bool,
     /// Keep the subtree of the moves played between searches.
     pub reuse: bool,
+    /// Search on during the opponent's turn ([`Agent::ponder`]), the tree
+    /// kept for the next move (KataGo's `ponderingEnabled`, off by
+    /// default). Needs `reuse`.
+    pub ponder: bool,
+    /// The longest a ponder runs (KataGo's `maxTimePondering`, 60 s): a
+    /// GUI left open does not keep a core busy for ever.
+    pub ponder_time: Duration,
     /// Do not pass (unless the opponent has just passed) while more than
     /// this fraction of the board is empty: an early pass is a mistake a
     /// network's value may not see. This is the only rule that overrides
@@ -258,6 +265,8 @@ impl Default for PuctConfig {
             resign_min_moves_per_point: 0.2,
             conservative_pass: true,
             reuse: true,
+            ponder: false,
+            ponder_time: Duration::from_secs(60),
             max_empty_to_pass: 0.6,
         }
     }
@@ -745,6 +754,31 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
 
     fn analysis(&self) -> Option<Analysis> {
         self.analysis.as_ref().map(PuctAnalysis::to_analysis)
+    }
+
+    fn ponder(&mut self, game: &Game, stop: &dyn Fn() -> bool) {
+        if !self.config.ponder
+            || !self.config.reuse
+            || game.is_over()
+            || self.evaluator.supports(game.size()).is_err()
+        {
+            return;
+        }
+        let limits = Limits {
+            max_time: Some(self.config.ponder_time),
+            ..Limits::default()
+        };
+        // The analysis of the bot's own move stays what GUIs read.
+        let analysis = self.analysis.take();
+        let stats = self.last_stats.take();
+        let tree = self.run_search(game, limits, None, stop, SearchOptions::default());
+        self.keep(tree, game);
+        tracing::debug!(
+            visits = self.last_stats.as_ref().map_or(0, |s| s.root_visits),
+            "pondered"
+        );
+        self.analysis = analysis;
+        self.last_stats = stats;
     }
 
     fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {

@@ -932,3 +932,44 @@ fn analysis_details_come_when_asked() {
     let captured: f32 = best.ownership[3 * 5 + 1..3 * 5 + 4].iter().sum();
     assert!(captured > 0.0, "{:?}", best.ownership);
 }
+
+#[test]
+fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
+    let mut game = Game::new(size(5), rules(0.5));
+    let cfg = PuctConfig {
+        ponder: true,
+        ..config(40, 4)
+    };
+    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let Action::Move(mv) = bot.select_move(&game) else {
+        panic!("resigned");
+    };
+    game.play(mv).unwrap();
+    let before = bot.kept_visits(&[mv]).unwrap_or(0);
+    let seen = bot.evaluator().positions();
+    let start = Instant::now();
+    bot.ponder(&game, &|| start.elapsed() > Duration::from_millis(300));
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "stopped when told"
+    );
+    assert!(bot.evaluator().positions() > seen, "it searched");
+    let after = bot.kept_visits(&[]).unwrap();
+    assert!(after > before + 10, "{before} -> {after}");
+    // The opponent's likeliest reply has been thought about: the next
+    // search starts from its subtree.
+    let tree_reply = {
+        let tree = bot.kept.tree().unwrap();
+        tree.node(tree.best_child(ROOT).unwrap()).mv
+    };
+    let reply_visits = bot.kept_visits(&[tree_reply]).unwrap();
+    game.play(tree_reply).unwrap();
+    bot.select_move(&game);
+    assert_eq!(bot.last_search().unwrap().reused_visits, reply_visits);
+    assert!(reply_visits > 0);
+    // Off by default: pondering does nothing.
+    let mut quiet = PuctBot::new(config(40, 4), TestEval::new(area_eval));
+    let seen = quiet.evaluator().positions();
+    quiet.ponder(&game, &|| false);
+    assert_eq!(quiet.evaluator().positions(), seen);
+}

@@ -10,7 +10,7 @@ use super::{
     pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Budget,
     RESIGN_RENAMED,
 };
-use crate::settings::{experiments, wide, FileChoice, Kind, Setting, Table};
+use crate::settings::{experiments, wide, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_puct::katago::KataGoEvaluator;
 use tengen_puct::{PuctBot, PuctConfig};
@@ -47,6 +47,11 @@ impl Default for KataGoSettings {
 }
 
 super::terminates_by_field!(KataGoSettings);
+
+const WITH_REUSE: Option<Condition<KataGoSettings>> = Some(Condition {
+    text: "reuse=true",
+    holds: |s| s.search.reuse,
+});
 
 /// The `katago` bot's options.
 pub static KATAGO: Table<KataGoSettings> = Table {
@@ -158,6 +163,15 @@ pub static KATAGO: Table<KataGoSettings> = Table {
                 set: |s, on| s.search.conservative_pass = on,
             },
             applies: None,
+        },
+        Setting {
+            name: "ponder",
+            help: "search on during the opponent's turn (GTP), the tree kept for the next move; stops at once on any command, and after 60 s",
+            kind: Kind::Flag {
+                get: |s| s.search.ponder,
+                set: |s, on| s.search.ponder = on,
+            },
+            applies: WITH_REUSE,
         },
         Setting {
             name: "reuse",

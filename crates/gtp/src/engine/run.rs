@@ -1,6 +1,6 @@
 //! [`Engine::run`]: the loop over a reader and a writer. Input is read on a
-//! thread of its own, so that a streamed analysis can watch for the next
-//! command while it reports.
+//! thread of its own, so that a streamed analysis, and a bot pondering after
+//! its move, can watch for the next command.
 
 use std::cell::RefCell;
 use std::io::{self, BufRead, Write};
@@ -9,6 +9,25 @@ use std::sync::mpsc::{self, TryRecvError};
 use super::analysis::is_streamed;
 use super::protocol::{self, format_response, preprocess, read_line_capped, split_command};
 use super::{CommandError, Engine};
+
+/// Whether the next line of input has come (it is then kept in `pending`
+/// to be answered next), or the input has ended.
+fn next_line_arrived(
+    pending: &RefCell<Option<InputLine>>,
+    receiver: &mpsc::Receiver<InputLine>,
+) -> bool {
+    if pending.borrow().is_some() {
+        return true;
+    }
+    match receiver.try_recv() {
+        Ok(next) => {
+            *pending.borrow_mut() = Some(next);
+            true
+        }
+        Err(TryRecvError::Empty) => false,
+        Err(TryRecvError::Disconnected) => true,
+    }
+}
 
 /// A line read by [`Engine::run`]'s input thread: the bytes and whether it
 /// was cut at the length cap, `None` at the end of input.
@@ -58,29 +77,35 @@ impl Engine {
             if let Some(command) = split_command(&text).filter(|c| is_streamed(c.name)) {
                 // The next line, when one comes, ends the analysis; it is kept
                 // to be answered next.
-                let stop = || {
-                    if pending.borrow().is_some() {
-                        return true;
-                    }
-                    match receiver.try_recv() {
-                        Ok(next) => {
-                            *pending.borrow_mut() = Some(next);
-                            true
-                        }
-                        Err(TryRecvError::Empty) => false,
-                        Err(TryRecvError::Disconnected) => true,
-                    }
-                };
+                let stop = || next_line_arrived(&pending, &receiver);
                 let name = command.name.unwrap_or_default();
                 self.stream(command.id, name, &command.args, &mut writer, &stop)?;
+                if name.ends_with("genmove_analyze") {
+                    self.ponder(&stop);
+                }
                 continue;
             }
+            let name = split_command(&text).and_then(|c| c.name);
             if let Some(response) = self.respond(&text) {
                 writer.write_all(response.as_bytes())?;
                 writer.flush()?;
             }
+            if matches!(name, Some("genmove" | "kgs-genmove_cleanup")) {
+                // The next line ends the pondering, as it ends an analysis.
+                self.ponder(&|| next_line_arrived(&pending, &receiver));
+            }
         }
         Ok(())
+    }
+
+    /// Lets the bot think on the opponent's time after its move, until
+    /// `stop` (the next line of input) says otherwise.
+    fn ponder(&mut self, stop: &dyn Fn() -> bool) {
+        if self.quit || self.ended() {
+            return;
+        }
+        let game = self.game.clone();
+        self.agent.ponder(&game, stop);
     }
 
     /// The error response to a line cut at the length cap, with the id if
