@@ -26,6 +26,13 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("numSearchThreads", "threads"),
     ("conservativePass", "conservative-pass"),
     ("ponderingEnabled", "ponder"),
+    ("useLcbForSelection", "lcb"),
+    ("lcbStdevs", "lcb-stdevs"),
+    ("minVisitPropForLCB", "lcb-min-visits"),
+    ("cpuctUtilityStdevScale", "cpuct-stdev-scale"),
+    ("fpuParentWeightByVisitedPolicy", "fpu-parent-blend"),
+    ("policyOptimism", "policy-optimism"),
+    ("rootPolicyOptimism", "root-policy-optimism"),
 ];
 
 /// A bot's typed settings, read and set by option name, and the bot

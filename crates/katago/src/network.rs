@@ -31,6 +31,14 @@ pub enum EvalError {
         /// Rows.
         height: usize,
     },
+    /// A symmetry per game, but not as many as games.
+    #[error("{symmetries} symmetries for {games} games")]
+    SymmetryCount {
+        /// Symmetries given.
+        symmetries: usize,
+        /// Games given.
+        games: usize,
+    },
     /// A symmetry outside 0..8.
     #[error("symmetry {0} does not exist (0 to 7)")]
     Symmetry(u8),
@@ -40,12 +48,15 @@ pub enum EvalError {
 }
 
 /// Which symmetries to evaluate a position under.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Symmetries {
     /// One symmetry, 0 (identity) to 7.
     One(u8),
     /// All eight, averaged as KataGo averages them.
     All,
+    /// One for each game of the batch, in order (KataGo draws a random
+    /// symmetry for every evaluation).
+    Each(Vec<u8>),
 }
 
 /// Settings of an evaluation that are not part of the position.
@@ -136,11 +147,25 @@ impl Network {
         options: &EvalOptions,
         cancel: &(dyn Fn() -> bool + Sync),
     ) -> Result<Vec<Evaluation>, EvalError> {
-        let list: Vec<u8> = match symmetries {
-            Symmetries::One(s) if s < SYMMETRIES => vec![s],
+        let lists: Vec<Vec<u8>> = match symmetries {
+            Symmetries::One(s) if s < SYMMETRIES => vec![vec![s]; games.len()],
             Symmetries::One(s) => return Err(EvalError::Symmetry(s)),
-            Symmetries::All => (0..SYMMETRIES).collect(),
+            Symmetries::All => vec![(0..SYMMETRIES).collect(); games.len()],
+            Symmetries::Each(each) => {
+                if each.len() != games.len() {
+                    return Err(EvalError::SymmetryCount {
+                        symmetries: each.len(),
+                        games: games.len(),
+                    });
+                }
+                if let Some(&s) = each.iter().find(|&&s| s >= SYMMETRIES) {
+                    return Err(EvalError::Symmetry(s));
+                }
+                each.into_iter().map(|s| vec![s]).collect()
+            }
         };
+        // Every game of a batch has as many symmetries (one, or all eight).
+        let per_game = lists.first().map_or(1, Vec::len);
         let mut prepared = Vec::with_capacity(games.len());
         for game in games {
             prepared.push(Prepared::new(game, &self.model, options)?);
@@ -156,18 +181,18 @@ impl Network {
             let points = width * height;
             // One batch: every member under every symmetry asked for.
             let mut spatial =
-                Vec::with_capacity(members.len() * list.len() * SPATIAL_INPUTS * points);
-            let mut global = Vec::with_capacity(members.len() * list.len() * GLOBAL_INPUTS);
+                Vec::with_capacity(members.len() * per_game * SPATIAL_INPUTS * points);
+            let mut global = Vec::with_capacity(members.len() * per_game * GLOBAL_INPUTS);
             let mut plane = vec![0.0f32; SPATIAL_INPUTS * points];
             for &i in &members {
-                for &symmetry in &list {
+                for &symmetry in &lists[i] {
                     let map = point_map(symmetry, width, height, false);
                     permute_planes(&map, SPATIAL_INPUTS, &prepared[i].spatial, &mut plane);
                     spatial.extend_from_slice(&plane);
                     global.extend_from_slice(&prepared[i].global);
                 }
             }
-            let batch = members.len() * list.len();
+            let batch = members.len() * per_game;
             let raw = self
                 .pool
                 .install(|| {
@@ -185,10 +210,10 @@ impl Network {
                 })
                 .ok_or(EvalError::Cancelled)?;
             for (m, &i) in members.iter().enumerate() {
-                let mut evaluations = Vec::with_capacity(list.len());
-                for (k, &symmetry) in list.iter().enumerate() {
+                let mut evaluations = Vec::with_capacity(per_game);
+                for (k, &symmetry) in lists[i].iter().enumerate() {
                     let back = point_map(symmetry, width, height, true);
-                    let raw = unpermute(&raw[m * list.len() + k], &back);
+                    let raw = unpermute(&raw[m * per_game + k], &back);
                     let p = &prepared[i];
                     evaluations.push(evaluate(
                         &self.model,

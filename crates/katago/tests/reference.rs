@@ -206,6 +206,23 @@ fn batches_threads_and_symmetries_agree() {
             assert!((a - b).abs() < 1e-5);
         }
     }
+    // A symmetry per game: each as it would be alone under its own.
+    let each: Vec<u8> = (0..refs.len()).map(|i| (i % 8) as u8).collect();
+    let mixed = two
+        .evaluate(&refs, Symmetries::Each(each.clone()), &options)
+        .unwrap();
+    for ((game, together), &symmetry) in refs.iter().zip(&mixed).zip(&each) {
+        let alone = &one
+            .evaluate(&[game], Symmetries::One(symmetry), &options)
+            .unwrap()[0];
+        assert!((alone.white_win - together.white_win).abs() < 1e-5);
+        for (a, b) in alone.policy.iter().zip(&together.policy) {
+            assert!((a - b).abs() < 1e-5);
+        }
+    }
+    assert!(two
+        .evaluate(&refs, Symmetries::Each(vec![0]), &options)
+        .is_err());
     let (mut worst, mut moved) = (0.0f32, 0.0f32);
     for game in refs.iter().take(4) {
         let base = &one.evaluate(&[game], Symmetries::One(0), &options).unwrap()[0];

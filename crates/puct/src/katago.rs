@@ -37,28 +37,111 @@ pub fn load_network(path: &Path, threads: usize) -> Result<Arc<Network>, String>
     Ok(network)
 }
 
-/// A KataGo network evaluating the search's leaves, each batch under the
-/// next of the eight symmetries in turn (as KataGo picks a symmetry per
-/// evaluation, so that the tree sees them all).
+/// How a [`KataGoEvaluator`] evaluates, KataGo's GTP defaults unless
+/// changed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KataGoEvalSettings {
+    /// Optimistic policy mixed in at the search's root
+    /// (`rootPolicyOptimism`, 0.2).
+    pub root_policy_optimism: f32,
+    /// The same below the root (`policyOptimism`, 1.0).
+    pub policy_optimism: f32,
+    /// A random symmetry for every evaluation, as KataGo draws one, rather
+    /// than one symmetry for a whole batch, the next each batch.
+    pub random_symmetry: bool,
+    /// Seed of those draws.
+    pub seed: u64,
+}
+
+impl Default for KataGoEvalSettings {
+    fn default() -> Self {
+        KataGoEvalSettings {
+            root_policy_optimism: 0.2,
+            policy_optimism: 1.0,
+            random_symmetry: true,
+            seed: 0,
+        }
+    }
+}
+
+/// A KataGo network evaluating the search's leaves: each position under a
+/// symmetry of its own, drawn at random (or each batch under the next of the
+/// eight in turn), so that the tree sees them all; the optimistic policy
+/// mixed in at the root and below it as KataGo mixes it.
 pub struct KataGoEvaluator {
     network: Arc<Network>,
     options: EvalOptions,
+    settings: KataGoEvalSettings,
     next_symmetry: AtomicU64,
 }
 
 impl KataGoEvaluator {
-    /// An evaluator over a loaded network.
+    /// An evaluator over a loaded network, with KataGo's settings.
     pub fn new(network: Arc<Network>) -> KataGoEvaluator {
+        KataGoEvaluator::with_settings(network, KataGoEvalSettings::default())
+    }
+
+    /// An evaluator over a loaded network with these settings.
+    pub fn with_settings(network: Arc<Network>, settings: KataGoEvalSettings) -> KataGoEvaluator {
         KataGoEvaluator {
             network,
             options: EvalOptions::default(),
-            next_symmetry: AtomicU64::new(0),
+            settings,
+            next_symmetry: AtomicU64::new(settings.seed),
         }
     }
 
     /// The network.
     pub fn network(&self) -> &Arc<Network> {
         &self.network
+    }
+
+    /// The symmetries of a batch of `count` positions.
+    fn symmetries(&self, count: usize) -> Symmetries {
+        let draw = self.next_symmetry.fetch_add(1, Ordering::Relaxed);
+        if !self.settings.random_symmetry {
+            return Symmetries::One((draw % 8) as u8);
+        }
+        // SplitMix64 over the draw counter: reproducible from the seed,
+        // independent between positions.
+        let mut state = draw.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.settings.seed;
+        let each = (0..count)
+            .map(|_| {
+                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = state;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                ((z ^ (z >> 31)) % 8) as u8
+            })
+            .collect();
+        Symmetries::Each(each)
+    }
+
+    /// Evaluates `positions` with this policy optimism.
+    fn run(
+        &self,
+        positions: &[&Game],
+        optimism: f32,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        let options = EvalOptions {
+            policy_optimism: optimism,
+            ..self.options
+        };
+        let evaluations = self
+            .network
+            .evaluate_until(
+                positions,
+                self.symmetries(positions.len()),
+                &options,
+                cancel,
+            )
+            .map_err(|e| EvaluatorError::new(e.to_string()))?;
+        Ok(positions
+            .iter()
+            .zip(&evaluations)
+            .map(|(game, evaluation)| net_evaluation(game, evaluation))
+            .collect())
     }
 }
 
@@ -106,16 +189,16 @@ impl PositionEvaluator for KataGoEvaluator {
         positions: &[&Game],
         cancel: &(dyn Fn() -> bool + Sync),
     ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
-        let symmetry = (self.next_symmetry.fetch_add(1, Ordering::Relaxed) % 8) as u8;
-        let evaluations = self
-            .network
-            .evaluate_until(positions, Symmetries::One(symmetry), &self.options, cancel)
-            .map_err(|e| EvaluatorError::new(e.to_string()))?;
-        Ok(positions
-            .iter()
-            .zip(&evaluations)
-            .map(|(game, evaluation)| net_evaluation(game, evaluation))
-            .collect())
+        self.run(positions, self.settings.policy_optimism, cancel)
+    }
+
+    fn evaluate_root(
+        &self,
+        root: &Game,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<NetEvaluation, EvaluatorError> {
+        let mut evaluations = self.run(&[root], self.settings.root_policy_optimism, cancel)?;
+        Ok(evaluations.remove(0))
     }
 
     fn supports(&self, size: BoardSize) -> Result<(), String> {

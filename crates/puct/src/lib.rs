@@ -100,6 +100,25 @@ pub trait PositionEvaluator: Send + Sync {
     ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
         self.evaluate(positions)
     }
+    /// The evaluation of a search's root, which an evaluator may make
+    /// differently from the leaves below it (KataGo mixes less of its
+    /// optimistic policy in at the root); given up when `cancel` says so if
+    /// the evaluator [`abandons`](Self::abandons). The default evaluates it
+    /// as any position.
+    fn evaluate_root(
+        &self,
+        root: &Game,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<NetEvaluation, EvaluatorError> {
+        let mut evaluations = self.evaluate_until(&[root], cancel)?;
+        if evaluations.len() != 1 {
+            return Err(EvaluatorError::new(format!(
+                "{} results for 1 position",
+                evaluations.len()
+            )));
+        }
+        Ok(evaluations.remove(0))
+    }
     /// Whether it can evaluate boards of this size (`Err` with the reason
     /// otherwise).
     fn supports(&self, size: BoardSize) -> Result<(), String>;
@@ -130,6 +149,13 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
         cancel: &(dyn Fn() -> bool + Sync),
     ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
         (**self).evaluate_until(positions, cancel)
+    }
+    fn evaluate_root(
+        &self,
+        root: &Game,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<NetEvaluation, EvaluatorError> {
+        (**self).evaluate_root(root, cancel)
     }
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         (**self).supports(size)
@@ -182,6 +208,34 @@ pub struct PuctConfig {
     pub fpu_reduction: f32,
     /// The same at the root (`rootFpuReductionMax`, 0.1).
     pub root_fpu_reduction: f32,
+    /// The value first-play urgency starts from: the parent's average
+    /// blended towards the network's own value of the parent by
+    /// `1 − (visited policy)²` (KataGo's `fpuParentWeightByVisitedPolicy`,
+    /// on).
+    pub fpu_parent_blend: bool,
+    /// Scale exploration by the spread of the parent's utility
+    /// (`cpuctUtilityStdevScale`, 0.85; 0 turns it off).
+    pub cpuct_stdev_scale: f32,
+    /// The spread assumed before any visit (`cpuctUtilityStdevPrior`, 0.40).
+    pub cpuct_stdev_prior: f32,
+    /// How many visits that assumption weighs
+    /// (`cpuctUtilityStdevPriorWeight`, 2).
+    pub cpuct_stdev_prior_weight: f32,
+    /// Choose the move by a lower confidence bound on its utility rather
+    /// than by visits alone (`useLcbForSelection`, on): among the moves with
+    /// at least [`lcb_min_visits`](Self::lcb_min_visits) of the most visited
+    /// one's visits, the one whose utility minus
+    /// [`lcb_stdevs`](Self::lcb_stdevs) standard errors is highest.
+    pub lcb_selection: bool,
+    /// Standard errors below the mean for the bound (`lcbStdevs`, 5).
+    pub lcb_stdevs: f32,
+    /// Share of the most visited move's visits a move needs to be chosen
+    /// by its bound (`minVisitPropForLCB`, 0.15).
+    pub lcb_min_visits: f32,
+    /// Make batches no larger than an eighth of a visit budget: at 16
+    /// visits, batches of 2, not 8 (virtual loss spreads a wide batch over
+    /// moves a sequential search would not try).
+    pub adaptive_batch: bool,
     /// Weight of the score utility centred on a draw
     /// (`staticScoreUtilityFactor`, 0.1).
     pub static_score_utility: f32,
@@ -252,6 +306,14 @@ impl Default for PuctConfig {
             c_puct_base: 500.0,
             fpu_reduction: 0.2,
             root_fpu_reduction: 0.1,
+            fpu_parent_blend: true,
+            cpuct_stdev_scale: 0.85,
+            cpuct_stdev_prior: 0.40,
+            cpuct_stdev_prior_weight: 2.0,
+            lcb_selection: true,
+            lcb_stdevs: 5.0,
+            lcb_min_visits: 0.15,
+            adaptive_batch: true,
             static_score_utility: 0.1,
             dynamic_score_utility: 0.3,
             dynamic_score_center_zero_weight: 0.2,
@@ -286,6 +348,11 @@ pub struct PuctCandidate {
     pub lead: f32,
     /// Utility of the side to move after it.
     pub utility: f32,
+    /// A lower confidence bound of that utility ([`lcb_of`]).
+    pub utility_lcb: f32,
+    /// The same bound on the win rate's scale (half the utility's radius
+    /// below the win rate).
+    pub lcb: f32,
     /// The network's prior (legal moves renormalised, before noise).
     pub prior: f32,
     /// The expected continuation, starting with the move.
@@ -344,7 +411,7 @@ impl PuctAnalysis {
                     pv: c.pv.clone(),
                     pv_visits: c.pv_visits.clone(),
                     utility: Some(c.utility),
-                    lcb: None,
+                    lcb: Some(c.lcb),
                     ownership: c.ownership.clone(),
                 })
                 .collect(),
@@ -568,7 +635,13 @@ impl<E: PositionEvaluator> PuctBot<E> {
         let tree = self.run_search(game, limits, report, stop, options);
         // A search of one visit evaluates only the root: its move is the
         // policy's first choice.
-        let best = tree.best_child(ROOT).or_else(|| tree.likeliest_child(ROOT));
+        let best = self
+            .analysis
+            .as_ref()
+            .and_then(|a| a.candidates.first())
+            .and_then(|c| tree.child_by_move(ROOT, c.mv))
+            .or_else(|| tree.best_child(ROOT))
+            .or_else(|| tree.likeliest_child(ROOT));
         let Some(best) = best else {
             // No evaluation at all (evaluator failure): a legal move, if any.
             self.keep(tree, game);
@@ -666,9 +739,68 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
             .cmp(&tree.node(a).visits)
             .then(value(b).total_cmp(&value(a)))
     });
+    let config = searcher.config();
+    let range = utility.range();
+    let bounds: Vec<(f64, f64)> = children
+        .iter()
+        .map(|&c| lcb_of(tree.node(c), s, range, f64::from(config.lcb_stdevs)))
+        .collect();
+    // The move chosen by its bound goes first: the order is the choice.
+    if config.lcb_selection {
+        if let Some(most) = children.first().map(|&c| tree.node(c).visits) {
+            let floor = f64::from(config.lcb_min_visits) * f64::from(most);
+            let chosen = (0..children.len())
+                .filter(|&i| f64::from(tree.node(children[i]).visits) >= floor)
+                .max_by(|&a, &b| bounds[a].0.total_cmp(&bounds[b].0));
+            if let Some(i) = chosen.filter(|&i| i > 0) {
+                children[..=i].rotate_right(1);
+                let mut moved = bounds.clone();
+                moved[..=i].rotate_right(1);
+                return finish_analysis(searcher, size, to_move, &children, &moved);
+            }
+        }
+    }
+    finish_analysis(searcher, size, to_move, &children, &bounds)
+}
+
+/// A lower confidence bound of the utility of `node` for the side with
+/// sign `s`, and its radius, as KataGo bounds it: the mean less `stdevs`
+/// standard errors, the variance given a prior of the widest spread there
+/// is (`range`) weighing `1/n²` visits so that few visits mean a wide
+/// bound. An unvisited node gets the widest bound.
+pub fn lcb_of(node: &tree::Node, s: f64, range: f64, stdevs: f64) -> (f64, f64) {
+    let widest = 2.0 * range * stdevs;
+    let Some((mean, variance)) = node.utility_moments() else {
+        return (-widest, widest);
+    };
+    let n = f64::from(node.visits);
+    let mean_sq = variance + mean * mean;
+    let prior_weight = 1.0 / (n * n);
+    let mean_sq = (mean_sq * n + (mean_sq + range * range) * prior_weight) / (n + prior_weight);
+    let weight = n + prior_weight;
+    let weight_sq = n + prior_weight * prior_weight;
+    let ess = weight * weight / weight_sq;
+    let radius = ((mean_sq - mean * mean).max(0.0) / ess).sqrt() * stdevs;
+    (s * mean - radius, radius)
+}
+
+/// The analysis of the root with its children in the order given and
+/// their bounds.
+fn finish_analysis<E: PositionEvaluator + ?Sized>(
+    searcher: &Searcher<'_, E>,
+    size: BoardSize,
+    to_move: Color,
+    children: &[tree::NodeId],
+    bounds: &[(f64, f64)],
+) -> PuctAnalysis {
+    let tree = &*searcher.tree;
+    let utility = &searcher.utility;
+    let s = sign(to_move);
+    let value = |c| search::node_utility(tree, c, utility).map_or(0.0, |u| s * u);
     let candidates = children
         .iter()
-        .map(|&c| {
+        .enumerate()
+        .map(|(k, &c)| {
             let node = tree.node(c);
             let mut pv = vec![node.mv];
             pv.extend(tree.principal_variation(c, 20));
@@ -681,12 +813,16 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
                 pv_visits.push(u64::from(tree.node(next).visits));
                 at = next;
             }
+            let winrate = node.winrate_for(to_move).unwrap_or(0.5) as f32;
+            let (utility_lcb, radius) = bounds[k];
             PuctCandidate {
                 mv: node.mv,
                 visits: u64::from(node.visits),
-                winrate: node.winrate_for(to_move).unwrap_or(0.5) as f32,
+                winrate,
                 lead: (s * node.black_lead().unwrap_or(0.0)) as f32,
                 utility: value(c) as f32,
+                utility_lcb: utility_lcb as f32,
+                lcb: (winrate - (radius / 2.0) as f32).clamp(0.0, 1.0),
                 prior: node.raw_prior,
                 pv,
                 pv_visits,

@@ -192,6 +192,12 @@ impl Utility {
         win_loss + self.score(black_lead)
     }
 
+    /// The largest size a utility can have: win−loss plus both score
+    /// terms at their bounds.
+    pub fn range(&self) -> f64 {
+        1.0 + self.static_factor.abs() + self.dynamic_factor.abs()
+    }
+
     /// The worst utility there is, the value of a virtual loss.
     pub fn worst(&self) -> f64 {
         -(1.0 + self.static_factor.abs() + self.dynamic_factor.abs())
@@ -317,11 +323,20 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
             let root_visits = u64::from(self.tree.root().visits);
             let mut want = self.config.batch.max(1) as u64;
+            let mut left = u64::MAX;
             if let Some(visits) = limits.visits {
-                want = want.min(visits.saturating_sub(root_visits));
+                left = left.min(visits.saturating_sub(root_visits));
             }
             if let Some(playouts) = limits.playouts {
-                want = want.min(playouts.saturating_sub(self.stats.new_visits));
+                left = left.min(playouts.saturating_sub(self.stats.new_visits));
+            }
+            want = want.min(left);
+            // A batch spreads its leaves by virtual loss: with few visits to
+            // make that costs more than batching gains, so a small budget
+            // gets small batches (an eighth of it, at least one).
+            if self.config.adaptive_batch && left != u64::MAX {
+                let total = left + self.stats.new_visits;
+                want = want.min(total.div_ceil(8).max(1));
             }
             if self.tree.root().state == NodeState::Leaf {
                 want = want.min(1);
@@ -383,6 +398,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         top
+    }
+
+    /// The settings searched with.
+    pub fn config(&self) -> &PuctConfig {
+        self.config
     }
 
     /// Once the root is expanded: the dynamic score centre, exclusions
@@ -461,14 +481,16 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             return Ok(Round::Done);
         }
         let games: Vec<&Game> = leaves.iter().map(|l| &l.game).collect();
-        let result = evaluate_batch(self.evaluator, &games, stop).and_then(|evals| match evals {
-            Some(evals) if evals.len() != games.len() => Err(EvaluatorError::new(format!(
-                "{} results for {} positions",
-                evals.len(),
-                games.len()
-            ))),
-            evals => Ok(evals),
-        });
+        let root = leaves.len() == 1 && leaves[0].path.len() == 1;
+        let result =
+            evaluate_batch(self.evaluator, &games, root, stop).and_then(|evals| match evals {
+                Some(evals) if evals.len() != games.len() => Err(EvaluatorError::new(format!(
+                    "{} results for {} positions",
+                    evals.len(),
+                    games.len()
+                ))),
+                evals => Ok(evals),
+            });
         let count = games.len() as u64;
         let evals = match result {
             Ok(Some(evals)) => {
@@ -525,6 +547,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         let value = leaf_value(to_move, &eval);
+        self.tree.node_mut(id).nn_utility = self.utility.black(
+            f64::from(value.black_win) - f64::from(value.white_win),
+            f64::from(value.black_lead),
+        ) as f32;
         self.backup(&leaf.path, &value);
         self.stats.new_visits += 1;
     }
@@ -647,8 +673,17 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let base = f64::from(config.c_puct_base).max(1.0);
         let cpuct =
             f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
-        let explore = cpuct * (total + 0.01).sqrt();
+        let explore = cpuct * (total + 0.01).sqrt() * self.utility_spread_factor(node);
         let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
+        // While few children are visited the parent's average is mostly its
+        // own evaluation anyway; KataGo leans on the network's value by
+        // the square of the visited policy mass.
+        let parent = if config.fpu_parent_blend {
+            let weight = (visited_policy * visited_policy).min(1.0);
+            weight * parent + (1.0 - weight) * s * f64::from(node.nn_utility)
+        } else {
+            parent
+        };
         let reduction = if id == ROOT {
             config.root_fpu_reduction
         } else {
@@ -679,12 +714,42 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         best.map(|(c, _)| c)
     }
 
+    /// How much wider to explore below `node` for the spread of its
+    /// utility (KataGo's `cpuctUtilityStdevScale`): `1 + scale · (σ / σ₀ −
+    /// 1)`, σ the standard deviation of the utilities backed up through it
+    /// with a prior of σ₀ weighing `prior_weight` visits. A node whose
+    /// value swings explores more; a settled one less.
+    fn utility_spread_factor(&self, node: &super::tree::Node) -> f64 {
+        let scale = f64::from(self.config.cpuct_stdev_scale);
+        if scale == 0.0 {
+            return 1.0;
+        }
+        let prior = f64::from(self.config.cpuct_stdev_prior).max(1e-6);
+        let prior_weight = f64::from(self.config.cpuct_stdev_prior_weight);
+        let n = f64::from(node.visits);
+        let stdev = if n <= 1.0 {
+            prior
+        } else {
+            let mean = node.utility_sum / n;
+            let mean_sq = (node.utility_sq_sum / n).max(mean * mean);
+            let pooled = ((mean * mean + prior * prior) * prior_weight + mean_sq * n)
+                / (prior_weight + n - 1.0)
+                - mean * mean;
+            pooled.max(0.0).sqrt()
+        };
+        1.0 + scale * (stdev / prior - 1.0)
+    }
+
     /// Adds `value` to every node of `path`, taking its virtual loss off.
     fn backup(&mut self, path: &[NodeId], value: &LeafValue) {
+        let utility = self.utility.black(
+            f64::from(value.black_win) - f64::from(value.white_win),
+            f64::from(value.black_lead),
+        );
         for &id in path {
             let node = self.tree.node_mut(id);
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
-            node.add(value);
+            node.add(value, utility);
         }
     }
 
@@ -788,10 +853,16 @@ enum Round {
 fn evaluate_batch<E: PositionEvaluator + ?Sized>(
     evaluator: &E,
     games: &[&Game],
+    root: bool,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Vec<NetEvaluation>>, EvaluatorError> {
+    // The root is evaluated alone, and as the evaluator evaluates roots.
+    let run = |cancel: &(dyn Fn() -> bool + Sync)| match (root, games) {
+        (true, [game]) => evaluator.evaluate_root(game, cancel).map(|e| vec![e]),
+        _ => evaluator.evaluate_until(games, cancel),
+    };
     if !evaluator.abandons() {
-        return evaluator.evaluate(games).map(Some);
+        return run(&|| false).map(Some);
     }
     if stop() {
         return Ok(None);
@@ -800,7 +871,7 @@ fn evaluate_batch<E: PositionEvaluator + ?Sized>(
     let watcher = std::thread::current();
     let result = std::thread::scope(|scope| {
         let worker = scope.spawn(|| {
-            let result = evaluator.evaluate_until(games, &|| cancelled.load(Ordering::Relaxed));
+            let result = run(&|| cancelled.load(Ordering::Relaxed));
             watcher.unpark();
             result
         });

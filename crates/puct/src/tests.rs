@@ -249,9 +249,27 @@ fn batched_and_sequential_searches_agree() {
 }
 
 #[test]
+fn small_budgets_get_small_batches() {
+    let game = Game::new(size(5), rules(7.5));
+    let mut bot = PuctBot::new(config(16, 8), TestEval::new(area_eval));
+    bot.search(&game);
+    // The root alone, then batches of at most 16 / 8 = 2.
+    let sizes = bot.evaluator().batch_sizes();
+    assert_eq!(sizes[0], 1);
+    assert!(sizes[1..].iter().all(|&b| b <= 2), "{sizes:?}");
+    let mut wide = PuctBot::new(config(800, 8), TestEval::new(area_eval));
+    wide.search(&game);
+    assert!(wide.evaluator().batch_sizes().contains(&8));
+}
+
+#[test]
 fn virtual_loss_spreads_a_batch_over_distinct_leaves() {
     let game = Game::new(size(5), rules(7.5));
-    let mut bot = PuctBot::new(config(9, 8), TestEval::new(area_eval));
+    let cfg = PuctConfig {
+        adaptive_batch: false,
+        ..config(9, 8)
+    };
+    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
     let stats = bot.search(&game);
     assert_eq!(bot.evaluator().batch_sizes(), vec![1, 8]);
     assert_eq!(stats.collisions, 0);
@@ -972,4 +990,83 @@ fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
     let seen = quiet.evaluator().positions();
     quiet.ponder(&game, &|| false);
     assert_eq!(quiet.evaluator().positions(), seen);
+}
+
+#[test]
+fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
+    use super::tree::{LeafValue, Tree};
+    let game = Game::new(size(5), rules(0.5));
+    let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
+    let mut tree = Tree::new(Color::Black, 1000);
+    tree.expand(ROOT, Color::White, &[(a, 0.6), (b, 0.4)]);
+    let (ca, cb) = (
+        tree.child_by_move(ROOT, a).unwrap(),
+        tree.child_by_move(ROOT, b).unwrap(),
+    );
+    // A: 100 visits, Black wins 55% of them; B: 60 visits, 80% wins.
+    for (child, visits, wins) in [(ca, 100, 55), (cb, 60, 48)] {
+        for i in 0..visits {
+            let win = if i < wins { 1.0 } else { 0.0 };
+            let value = LeafValue {
+                black_win: win,
+                white_win: 1.0 - win,
+                black_lead: 0.0,
+            };
+            tree.node_mut(child).add(&value, f64::from(2.0 * win - 1.0));
+            tree.node_mut(ROOT).add(&value, f64::from(2.0 * win - 1.0));
+        }
+    }
+    let eval = TestEval::new(area_eval);
+    let on = config(1, 1);
+    let searcher = Searcher::new(&mut tree, &game, &eval, &on, false);
+    let analysis = analysis_of(&searcher, game.size(), Color::Black);
+    assert_eq!(analysis.candidates[0].mv, b, "{:?}", analysis.candidates);
+    assert!(analysis.candidates[0].lcb < analysis.candidates[0].winrate);
+    assert!(analysis.candidates[0].utility_lcb > analysis.candidates[1].utility_lcb);
+    let off = PuctConfig {
+        lcb_selection: false,
+        ..config(1, 1)
+    };
+    let searcher = Searcher::new(&mut tree, &game, &eval, &off, false);
+    assert_eq!(
+        analysis_of(&searcher, game.size(), Color::Black).candidates[0].mv,
+        a
+    );
+    // Below the share of the leader's visits a move is not chosen by its
+    // bound, however good.
+    let strict = PuctConfig {
+        lcb_min_visits: 0.7,
+        ..config(1, 1)
+    };
+    let searcher = Searcher::new(&mut tree, &game, &eval, &strict, false);
+    assert_eq!(
+        analysis_of(&searcher, game.size(), Color::Black).candidates[0].mv,
+        a
+    );
+}
+
+#[test]
+fn lcb_bounds_narrow_with_visits() {
+    use super::tree::{LeafValue, Node};
+    let mut few = Node::new(Move::Pass, Color::White, 0.5);
+    let mut many = Node::new(Move::Pass, Color::White, 0.5);
+    let value = |w: f32| LeafValue {
+        black_win: w,
+        white_win: 1.0 - w,
+        black_lead: 0.0,
+    };
+    for i in 0..4 {
+        let w = (i % 2) as f32;
+        few.add(&value(w), f64::from(2.0 * w - 1.0));
+    }
+    for i in 0..400 {
+        let w = (i % 2) as f32;
+        many.add(&value(w), f64::from(2.0 * w - 1.0));
+    }
+    let (lo_few, r_few) = lcb_of(&few, 1.0, 1.4, 5.0);
+    let (lo_many, r_many) = lcb_of(&many, 1.0, 1.4, 5.0);
+    assert!(r_few > 5.0 * r_many, "{r_few} {r_many}");
+    assert!(lo_many > lo_few);
+    let unvisited = Node::new(Move::Pass, Color::White, 0.5);
+    assert_eq!(lcb_of(&unvisited, 1.0, 1.4, 5.0), (-14.0, 14.0));
 }

@@ -60,6 +60,16 @@ pub struct Node {
     pub white_win_sum: f64,
     /// Sum of Black's expected lead over the visits.
     pub black_lead_sum: f64,
+    /// Sum of Black's utility over the visits, each as the search valued it
+    /// when backing it up.
+    pub utility_sum: f64,
+    /// Sum of the squares of those utilities (their spread drives LCB move
+    /// selection and the exploration's scale).
+    pub utility_sq_sum: f64,
+    /// Black's utility of the network's own evaluation of this position
+    /// (set when expanded): first-play urgency leans on it while few of the
+    /// children have been visited.
+    pub nn_utility: f32,
 }
 
 impl Node {
@@ -80,6 +90,9 @@ impl Node {
             black_win_sum: 0.0,
             white_win_sum: 0.0,
             black_lead_sum: 0.0,
+            utility_sum: 0.0,
+            utility_sq_sum: 0.0,
+            nn_utility: 0.0,
         }
     }
 
@@ -101,12 +114,24 @@ impl Node {
             .map(|wl| 0.5 * (1.0 + sign(color) * wl))
     }
 
-    /// Adds one visit with these values (Black's point of view).
-    pub fn add(&mut self, value: &LeafValue) {
+    /// Adds one visit with these values (Black's point of view) and the
+    /// utility the search gives them.
+    pub fn add(&mut self, value: &LeafValue, utility: f64) {
         self.visits += 1;
         self.black_win_sum += f64::from(value.black_win);
         self.white_win_sum += f64::from(value.white_win);
         self.black_lead_sum += f64::from(value.black_lead);
+        self.utility_sum += utility;
+        self.utility_sq_sum += utility * utility;
+    }
+
+    /// The mean and variance of Black's backed-up utility, if visited.
+    pub fn utility_moments(&self) -> Option<(f64, f64)> {
+        (self.visits > 0).then(|| {
+            let n = f64::from(self.visits);
+            let mean = self.utility_sum / n;
+            (mean, (self.utility_sq_sum / n - mean * mean).max(0.0))
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::settings::{experiments, wide, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
-use tengen_puct::katago::KataGoEvaluator;
+use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::{PuctBot, PuctConfig};
 
 /// Settings of the `katago` bot.
@@ -26,6 +26,8 @@ pub struct KataGoSettings {
     /// The search (`visits`, `time`, `batch`, `noise`, `resign-winrate`,
     /// `reuse`).
     pub search: PuctConfig,
+    /// How the network evaluates (policy optimism, symmetries).
+    pub eval: KataGoEvalSettings,
     /// When it passes and resigns.
     pub termination: Termination,
 }
@@ -41,12 +43,18 @@ impl Default for KataGoSettings {
                 batch: 8,
                 ..PuctConfig::default()
             },
+            eval: KataGoEvalSettings::default(),
             termination: Termination::NONE,
         }
     }
 }
 
 super::terminates_by_field!(KataGoSettings);
+
+const WITH_LCB: Option<Condition<KataGoSettings>> = Some(Condition {
+    text: "lcb=true",
+    holds: |s| s.search.lcb_selection,
+});
 
 const WITH_REUSE: Option<Condition<KataGoSettings>> = Some(Condition {
     text: "reuse=true",
@@ -165,6 +173,98 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "lcb",
+            help: "choose the move by a lower confidence bound on its utility, not by visits alone (KataGo's useLcbForSelection)",
+            kind: Kind::Flag {
+                get: |s| s.search.lcb_selection,
+                set: |s, on| s.search.lcb_selection = on,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "lcb-stdevs",
+            help: "standard errors below the mean for that bound (lcbStdevs)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 20.0,
+                get: |s| wide(s.search.lcb_stdevs),
+                set: |s, x| s.search.lcb_stdevs = x as f32,
+            },
+            applies: WITH_LCB,
+        },
+        Setting {
+            name: "lcb-min-visits",
+            help: "share of the most visited move's visits a move needs to be chosen by its bound (minVisitPropForLCB)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.lcb_min_visits),
+                set: |s, x| s.search.lcb_min_visits = x as f32,
+            },
+            applies: WITH_LCB,
+        },
+        Setting {
+            name: "cpuct-stdev-scale",
+            help: "scale exploration by the spread of the parent's utility (cpuctUtilityStdevScale; 0: off)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.cpuct_stdev_scale),
+                set: |s, x| s.search.cpuct_stdev_scale = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "fpu-parent-blend",
+            help: "first-play urgency from the parent's average blended towards the network's value of the parent while little of its policy is visited (fpuParentWeightByVisitedPolicy)",
+            kind: Kind::Flag {
+                get: |s| s.search.fpu_parent_blend,
+                set: |s, on| s.search.fpu_parent_blend = on,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "adaptive-batch",
+            help: "batches no larger than an eighth of a visit budget (batches spread their leaves by virtual loss)",
+            kind: Kind::Flag {
+                get: |s| s.search.adaptive_batch,
+                set: |s, on| s.search.adaptive_batch = on,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "policy-optimism",
+            help: "optimistic policy mixed in below the root (policyOptimism)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.eval.policy_optimism),
+                set: |s, x| s.eval.policy_optimism = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "root-policy-optimism",
+            help: "optimistic policy mixed in at the root (rootPolicyOptimism)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.eval.root_policy_optimism),
+                set: |s, x| s.eval.root_policy_optimism = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "symmetry",
+            help: "'random': each evaluation under a symmetry drawn at random, as KataGo; 'cycle': each batch under the next of the eight",
+            kind: Kind::Choice {
+                words: &["random", "cycle"],
+                get: |s| if s.eval.random_symmetry { "random" } else { "cycle" },
+                set: |s, word| s.eval.random_symmetry = word == "random",
+            },
+            applies: None,
+        },
+        Setting {
             name: "ponder",
             help: "search on during the opponent's turn (GTP), the tree kept for the next move; stops at once on any command, and after 60 s",
             kind: Kind::Flag {
@@ -204,7 +304,9 @@ impl KataGoSettings {
             noise_seed: seed,
             ..self.search.clone()
         };
-        let bot = PuctBot::new(config, KataGoEvaluator::new(network)).named(INFO.name);
+        let eval = KataGoEvalSettings { seed, ..self.eval };
+        let evaluator = KataGoEvaluator::with_settings(network, eval);
+        let bot = PuctBot::new(config, evaluator).named(INFO.name);
         Terminating::wrap(Box::new(bot), self.termination)
     }
 }
