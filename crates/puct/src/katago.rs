@@ -171,6 +171,8 @@ pub fn net_evaluation(game: &Game, evaluation: &Evaluation) -> NetEvaluation {
         loss: loss as f32,
         no_result: evaluation.no_result as f32,
         lead: (f64::from(sign) * evaluation.white_lead) as f32,
+        score_mean: Some((f64::from(sign) * evaluation.white_score_mean) as f32),
+        score_mean_sq: Some(evaluation.white_score_mean_sq as f32),
         ownership: Some(ownership),
     }
 }

@@ -58,6 +58,11 @@ pub struct NetEvaluation {
     pub no_result: f32,
     /// Expected score lead of the side to move, in points.
     pub lead: f32,
+    /// Mean final score of the side to move (KataGo's `scoreMean`, the score
+    /// of self-play, not the lead), if the evaluator gives it.
+    pub score_mean: Option<f32>,
+    /// Mean of that score's square (mean² + variance), if given.
+    pub score_mean_sq: Option<f32>,
     /// Ownership per on-board point (index = [`tengen_core::Point::index`]),
     /// +1 = side to move owns it, −1 = the opponent; `None` if the evaluator
     /// does not give it.
@@ -248,6 +253,10 @@ pub struct PuctConfig {
     /// Width of the dynamic score utility, times √(board points)
     /// (`dynamicScoreCenterScale`, 0.75).
     pub dynamic_score_center_scale: f32,
+    /// Take the score utility in expectation over the score's distribution
+    /// (the network's score mean and standard deviation, as KataGo), rather
+    /// than of the expected lead alone.
+    pub score_distribution: bool,
     /// Weight of Dirichlet noise mixed into the root's priors (0 = off, the
     /// default; AlphaZero self-play uses 0.25).
     pub noise_weight: f32,
@@ -318,6 +327,7 @@ impl Default for PuctConfig {
             dynamic_score_utility: 0.3,
             dynamic_score_center_zero_weight: 0.2,
             dynamic_score_center_scale: 0.75,
+            score_distribution: true,
             noise_weight: 0.0,
             noise_concentration: 10.83,
             noise_seed: 0,

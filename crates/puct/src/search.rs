@@ -138,18 +138,37 @@ pub struct SearchStats {
 
 /// The score part of the utility, after KataGo: a static term centred on a
 /// draw and a dynamic one centred near the root's expected score, each
-/// `(2/π)·atan(x / scale)` of the lead, so a point matters most near the
-/// centre and the total stays bounded. KataGo takes the expectation over
-/// the score's distribution; we apply it to the mean lead.
+/// `(2/π)·atan(x / scale)` of the score, so a point matters most near the
+/// centre and the total stays bounded. As KataGo, it is taken in
+/// expectation over the score's distribution (a normal one with the
+/// network's mean and spread, by 20-point Gauss–Hermite quadrature) when
+/// [`PuctConfig::score_distribution`] is on; otherwise of the expected lead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Utility {
     static_factor: f64,
     dynamic_factor: f64,
     static_scale: f64,
     dynamic_scale: f64,
-    /// Black's lead the dynamic term is centred on.
+    /// Black's score the dynamic term is centred on.
     center: f64,
+    /// Whether the score's distribution is used (else the lead).
+    distribution: bool,
 }
+
+/// Nodes and weights of 20-point Gauss–Hermite quadrature (the positive
+/// half; the rule is symmetric): `∫ e^{-x²} f(x) dx ≈ Σ wᵢ f(xᵢ)`.
+const GAUSS_HERMITE: [(f64, f64); 10] = [
+    (0.245_340_708_300_901_24, 0.462_243_669_600_610_1),
+    (0.737_473_728_545_394_3, 0.286_675_505_362_834_04),
+    (1.234_076_215_395_323, 0.109_017_206_020_023_3),
+    (1.738_537_712_116_586_1, 0.024_810_520_887_463_626),
+    (2.254_974_002_089_275_7, 0.003_243_773_342_237_852_8),
+    (2.788_806_058_428_130_5, 0.000_228_338_636_016_352_64),
+    (3.347_854_567_383_216_3, 7.802_556_478_532_067e-6),
+    (3.944_764_040_115_625, 1.086_069_370_769_281_5e-7),
+    (4.603_682_449_550_744, 4.399_340_992_273_18e-10),
+    (5.387_480_890_011_233, 2.229_393_645_534_152_3e-13),
+];
 
 impl Utility {
     /// The utility for `config` on a board of `points` points, centred at 0
@@ -162,7 +181,38 @@ impl Utility {
             static_scale: 2.0 * root,
             dynamic_scale: f64::from(config.dynamic_score_center_scale).max(0.05) * root,
             center: 0.0,
+            distribution: config.score_distribution,
         }
+    }
+
+    /// The score utility for Black of a score with this mean and standard
+    /// deviation: the expectation of [`Utility::score`] under a normal
+    /// distribution.
+    pub fn expected_score(&self, mean: f64, stdev: f64) -> f64 {
+        if stdev < 1e-6 {
+            return self.score(mean);
+        }
+        let spread = std::f64::consts::SQRT_2 * stdev;
+        let sum: f64 = GAUSS_HERMITE
+            .iter()
+            .map(|&(x, w)| w * (self.score(mean + spread * x) + self.score(mean - spread * x)))
+            .sum();
+        sum / std::f64::consts::PI.sqrt()
+    }
+
+    /// The utility for Black of a backed-up value.
+    pub fn of_value(&self, value: &LeafValue) -> f64 {
+        let win_loss = f64::from(value.black_win) - f64::from(value.white_win);
+        if self.distribution {
+            win_loss + self.expected_score(f64::from(value.black_score), value.score_stdev())
+        } else {
+            win_loss + self.score(f64::from(value.black_lead))
+        }
+    }
+
+    /// Whether the score's distribution is used.
+    pub fn uses_distribution(&self) -> bool {
+        self.distribution
     }
 
     /// Centres the dynamic term on `black_lead` pulled `zero_weight` of the
@@ -207,7 +257,13 @@ impl Utility {
 /// A node's utility for Black, if visited.
 pub fn node_utility(tree: &Tree, id: NodeId, utility: &Utility) -> Option<f64> {
     let node = tree.node(id);
-    Some(utility.black(node.black_win_loss()?, node.black_lead()?))
+    let win_loss = node.black_win_loss()?;
+    if utility.uses_distribution() {
+        let (mean, stdev) = node.black_score()?;
+        Some(win_loss + utility.expected_score(mean, stdev))
+    } else {
+        Some(utility.black(win_loss, node.black_lead()?))
+    }
 }
 
 /// A leaf queued for evaluation.
@@ -409,9 +465,16 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// (moves illegal now, a pass while cleaning up) and root noise.
     fn prepare_root(&mut self) {
         self.root_prepared = true;
-        if let Some(lead) = self.tree.root().black_lead() {
+        // KataGo centres on the expected score; without the distribution
+        // the lead is what the utility reads.
+        let centre = if self.utility.uses_distribution() {
+            self.tree.root().black_score().map(|(mean, _)| mean)
+        } else {
+            self.tree.root().black_lead()
+        };
+        if let Some(centre) = centre {
             self.utility.recentre(
-                lead,
+                centre,
                 f64::from(self.config.dynamic_score_center_zero_weight),
             );
         }
@@ -547,10 +610,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         let value = leaf_value(to_move, &eval);
-        self.tree.node_mut(id).nn_utility = self.utility.black(
-            f64::from(value.black_win) - f64::from(value.white_win),
-            f64::from(value.black_lead),
-        ) as f32;
+        self.tree.node_mut(id).nn_utility = self.utility.of_value(&value) as f32;
         self.backup(&leaf.path, &value);
         self.stats.new_visits += 1;
     }
@@ -635,6 +695,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 black_win: (node.black_win_sum / n) as f32,
                 white_win: (node.white_win_sum / n) as f32,
                 black_lead: (node.black_lead_sum / n) as f32,
+                black_score: (node.black_score_sum / n) as f32,
+                score_sq: (node.score_sq_sum / n) as f32,
             }
         } else {
             exact_value(game)
@@ -742,10 +804,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 
     /// Adds `value` to every node of `path`, taking its virtual loss off.
     fn backup(&mut self, path: &[NodeId], value: &LeafValue) {
-        let utility = self.utility.black(
-            f64::from(value.black_win) - f64::from(value.white_win),
-            f64::from(value.black_lead),
-        );
+        let utility = self.utility.of_value(value);
         for &id in path {
             let node = self.tree.node_mut(id);
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
@@ -774,11 +833,7 @@ pub fn exact_value(game: &Game) -> LeafValue {
         Some(Color::White) => (0.0, 1.0),
         None => (0.5, 0.5),
     };
-    LeafValue {
-        black_win,
-        white_win,
-        black_lead: lead,
-    }
+    LeafValue::from_lead(black_win, white_win, lead)
 }
 
 /// A network's value turned to Black's point of view, sanitised.
@@ -796,17 +851,23 @@ pub fn leaf_value(to_move: Color, eval: &NetEvaluation) -> LeafValue {
     } else {
         0.0
     };
-    match to_move {
-        Color::Black => LeafValue {
-            black_win: win,
-            white_win: loss,
-            black_lead: lead,
-        },
-        Color::White => LeafValue {
-            black_win: loss,
-            white_win: win,
-            black_lead: -lead,
-        },
+    // The score and its square, or the lead with no spread.
+    let (score, score_sq) = match (eval.score_mean, eval.score_mean_sq) {
+        (Some(mean), Some(sq)) if mean.is_finite() && sq.is_finite() => (mean, sq.max(mean * mean)),
+        _ => (lead, lead * lead),
+    };
+    let s = if to_move == Color::Black { 1.0 } else { -1.0 };
+    let (black_win, white_win) = if to_move == Color::Black {
+        (win, loss)
+    } else {
+        (loss, win)
+    };
+    LeafValue {
+        black_win,
+        white_win,
+        black_lead: s * lead,
+        black_score: s * score,
+        score_sq,
     }
 }
 

@@ -98,6 +98,7 @@ fn area_eval(game: &Game) -> NetEvaluation {
         no_result: 0.0,
         lead,
         ownership: Some(own),
+        ..NetEvaluation::default()
     }
 }
 
@@ -126,6 +127,7 @@ fn pass_lover(win: f32, lead: f32) -> impl Fn(&Game) -> NetEvaluation + Send + S
             no_result: 0.0,
             lead,
             ownership: None,
+            ..NetEvaluation::default()
         }
     }
 }
@@ -479,6 +481,7 @@ fn black_loses(game: &Game) -> NetEvaluation {
         no_result: 0.0,
         lead: if black { -30.0 } else { 30.0 },
         ownership: None,
+        ..NetEvaluation::default()
     }
 }
 
@@ -1007,11 +1010,7 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
     for (child, visits, wins) in [(ca, 100, 55), (cb, 60, 48)] {
         for i in 0..visits {
             let win = if i < wins { 1.0 } else { 0.0 };
-            let value = LeafValue {
-                black_win: win,
-                white_win: 1.0 - win,
-                black_lead: 0.0,
-            };
+            let value = LeafValue::from_lead(win, 1.0 - win, 0.0);
             tree.node_mut(child).add(&value, f64::from(2.0 * win - 1.0));
             tree.node_mut(ROOT).add(&value, f64::from(2.0 * win - 1.0));
         }
@@ -1050,11 +1049,7 @@ fn lcb_bounds_narrow_with_visits() {
     use super::tree::{LeafValue, Node};
     let mut few = Node::new(Move::Pass, Color::White, 0.5);
     let mut many = Node::new(Move::Pass, Color::White, 0.5);
-    let value = |w: f32| LeafValue {
-        black_win: w,
-        white_win: 1.0 - w,
-        black_lead: 0.0,
-    };
+    let value = |w: f32| LeafValue::from_lead(w, 1.0 - w, 0.0);
     for i in 0..4 {
         let w = (i % 2) as f32;
         few.add(&value(w), f64::from(2.0 * w - 1.0));
@@ -1069,4 +1064,33 @@ fn lcb_bounds_narrow_with_visits() {
     assert!(lo_many > lo_few);
     let unvisited = Node::new(Move::Pass, Color::White, 0.5);
     assert_eq!(lcb_of(&unvisited, 1.0, 1.4, 5.0), (-14.0, 14.0));
+}
+
+#[test]
+fn the_score_utility_is_taken_over_the_score_s_distribution() {
+    let utility = search::Utility::new(&PuctConfig::default(), 81);
+    // No spread: the utility of the mean itself.
+    assert_eq!(utility.expected_score(3.0, 0.0), utility.score(3.0));
+    // Against a fine sum over the normal density (exact to 1e-6): the
+    // quadrature is within 0.003 of it, a thousandth of the utility's
+    // range, even for a spread three times the dynamic term's width.
+    for (mean, stdev) in [(3.0, 5.0), (-12.0, 20.0), (0.5, 1.0), (40.0, 8.0)] {
+        let n = 20_000;
+        let mut sum = 0.0;
+        let mut weight = 0.0;
+        for i in 0..n {
+            let z = -8.0 + 16.0 * (f64::from(i) + 0.5) / f64::from(n);
+            let w = (-z * z / 2.0).exp();
+            sum += w * utility.score(mean + stdev * z);
+            weight += w;
+        }
+        let expected = sum / weight;
+        let quadrature = utility.expected_score(mean, stdev);
+        assert!(
+            (expected - quadrature).abs() < 3e-3,
+            "{mean} {stdev}: {expected} vs {quadrature}"
+        );
+    }
+    // A wide spread pulls the utility of a lead towards the middle.
+    assert!(utility.expected_score(10.0, 30.0) < utility.score(10.0));
 }

@@ -60,6 +60,10 @@ pub struct Node {
     pub white_win_sum: f64,
     /// Sum of Black's expected lead over the visits.
     pub black_lead_sum: f64,
+    /// Sum of Black's expected score over the visits.
+    pub black_score_sum: f64,
+    /// Sum of the expected squares of the score over the visits.
+    pub score_sq_sum: f64,
     /// Sum of Black's utility over the visits, each as the search valued it
     /// when backing it up.
     pub utility_sum: f64,
@@ -90,6 +94,8 @@ impl Node {
             black_win_sum: 0.0,
             white_win_sum: 0.0,
             black_lead_sum: 0.0,
+            black_score_sum: 0.0,
+            score_sq_sum: 0.0,
             utility_sum: 0.0,
             utility_sq_sum: 0.0,
             nn_utility: 0.0,
@@ -100,6 +106,17 @@ impl Node {
     pub fn black_win_loss(&self) -> Option<f64> {
         (self.visits > 0)
             .then(|| (self.black_win_sum - self.white_win_sum) / f64::from(self.visits))
+    }
+
+    /// Black's average expected score and its standard deviation over the
+    /// visits (the spread within each evaluation and between them), if
+    /// visited.
+    pub fn black_score(&self) -> Option<(f64, f64)> {
+        (self.visits > 0).then(|| {
+            let n = f64::from(self.visits);
+            let mean = self.black_score_sum / n;
+            (mean, (self.score_sq_sum / n - mean * mean).max(0.0).sqrt())
+        })
     }
 
     /// Black's average expected lead, if visited.
@@ -121,6 +138,8 @@ impl Node {
         self.black_win_sum += f64::from(value.black_win);
         self.white_win_sum += f64::from(value.white_win);
         self.black_lead_sum += f64::from(value.black_lead);
+        self.black_score_sum += f64::from(value.black_score);
+        self.score_sq_sum += f64::from(value.score_sq);
         self.utility_sum += utility;
         self.utility_sq_sum += utility * utility;
     }
@@ -153,6 +172,30 @@ pub struct LeafValue {
     pub white_win: f32,
     /// Black's expected lead in points.
     pub black_lead: f32,
+    /// Black's expected final score (the lead when the evaluator has no
+    /// score of its own).
+    pub black_score: f32,
+    /// The expected square of that score (mean² + variance).
+    pub score_sq: f32,
+}
+
+impl LeafValue {
+    /// A value whose score is the lead, with no spread.
+    pub fn from_lead(black_win: f32, white_win: f32, black_lead: f32) -> LeafValue {
+        LeafValue {
+            black_win,
+            white_win,
+            black_lead,
+            black_score: black_lead,
+            score_sq: black_lead * black_lead,
+        }
+    }
+
+    /// The score's standard deviation.
+    pub fn score_stdev(&self) -> f64 {
+        let mean = f64::from(self.black_score);
+        (f64::from(self.score_sq) - mean * mean).max(0.0).sqrt()
+    }
 }
 
 /// The arena.

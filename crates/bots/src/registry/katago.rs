@@ -204,6 +204,16 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: WITH_LCB,
         },
         Setting {
+            name: "score-utility",
+            help: "'distribution': the score utility in expectation over the network's score mean and spread, as KataGo; 'lead': of the expected lead alone",
+            kind: Kind::Choice {
+                words: &["distribution", "lead"],
+                get: |s| if s.search.score_distribution { "distribution" } else { "lead" },
+                set: |s, word| s.search.score_distribution = word == "distribution",
+            },
+            applies: None,
+        },
+        Setting {
             name: "cpuct-stdev-scale",
             help: "scale exploration by the spread of the parent's utility (cpuctUtilityStdevScale; 0: off)",
             kind: Kind::Real {
