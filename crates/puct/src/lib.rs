@@ -25,6 +25,7 @@
 //! clones the root [`Game`] (history included, since the evaluator may want
 //! it), which is cheap beside a network evaluation but not free.
 
+pub mod cache;
 pub mod katago;
 pub mod noise;
 pub mod search;

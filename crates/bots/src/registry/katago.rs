@@ -12,6 +12,7 @@ use super::{
 };
 use crate::settings::{experiments, wide, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
+use tengen_puct::cache::CachedEvaluator;
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::{PuctBot, PuctConfig};
 
@@ -28,6 +29,8 @@ pub struct KataGoSettings {
     pub search: PuctConfig,
     /// How the network evaluates (policy optimism, symmetries).
     pub eval: KataGoEvalSettings,
+    /// Positions the evaluation cache holds per generation (0: none).
+    pub cache: usize,
     /// When it passes and resigns.
     pub termination: Termination,
 }
@@ -44,6 +47,7 @@ impl Default for KataGoSettings {
                 ..PuctConfig::default()
             },
             eval: KataGoEvalSettings::default(),
+            cache: 4096,
             termination: Termination::NONE,
         }
     }
@@ -275,6 +279,17 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "cache",
+            help: "positions whose network evaluations are kept, twice over (the recent and the older half; 0: none), so that a position met again is not evaluated again",
+            kind: Kind::Whole {
+                min: 0,
+                max: 10_000_000,
+                get: |s| s.cache as u64,
+                set: |s, n| s.cache = n as usize,
+            },
+            applies: None,
+        },
+        Setting {
             name: "ponder",
             help: "search on during the opponent's turn (GTP), the tree kept for the next move; stops at once on any command, and after 60 s",
             kind: Kind::Flag {
@@ -315,7 +330,8 @@ impl KataGoSettings {
             ..self.search.clone()
         };
         let eval = KataGoEvalSettings { seed, ..self.eval };
-        let evaluator = KataGoEvaluator::with_settings(network, eval);
+        let evaluator =
+            CachedEvaluator::new(KataGoEvaluator::with_settings(network, eval), self.cache);
         let bot = PuctBot::new(config, evaluator).named(INFO.name);
         Terminating::wrap(Box::new(bot), self.termination)
     }
