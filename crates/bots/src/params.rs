@@ -27,6 +27,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("conservativePass", "conservative-pass"),
     ("ponderingEnabled", "ponder"),
     ("useLcbForSelection", "lcb"),
+    ("useUncertainty", "uncertainty"),
     ("lcbStdevs", "lcb-stdevs"),
     ("minVisitPropForLCB", "lcb-min-visits"),
     ("cpuctUtilityStdevScale", "cpuct-stdev-scale"),

@@ -192,6 +192,10 @@ impl<E: PositionEvaluator> PositionEvaluator for CachedEvaluator<E> {
         Ok(evaluations.remove(0))
     }
 
+    fn gives_uncertainty(&self) -> bool {
+        self.inner.gives_uncertainty()
+    }
+
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         self.inner.supports(size)
     }

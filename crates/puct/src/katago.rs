@@ -172,6 +172,10 @@ pub fn net_evaluation(game: &Game, evaluation: &Evaluation) -> NetEvaluation {
         no_result: evaluation.no_result as f32,
         lead: (f64::from(sign) * evaluation.white_lead) as f32,
         score_mean: Some((f64::from(sign) * evaluation.white_score_mean) as f32),
+        shortterm_error: Some((
+            evaluation.shortterm_winloss_error as f32,
+            evaluation.shortterm_score_error as f32,
+        )),
         score_mean_sq: Some(evaluation.white_score_mean_sq as f32),
         ownership: Some(ownership),
     }
@@ -201,6 +205,10 @@ impl PositionEvaluator for KataGoEvaluator {
     ) -> Result<NetEvaluation, EvaluatorError> {
         let mut evaluations = self.run(&[root], self.settings.root_policy_optimism, cancel)?;
         Ok(evaluations.remove(0))
+    }
+
+    fn gives_uncertainty(&self) -> bool {
+        true
     }
 
     fn supports(&self, size: BoardSize) -> Result<(), String> {

@@ -59,6 +59,11 @@ pub struct NetEvaluation {
     pub no_result: f32,
     /// Expected score lead of the side to move, in points.
     pub lead: f32,
+    /// The network's guess of its own short-term error in the win−loss
+    /// value and in the score (KataGo's short-term error heads), if given:
+    /// the weight of the evaluation when playouts are weighted by
+    /// uncertainty.
+    pub shortterm_error: Option<(f32, f32)>,
     /// Mean final score of the side to move (KataGo's `scoreMean`, the score
     /// of self-play, not the lead), if the evaluator gives it.
     pub score_mean: Option<f32>,
@@ -125,6 +130,12 @@ pub trait PositionEvaluator: Send + Sync {
         }
         Ok(evaluations.remove(0))
     }
+    /// Whether its evaluations carry the network's short-term errors
+    /// ([`NetEvaluation::shortterm_error`]), so that playouts can be
+    /// weighted by uncertainty (finished games then weigh the most).
+    fn gives_uncertainty(&self) -> bool {
+        false
+    }
     /// Whether it can evaluate boards of this size (`Err` with the reason
     /// otherwise).
     fn supports(&self, size: BoardSize) -> Result<(), String>;
@@ -162,6 +173,9 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
         cancel: &(dyn Fn() -> bool + Sync),
     ) -> Result<NetEvaluation, EvaluatorError> {
         (**self).evaluate_root(root, cancel)
+    }
+    fn gives_uncertainty(&self) -> bool {
+        (**self).gives_uncertainty()
     }
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         (**self).supports(size)
@@ -238,6 +252,14 @@ pub struct PuctConfig {
     /// Share of the most visited move's visits a move needs to be chosen
     /// by its bound (`minVisitPropForLCB`, 0.15).
     pub lcb_min_visits: f32,
+    /// Weight each evaluation by the network's certainty of it
+    /// (`useUncertainty`): `coeff / (u + coeff / max)`, u the utility's
+    /// short-term error the network predicts; finished games weigh `max`.
+    pub uncertainty_weighting: bool,
+    /// `uncertaintyCoeff`, 0.25.
+    pub uncertainty_coeff: f32,
+    /// `uncertaintyMaxWeight`, 8.
+    pub uncertainty_max_weight: f32,
     /// Make batches no larger than an eighth of a visit budget: at 16
     /// visits, batches of 2, not 8 (virtual loss spreads a wide batch over
     /// moves a sequential search would not try).
@@ -324,6 +346,9 @@ impl Default for PuctConfig {
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
             adaptive_batch: true,
+            uncertainty_weighting: true,
+            uncertainty_coeff: 0.25,
+            uncertainty_max_weight: 8.0,
             static_score_utility: 0.1,
             dynamic_score_utility: 0.3,
             dynamic_score_center_zero_weight: 0.2,
@@ -784,12 +809,14 @@ pub fn lcb_of(node: &tree::Node, s: f64, range: f64, stdevs: f64) -> (f64, f64) 
     let Some((mean, variance)) = node.utility_moments() else {
         return (-widest, widest);
     };
-    let n = f64::from(node.visits);
+    // The effective sample size of the (possibly weighted) visits.
+    let n = node.weight_sum;
+    let ess = n * n / node.weight_sq_sum.max(1e-12);
     let mean_sq = variance + mean * mean;
-    let prior_weight = 1.0 / (n * n);
+    let prior_weight = n / (ess * ess * ess);
     let mean_sq = (mean_sq * n + (mean_sq + range * range) * prior_weight) / (n + prior_weight);
     let weight = n + prior_weight;
-    let weight_sq = n + prior_weight * prior_weight;
+    let weight_sq = node.weight_sq_sum + prior_weight * prior_weight;
     let ess = weight * weight / weight_sq;
     let radius = ((mean_sq - mean * mean).max(0.0) / ess).sqrt() * stdevs;
     (s * mean - radius, radius)

@@ -237,6 +237,18 @@ impl Utility {
             + self.dynamic_factor * f * ((black_lead - self.center) / self.dynamic_scale).atan()
     }
 
+    /// The slope of [`Utility::score`] at Black's score `x` (KataGo's
+    /// `getApproxScoreUtilityDerivative`).
+    pub fn score_slope(&self, x: f64) -> f64 {
+        let f = std::f64::consts::FRAC_2_PI;
+        let term = |scale: f64, centre: f64| {
+            let u = (x - centre) / scale;
+            f / (scale * (1.0 + u * u))
+        };
+        self.static_factor * term(self.static_scale, 0.0)
+            + self.dynamic_factor * term(self.dynamic_scale, self.center)
+    }
+
     /// The whole utility for Black: win − loss plus the score utility.
     pub fn black(&self, win_loss: f64, black_lead: f64) -> f64 {
         win_loss + self.score(black_lead)
@@ -611,7 +623,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         }
         let value = leaf_value(to_move, &eval);
         self.tree.node_mut(id).nn_utility = self.utility.of_value(&value) as f32;
-        self.backup(&leaf.path, &value);
+        let weight = self.evaluation_weight(&eval, &value);
+        self.backup(&leaf.path, &value, weight);
         self.stats.new_visits += 1;
     }
 
@@ -625,7 +638,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             match self.tree.node(id).state {
                 NodeState::Terminal => {
                     let value = self.terminal_value(id, &game);
-                    self.backup(&path, &value);
+                    let weight = self.terminal_weight(id);
+                    self.backup(&path, &value, weight);
                     return Descent::Terminal;
                 }
                 NodeState::Leaf => {
@@ -655,7 +669,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     if game.is_over() {
                         self.tree.node_mut(id).state = NodeState::Terminal;
                         let value = self.terminal_value(id, &game);
-                        self.backup(&path, &value);
+                        self.backup(&path, &value, self.exact_weight());
                         return Descent::Terminal;
                     }
                     self.tree.node_mut(id).pending = true;
@@ -669,7 +683,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     let Some(child) = self.select(id, path.len() as u32) else {
                         // Every move excluded: score the position as it stands.
                         let value = exact_value(&game);
-                        self.backup(&path, &value);
+                        self.backup(&path, &value, self.exact_weight());
                         return Descent::Terminal;
                     };
                     let mv = self.tree.node(child).mv;
@@ -690,7 +704,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn terminal_value(&self, id: NodeId, game: &Game) -> LeafValue {
         let node = self.tree.node(id);
         if node.visits > 0 {
-            let n = f64::from(node.visits);
+            let n = node.weight_sum.max(1e-12);
             LeafValue {
                 black_win: (node.black_win_sum / n) as f32,
                 white_win: (node.white_win_sum / n) as f32,
@@ -788,7 +802,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         }
         let prior = f64::from(self.config.cpuct_stdev_prior).max(1e-6);
         let prior_weight = f64::from(self.config.cpuct_stdev_prior_weight);
-        let n = f64::from(node.visits);
+        let n = node.weight_sum;
         let stdev = if n <= 1.0 {
             prior
         } else {
@@ -802,13 +816,54 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         1.0 + scale * (stdev / prior - 1.0)
     }
 
+    /// The weight of a network evaluation: its certainty when playouts
+    /// are weighted by uncertainty (KataGo's `computeWeightFromNNOutput`),
+    /// else 1. The utility's uncertainty is the win−loss error plus the
+    /// score error times the score utility's slope at the score.
+    pub(crate) fn evaluation_weight(&self, eval: &NetEvaluation, value: &LeafValue) -> f64 {
+        let config = self.config;
+        let Some((winloss_error, score_error)) = eval.shortterm_error else {
+            return 1.0;
+        };
+        if !config.uncertainty_weighting || !winloss_error.is_finite() || !score_error.is_finite() {
+            return 1.0;
+        }
+        let slope = self.utility.score_slope(f64::from(value.black_score));
+        let uncertainty =
+            f64::from(winloss_error.max(0.0)) + slope * f64::from(score_error.max(0.0));
+        let coeff = f64::from(config.uncertainty_coeff).max(1e-6);
+        let max = f64::from(config.uncertainty_max_weight).max(1.0);
+        coeff / (uncertainty + coeff / max)
+    }
+
+    /// The weight of another visit to the finished (or frozen) node `id`:
+    /// what its visits weighed on average, or an exact value's weight.
+    fn terminal_weight(&self, id: NodeId) -> f64 {
+        let node = self.tree.node(id);
+        if node.visits > 0 && node.weight_sum > 0.0 {
+            node.weight_sum / f64::from(node.visits)
+        } else {
+            self.exact_weight()
+        }
+    }
+
+    /// The weight of an exact value (a finished game): the most an
+    /// evaluation can weigh.
+    fn exact_weight(&self) -> f64 {
+        if self.config.uncertainty_weighting && self.evaluator.gives_uncertainty() {
+            f64::from(self.config.uncertainty_max_weight).max(1.0)
+        } else {
+            1.0
+        }
+    }
+
     /// Adds `value` to every node of `path`, taking its virtual loss off.
-    fn backup(&mut self, path: &[NodeId], value: &LeafValue) {
+    fn backup(&mut self, path: &[NodeId], value: &LeafValue, weight: f64) {
         let utility = self.utility.of_value(value);
         for &id in path {
             let node = self.tree.node_mut(id);
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
-            node.add(value, utility);
+            node.add(value, utility, weight);
         }
     }
 

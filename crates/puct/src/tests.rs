@@ -1011,8 +1011,10 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
         for i in 0..visits {
             let win = if i < wins { 1.0 } else { 0.0 };
             let value = LeafValue::from_lead(win, 1.0 - win, 0.0);
-            tree.node_mut(child).add(&value, f64::from(2.0 * win - 1.0));
-            tree.node_mut(ROOT).add(&value, f64::from(2.0 * win - 1.0));
+            tree.node_mut(child)
+                .add(&value, f64::from(2.0 * win - 1.0), 1.0);
+            tree.node_mut(ROOT)
+                .add(&value, f64::from(2.0 * win - 1.0), 1.0);
         }
     }
     let eval = TestEval::new(area_eval);
@@ -1052,11 +1054,11 @@ fn lcb_bounds_narrow_with_visits() {
     let value = |w: f32| LeafValue::from_lead(w, 1.0 - w, 0.0);
     for i in 0..4 {
         let w = (i % 2) as f32;
-        few.add(&value(w), f64::from(2.0 * w - 1.0));
+        few.add(&value(w), f64::from(2.0 * w - 1.0), 1.0);
     }
     for i in 0..400 {
         let w = (i % 2) as f32;
-        many.add(&value(w), f64::from(2.0 * w - 1.0));
+        many.add(&value(w), f64::from(2.0 * w - 1.0), 1.0);
     }
     let (lo_few, r_few) = lcb_of(&few, 1.0, 1.4, 5.0);
     let (lo_many, r_many) = lcb_of(&many, 1.0, 1.4, 5.0);
@@ -1093,4 +1095,38 @@ fn the_score_utility_is_taken_over_the_score_s_distribution() {
     }
     // A wide spread pulls the utility of a lead towards the middle.
     assert!(utility.expected_score(10.0, 30.0) < utility.score(10.0));
+}
+
+#[test]
+fn uncertain_evaluations_weigh_less() {
+    use super::tree::LeafValue;
+    let game = Game::new(size(5), rules(0.5));
+    let eval = TestEval::new(area_eval);
+    let mut tree = Tree::new(Color::Black, 100);
+    let cfg = PuctConfig::default();
+    let searcher = Searcher::new(&mut tree, &game, &eval, &cfg, false);
+    let value = LeafValue::from_lead(0.5, 0.5, 0.0);
+    let with = |winloss: f32, score: f32| NetEvaluation {
+        shortterm_error: Some((winloss, score)),
+        ..NetEvaluation::default()
+    };
+    // Certain: the most a visit weighs.
+    assert!((searcher.evaluation_weight(&with(0.0, 0.0), &value) - 8.0).abs() < 1e-9);
+    // An error of 0.25 in win−loss: 0.25 / (0.25 + 0.25 / 8).
+    let w = searcher.evaluation_weight(&with(0.25, 0.0), &value);
+    assert!((w - 0.25 / (0.25 + 0.25 / 8.0)).abs() < 1e-9, "{w}");
+    // A score error counts through the score utility's slope.
+    assert!(searcher.evaluation_weight(&with(0.25, 5.0), &value) < w);
+    // Without errors, or with the weighting off, every visit weighs 1.
+    assert_eq!(
+        searcher.evaluation_weight(&NetEvaluation::default(), &value),
+        1.0
+    );
+    let off = PuctConfig {
+        uncertainty_weighting: false,
+        ..PuctConfig::default()
+    };
+    let mut tree = Tree::new(Color::Black, 100);
+    let searcher = Searcher::new(&mut tree, &game, &eval, &off, false);
+    assert_eq!(searcher.evaluation_weight(&with(0.25, 0.0), &value), 1.0);
 }

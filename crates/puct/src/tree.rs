@@ -52,6 +52,13 @@ pub struct Node {
     pub pending: bool,
     /// Completed visits.
     pub visits: u32,
+    /// Total weight of those visits: 1 each, or each evaluation's
+    /// certainty when playouts are weighted by uncertainty; the sums below
+    /// are weighted sums.
+    pub weight_sum: f64,
+    /// Sum of the squares of those weights (for the effective sample size
+    /// of a lower confidence bound).
+    pub weight_sq_sum: f64,
     /// Visits in flight (virtual losses).
     pub virtual_loss: u32,
     /// Sum of P(Black wins) over the visits.
@@ -90,6 +97,8 @@ impl Node {
             excluded: false,
             pending: false,
             visits: 0,
+            weight_sum: 0.0,
+            weight_sq_sum: 0.0,
             virtual_loss: 0,
             black_win_sum: 0.0,
             white_win_sum: 0.0,
@@ -102,18 +111,23 @@ impl Node {
         }
     }
 
+    /// Whether any visit has been counted (with a positive weight).
+    fn counted(&self) -> bool {
+        self.visits > 0 && self.weight_sum > 0.0
+    }
+
     /// Average of P(Black wins) − P(White wins), if visited.
     pub fn black_win_loss(&self) -> Option<f64> {
-        (self.visits > 0)
-            .then(|| (self.black_win_sum - self.white_win_sum) / f64::from(self.visits))
+        self.counted()
+            .then(|| (self.black_win_sum - self.white_win_sum) / self.weight_sum)
     }
 
     /// Black's average expected score and its standard deviation over the
     /// visits (the spread within each evaluation and between them), if
     /// visited.
     pub fn black_score(&self) -> Option<(f64, f64)> {
-        (self.visits > 0).then(|| {
-            let n = f64::from(self.visits);
+        self.counted().then(|| {
+            let n = self.weight_sum;
             let mean = self.black_score_sum / n;
             (mean, (self.score_sq_sum / n - mean * mean).max(0.0).sqrt())
         })
@@ -121,7 +135,8 @@ impl Node {
 
     /// Black's average expected lead, if visited.
     pub fn black_lead(&self) -> Option<f64> {
-        (self.visits > 0).then(|| self.black_lead_sum / f64::from(self.visits))
+        self.counted()
+            .then(|| self.black_lead_sum / self.weight_sum)
     }
 
     /// The win rate of `color`, KataGo's way: `(1 + win − loss) / 2`, so a
@@ -131,23 +146,27 @@ impl Node {
             .map(|wl| 0.5 * (1.0 + sign(color) * wl))
     }
 
-    /// Adds one visit with these values (Black's point of view) and the
-    /// utility the search gives them.
-    pub fn add(&mut self, value: &LeafValue, utility: f64) {
+    /// Adds one visit with these values (Black's point of view), the
+    /// utility the search gives them and the visit's weight (1 unless
+    /// playouts are weighted by uncertainty).
+    pub fn add(&mut self, value: &LeafValue, utility: f64, weight: f64) {
         self.visits += 1;
-        self.black_win_sum += f64::from(value.black_win);
-        self.white_win_sum += f64::from(value.white_win);
-        self.black_lead_sum += f64::from(value.black_lead);
-        self.black_score_sum += f64::from(value.black_score);
-        self.score_sq_sum += f64::from(value.score_sq);
-        self.utility_sum += utility;
-        self.utility_sq_sum += utility * utility;
+        self.weight_sum += weight;
+        self.weight_sq_sum += weight * weight;
+        self.black_win_sum += weight * f64::from(value.black_win);
+        self.white_win_sum += weight * f64::from(value.white_win);
+        self.black_lead_sum += weight * f64::from(value.black_lead);
+        self.black_score_sum += weight * f64::from(value.black_score);
+        self.score_sq_sum += weight * f64::from(value.score_sq);
+        self.utility_sum += weight * utility;
+        self.utility_sq_sum += weight * utility * utility;
     }
 
-    /// The mean and variance of Black's backed-up utility, if visited.
+    /// The weighted mean and variance of Black's backed-up utility, if
+    /// visited.
     pub fn utility_moments(&self) -> Option<(f64, f64)> {
-        (self.visits > 0).then(|| {
-            let n = f64::from(self.visits);
+        self.counted().then(|| {
+            let n = self.weight_sum;
             let mean = self.utility_sum / n;
             (mean, (self.utility_sq_sum / n - mean * mean).max(0.0))
         })

@@ -238,6 +238,15 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "uncertainty",
+            help: "weight each evaluation by the certainty the network gives it (its short-term error heads), finished games the most (useUncertainty)",
+            kind: Kind::Flag {
+                get: |s| s.search.uncertainty_weighting,
+                set: |s, on| s.search.uncertainty_weighting = on,
+            },
+            applies: None,
+        },
+        Setting {
             name: "adaptive-batch",
             help: "batches no larger than an eighth of a visit budget (batches spread their leaves by virtual loss)",
             kind: Kind::Flag {
