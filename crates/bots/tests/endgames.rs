@@ -148,7 +148,12 @@ fn check(case: &Case) -> Result<(), String> {
             let mut played = Vec::new();
             for _ in 0..limit {
                 match action {
-                    Action::Resign | Action::Move(Move::Pass) => return Ok(()),
+                    Action::Resign | Action::Move(Move::Pass) => {
+                        if std::env::var_os("ENDGAMES_DEBUG").is_some() {
+                            eprintln!("{}: settled after {played:?}", case.name);
+                        }
+                        return Ok(());
+                    }
                     Action::Move(Move::Play(point)) => {
                         played.push(describe(action));
                         if game.board().is_point_an_eye(point, color) {
