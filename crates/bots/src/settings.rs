@@ -278,25 +278,11 @@ impl<S: Default + 'static> Table<S> {
         let mut given = Vec::with_capacity(options.len());
         for (key, text) in options {
             let setting = self.find(bot, key)?;
-            setting
-                .kind
-                .apply(&mut settings, text)
-                .map_err(|reason| BotError::BadValue {
-                    key: key.clone(),
-                    value: text.clone(),
-                    reason,
-                })?;
+            apply_text(setting, &mut settings, key, text)?;
             given.push(setting);
         }
         for setting in given {
-            if let Some(condition) = &setting.applies {
-                if !(condition.holds)(&settings) {
-                    return Err(BotError::NotApplicable {
-                        key: setting.name.to_string(),
-                        condition: condition.text.to_string(),
-                    });
-                }
-            }
+            check_applies(setting, &settings)?;
         }
         Ok(settings)
     }
@@ -341,6 +327,36 @@ impl<S: Default + 'static> Table<S> {
                 (text != setting.kind.text(&defaults)).then_some((setting.name, text))
             })
             .collect()
+    }
+}
+
+/// Writes `text`, the value given for option `key`, into `settings`, or
+/// says why it is not one.
+fn apply_text<S>(
+    setting: &Setting<S>,
+    settings: &mut S,
+    key: &str,
+    text: &str,
+) -> Result<(), BotError> {
+    setting
+        .kind
+        .apply(settings, text)
+        .map_err(|reason| BotError::BadValue {
+            key: key.to_string(),
+            value: text.to_string(),
+            reason,
+        })
+}
+
+/// Whether `setting` applies with the rest of `settings` (its condition,
+/// if it has one).
+fn check_applies<S>(setting: &Setting<S>, settings: &S) -> Result<(), BotError> {
+    match &setting.applies {
+        Some(condition) if !(condition.holds)(settings) => Err(BotError::NotApplicable {
+            key: setting.name.to_string(),
+            condition: condition.text.to_string(),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -406,27 +422,13 @@ impl<S: Default + Clone + 'static> OptionList for Table<S> {
         };
         let setting = self.find(bot, name)?;
         let mut changed = settings.clone();
-        setting
-            .kind
-            .apply(&mut changed, text)
-            .map_err(|reason| BotError::BadValue {
-                key: name.to_string(),
-                value: text.to_string(),
-                reason,
-            })?;
+        apply_text(setting, &mut changed, name, text)?;
         // The option set, and every other option away from its default,
         // must still apply.
-        let set = std::iter::once(setting.name);
-        let others = self.changed(&changed).into_iter().map(|(key, _)| key);
-        for key in set.chain(others) {
-            let Some(condition) = self.get(key).and_then(|s| s.applies.as_ref()) else {
-                continue;
-            };
-            if !(condition.holds)(&changed) {
-                return Err(BotError::NotApplicable {
-                    key: key.to_string(),
-                    condition: condition.text.to_string(),
-                });
+        check_applies(setting, &changed)?;
+        for (key, _) in self.changed(&changed) {
+            if let Some(other) = self.get(key) {
+                check_applies(other, &changed)?;
             }
         }
         *settings = changed;

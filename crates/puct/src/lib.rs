@@ -777,7 +777,7 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
     });
     let config = searcher.config();
     let range = utility.range();
-    let bounds: Vec<(f64, f64)> = children
+    let mut bounds: Vec<(f64, f64)> = children
         .iter()
         .map(|&c| lcb_of(tree.node(c), s, range, f64::from(config.lcb_stdevs)))
         .collect();
@@ -790,9 +790,7 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
                 .max_by(|&a, &b| bounds[a].0.total_cmp(&bounds[b].0));
             if let Some(i) = chosen.filter(|&i| i > 0) {
                 children[..=i].rotate_right(1);
-                let mut moved = bounds.clone();
-                moved[..=i].rotate_right(1);
-                return finish_analysis(searcher, size, to_move, &children, &moved);
+                bounds[..=i].rotate_right(1);
             }
         }
     }

@@ -262,7 +262,7 @@ impl Utility {
 
     /// The worst utility there is, the value of a virtual loss.
     pub fn worst(&self) -> f64 {
-        -(1.0 + self.static_factor.abs() + self.dynamic_factor.abs())
+        -self.range()
     }
 }
 
