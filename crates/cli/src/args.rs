@@ -28,6 +28,10 @@ pub enum Command {
     Play(PlayArgs),
     /// Serve a bot over the Go Text Protocol on stdin and stdout.
     Gtp(GtpArgs),
+    /// KataGo's JSON analysis engine on stdin and stdout (KaTrain,
+    /// LizzieYzy, Ogatak). KataGo's single-dash flags (-model, -config,
+    /// -override-config, -quit-without-waiting) work too.
+    Analysis(AnalysisArgs),
     /// Referee games between two GTP engines and report the statistics.
     Match(MatchArgs),
     /// Measure the engine's speed.
@@ -47,6 +51,31 @@ pub enum Command {
         #[command(subcommand)]
         nn: NnCommand,
     },
+}
+
+#[derive(Debug, Args)]
+pub struct AnalysisArgs {
+    /// The KataGo network file (.bin.gz).
+    #[arg(long)]
+    pub model: std::path::PathBuf,
+    /// A KataGo-style config file (`name = value` lines; see
+    /// docs/guide/analysis.md for the settings).
+    #[arg(long)]
+    pub config: Option<std::path::PathBuf>,
+    /// Settings over the config's: name=value pairs separated by commas.
+    #[arg(long)]
+    pub override_config: Vec<String>,
+    /// When the input ends, stop the searches at once instead of finishing
+    /// the queued ones.
+    #[arg(long)]
+    pub quit_without_waiting: bool,
+    /// KataGo's human-imitation network: not supported; accepted so that
+    /// GUIs that pass it still start the engine, with a warning.
+    #[arg(long)]
+    pub human_model: Option<std::path::PathBuf>,
+    /// Print the settings reference (Markdown) and exit.
+    #[arg(long, hide = true)]
+    pub settings_reference: bool,
 }
 
 /// Options every game shares.

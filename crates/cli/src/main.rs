@@ -19,11 +19,12 @@ fn main() -> Result<()> {
         .with_env_filter(filter)
         .with_writer(io::stderr)
         .init();
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(katago_flags(std::env::args_os()));
     match cli.command {
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Gtp(args) => commands::gtp::run(args),
+        Command::Analysis(args) => commands::analysis::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Bench {
             bench: BenchCommand::Playouts(args),
@@ -41,4 +42,26 @@ fn main() -> Result<()> {
         Command::Serve(args) => commands::serve::run(args),
         Command::Nn { nn } => commands::nn::run(nn),
     }
+}
+
+/// KataGo's single-dash flags of `katago analysis` (`-model`, `-config`,
+/// `-override-config`, `-quit-without-waiting`) as `tengen analysis` reads
+/// them: GUIs that start KataGo write them so.
+fn katago_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let args: Vec<std::ffi::OsString> = args.collect();
+    if args.get(1).and_then(|a| a.to_str()) != Some("analysis") {
+        return args;
+    }
+    args.into_iter()
+        .map(|arg| match arg.to_str() {
+            Some(
+                flag @ ("-model"
+                | "-config"
+                | "-override-config"
+                | "-quit-without-waiting"
+                | "-human-model"),
+            ) => format!("-{flag}").into(),
+            _ => arg,
+        })
+        .collect()
 }

@@ -45,6 +45,9 @@ pub enum EvalError {
     /// The caller cancelled the evaluation before it finished.
     #[error("the evaluation was cancelled")]
     Cancelled,
+    /// A batch shared with other searches failed for this reason.
+    #[error("{0}")]
+    Batch(String),
 }
 
 /// Which symmetries to evaluate a position under.
@@ -164,19 +167,64 @@ impl Network {
                 each.into_iter().map(|s| vec![s]).collect()
             }
         };
-        // Every game of a batch has as many symmetries (one, or all eight).
-        let per_game = lists.first().map_or(1, Vec::len);
         let mut prepared = Vec::with_capacity(games.len());
         for game in games {
-            prepared.push(Prepared::new(game, &self.model, options)?);
+            prepared.push(self.prepare(game, &options.inputs)?);
         }
-        let mut results: Vec<Option<Evaluation>> = vec![None; games.len()];
-        let mut sizes: Vec<(usize, usize)> = prepared.iter().map(|p| (p.width, p.height)).collect();
+        let items: Vec<(&NetInput, &[u8])> = prepared
+            .iter()
+            .zip(&lists)
+            .map(|(input, list)| (input, list.as_slice()))
+            .collect();
+        self.run_inputs(&items, options.policy_optimism, cancel)
+    }
+
+    /// The inputs of `game`'s side to move, computed once so that they can
+    /// be evaluated later, on another thread, in a batch with other
+    /// positions ([`Network::evaluate_inputs`]).
+    pub fn prepare(&self, game: &Game, options: &InputOptions) -> Result<NetInput, EvalError> {
+        NetInput::new(game, &self.model, options)
+    }
+
+    /// Evaluates prepared inputs, each under its own symmetry, with this
+    /// much of the optimistic policy mixed in; given up with
+    /// [`EvalError::Cancelled`] soon after `cancel` says so.
+    pub fn evaluate_inputs(
+        &self,
+        inputs: &[(&NetInput, u8)],
+        policy_optimism: f32,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<Evaluation>, EvalError> {
+        if let Some(&(_, s)) = inputs.iter().find(|(_, s)| *s >= SYMMETRIES) {
+            return Err(EvalError::Symmetry(s));
+        }
+        let symmetries: Vec<[u8; 1]> = inputs.iter().map(|&(_, s)| [s]).collect();
+        let items: Vec<(&NetInput, &[u8])> = inputs
+            .iter()
+            .zip(&symmetries)
+            .map(|(&(input, _), s)| (input, s.as_slice()))
+            .collect();
+        self.run_inputs(&items, policy_optimism, cancel)
+    }
+
+    /// Evaluates each input under each of its symmetries (every input with
+    /// as many), averaging over them; each board size is one batch.
+    fn run_inputs(
+        &self,
+        items: &[(&NetInput, &[u8])],
+        policy_optimism: f32,
+        cancel: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Vec<Evaluation>, EvalError> {
+        // Every game of a batch has as many symmetries (one, or all eight).
+        let per_game = items.first().map_or(1, |(_, list)| list.len());
+        let mut results: Vec<Option<Evaluation>> = vec![None; items.len()];
+        let mut sizes: Vec<(usize, usize)> =
+            items.iter().map(|(p, _)| (p.width, p.height)).collect();
         sizes.sort_unstable();
         sizes.dedup();
         for (width, height) in sizes {
-            let members: Vec<usize> = (0..games.len())
-                .filter(|&i| (prepared[i].width, prepared[i].height) == (width, height))
+            let members: Vec<usize> = (0..items.len())
+                .filter(|&i| (items[i].0.width, items[i].0.height) == (width, height))
                 .collect();
             let points = width * height;
             // One batch: every member under every symmetry asked for.
@@ -185,11 +233,11 @@ impl Network {
             let mut global = Vec::with_capacity(members.len() * per_game * GLOBAL_INPUTS);
             let mut plane = vec![0.0f32; SPATIAL_INPUTS * points];
             for &i in &members {
-                for &symmetry in &lists[i] {
+                for &symmetry in items[i].1 {
                     let map = point_map(symmetry, width, height, false);
-                    permute_planes(&map, SPATIAL_INPUTS, &prepared[i].spatial, &mut plane);
+                    permute_planes(&map, SPATIAL_INPUTS, &items[i].0.spatial, &mut plane);
                     spatial.extend_from_slice(&plane);
-                    global.extend_from_slice(&prepared[i].global);
+                    global.extend_from_slice(&items[i].0.global);
                 }
             }
             let batch = members.len() * per_game;
@@ -203,7 +251,7 @@ impl Network {
                         height,
                         &spatial,
                         &global,
-                        options.policy_optimism,
+                        policy_optimism,
                         self.threads,
                         cancel,
                     )
@@ -211,10 +259,10 @@ impl Network {
                 .ok_or(EvalError::Cancelled)?;
             for (m, &i) in members.iter().enumerate() {
                 let mut evaluations = Vec::with_capacity(per_game);
-                for (k, &symmetry) in lists[i].iter().enumerate() {
+                for (k, &symmetry) in items[i].1.iter().enumerate() {
                     let back = point_map(symmetry, width, height, true);
                     let raw = unpermute(&raw[m * per_game + k], &back);
-                    let p = &prepared[i];
+                    let p = items[i].0;
                     evaluations.push(evaluate(
                         &self.model,
                         &raw,
@@ -233,8 +281,10 @@ impl Network {
     }
 }
 
-/// A game's inputs and legal moves, before symmetry.
-struct Prepared {
+/// A position's network inputs and legal moves, before symmetry
+/// ([`Network::prepare`]).
+#[derive(Clone, Debug)]
+pub struct NetInput {
     width: usize,
     height: usize,
     spatial: Vec<f32>,
@@ -244,15 +294,15 @@ struct Prepared {
     no_result_impossible: bool,
 }
 
-impl Prepared {
-    fn new(game: &Game, model: &ModelDesc, options: &EvalOptions) -> Result<Prepared, EvalError> {
+impl NetInput {
+    fn new(game: &Game, model: &ModelDesc, options: &InputOptions) -> Result<NetInput, EvalError> {
         let size = game.size();
         let (width, height) = (size.width(), size.height());
         if width > MAX_BOARD_SIDE || height > MAX_BOARD_SIDE {
             return Err(EvalError::BoardTooLarge { width, height });
         }
         let rules = KataRules::from_rules(game.rules())?;
-        let mut input_options = options.inputs;
+        let mut input_options = *options;
         input_options.prefer_pass_alive_under_suicide |= model.prefer_pass_alive_under_suicide;
         let points = width * height;
         let mut spatial = vec![0.0f32; SPATIAL_INPUTS * points];
@@ -274,7 +324,7 @@ impl Prepared {
             }
         }
         legal.push(game.legal(Move::Pass).is_ok());
-        Ok(Prepared {
+        Ok(NetInput {
             width,
             height,
             spatial,

@@ -33,22 +33,110 @@ struct Generations {
     old: HashMap<u64, NetEvaluation>,
 }
 
-/// An evaluator with a cache of `capacity` positions per generation in
-/// front of it.
-pub struct CachedEvaluator<E> {
-    inner: E,
+/// The cached evaluations: `capacity` positions per generation. Several
+/// evaluators may share one (the searches of an analysis engine).
+pub struct EvaluationCache {
     capacity: usize,
     generations: Mutex<Generations>,
     hits: AtomicU64,
     misses: AtomicU64,
 }
 
+/// An evaluator with a cache in front of it.
+pub struct CachedEvaluator<E> {
+    inner: E,
+    cache: std::sync::Arc<EvaluationCache>,
+    /// Mixed into every key: evaluators whose settings change the answers
+    /// (a playout doubling advantage, a fixed symmetry) keep apart.
+    salt: u64,
+}
+
 impl<E: PositionEvaluator> CachedEvaluator<E> {
-    /// `inner` behind a cache of `capacity` positions per generation (0:
-    /// no cache; every call goes to `inner`).
+    /// `inner` behind a cache of its own of `capacity` positions per
+    /// generation (0: no cache; every call goes to `inner`).
     pub fn new(inner: E, capacity: usize) -> CachedEvaluator<E> {
-        CachedEvaluator {
+        CachedEvaluator::sharing(
             inner,
+            std::sync::Arc::new(EvaluationCache::new(capacity)),
+            0,
+        )
+    }
+
+    /// `inner` behind a cache shared with other evaluators; `salt` tells
+    /// apart the positions of evaluators that answer differently.
+    pub fn sharing(
+        inner: E,
+        cache: std::sync::Arc<EvaluationCache>,
+        salt: u64,
+    ) -> CachedEvaluator<E> {
+        CachedEvaluator { inner, cache, salt }
+    }
+
+    /// The evaluator behind the cache.
+    pub fn inner(&self) -> &E {
+        &self.inner
+    }
+
+    /// The cache.
+    pub fn cache(&self) -> &EvaluationCache {
+        &self.cache
+    }
+
+    /// Evaluates `positions` (all roots or none), the cached ones from
+    /// memory and the rest in one call of `run`.
+    fn cached(
+        &self,
+        positions: &[&Game],
+        root: bool,
+        run: impl FnOnce(&[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError>,
+    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
+        let cache = &*self.cache;
+        if cache.capacity == 0 {
+            return run(positions);
+        }
+        let salt = self.salt.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let keys: Vec<u64> = positions
+            .iter()
+            .map(|g| input_key(g, root) ^ salt)
+            .collect();
+        let mut results: Vec<Option<NetEvaluation>> =
+            keys.iter().map(|&k| cache.lookup(k)).collect();
+        let missing: Vec<usize> = (0..positions.len())
+            .filter(|&i| results[i].is_none())
+            .collect();
+        cache
+            .hits
+            .fetch_add((positions.len() - missing.len()) as u64, Ordering::Relaxed);
+        cache
+            .misses
+            .fetch_add(missing.len() as u64, Ordering::Relaxed);
+        if !missing.is_empty() {
+            let games: Vec<&Game> = missing.iter().map(|&i| positions[i]).collect();
+            let evaluations = run(&games)?;
+            if evaluations.len() != games.len() {
+                return Err(EvaluatorError::new(format!(
+                    "{} results for {} positions",
+                    evaluations.len(),
+                    games.len()
+                )));
+            }
+            let mut generations = cache.lock();
+            for (&i, evaluation) in missing.iter().zip(evaluations) {
+                cache.store(&mut generations, keys[i], evaluation.clone());
+                results[i] = Some(evaluation);
+            }
+        }
+        Ok(results
+            .into_iter()
+            .map(|r| r.expect("every position answered"))
+            .collect())
+    }
+}
+
+impl EvaluationCache {
+    /// A cache of `capacity` positions per generation (0: none).
+    pub fn new(capacity: usize) -> EvaluationCache {
+        EvaluationCache {
             capacity,
             generations: Mutex::new(Generations::default()),
             hits: AtomicU64::new(0),
@@ -56,9 +144,8 @@ impl<E: PositionEvaluator> CachedEvaluator<E> {
         }
     }
 
-    /// The evaluator behind the cache.
-    pub fn inner(&self) -> &E {
-        &self.inner
+    fn lock(&self) -> std::sync::MutexGuard<'_, Generations> {
+        self.generations.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Positions answered from the cache so far, and those evaluated.
@@ -71,13 +158,13 @@ impl<E: PositionEvaluator> CachedEvaluator<E> {
 
     /// Forgets every cached evaluation.
     pub fn clear(&self) {
-        let mut generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
+        let mut generations = self.lock();
         generations.current.clear();
         generations.old.clear();
     }
 
     fn lookup(&self, key: u64) -> Option<NetEvaluation> {
-        let mut generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
+        let mut generations = self.lock();
         if let Some(found) = generations.current.get(&key) {
             return Some(found.clone());
         }
@@ -91,49 +178,6 @@ impl<E: PositionEvaluator> CachedEvaluator<E> {
             generations.old = std::mem::take(&mut generations.current);
         }
         generations.current.insert(key, evaluation);
-    }
-
-    /// Evaluates `positions` (all roots or none), the cached ones from
-    /// memory and the rest in one call of `run`.
-    fn cached(
-        &self,
-        positions: &[&Game],
-        root: bool,
-        run: impl FnOnce(&[&Game]) -> Result<Vec<NetEvaluation>, EvaluatorError>,
-    ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
-        if self.capacity == 0 {
-            return run(positions);
-        }
-        let keys: Vec<u64> = positions.iter().map(|g| input_key(g, root)).collect();
-        let mut results: Vec<Option<NetEvaluation>> =
-            keys.iter().map(|&k| self.lookup(k)).collect();
-        let missing: Vec<usize> = (0..positions.len())
-            .filter(|&i| results[i].is_none())
-            .collect();
-        self.hits
-            .fetch_add((positions.len() - missing.len()) as u64, Ordering::Relaxed);
-        self.misses
-            .fetch_add(missing.len() as u64, Ordering::Relaxed);
-        if !missing.is_empty() {
-            let games: Vec<&Game> = missing.iter().map(|&i| positions[i]).collect();
-            let evaluations = run(&games)?;
-            if evaluations.len() != games.len() {
-                return Err(EvaluatorError::new(format!(
-                    "{} results for {} positions",
-                    evaluations.len(),
-                    games.len()
-                )));
-            }
-            let mut generations = self.generations.lock().unwrap_or_else(|e| e.into_inner());
-            for (&i, evaluation) in missing.iter().zip(evaluations) {
-                self.store(&mut generations, keys[i], evaluation.clone());
-                results[i] = Some(evaluation);
-            }
-        }
-        Ok(results
-            .into_iter()
-            .map(|r| r.expect("every position answered"))
-            .collect())
     }
 }
 
@@ -260,10 +304,34 @@ mod tests {
         let again = cache.evaluate(&[&b, &a]).unwrap();
         assert_eq!(cache.inner().0.load(Ordering::SeqCst), 1);
         assert_eq!(again[0], first[0]);
-        assert_eq!(cache.hits_and_misses(), (2, 1));
+        assert_eq!(cache.cache().hits_and_misses(), (2, 1));
         // The root is another key (another optimism).
         cache.evaluate_root(&a, &|| false).unwrap();
         assert_eq!(cache.inner().0.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_shared_cache_serves_evaluators_of_the_same_salt_only() {
+        let shared = std::sync::Arc::new(EvaluationCache::new(100));
+        let one = CachedEvaluator::sharing(Counter(AtomicU64::new(0)), shared.clone(), 7);
+        let same = CachedEvaluator::sharing(Counter(AtomicU64::new(0)), shared.clone(), 7);
+        let other = CachedEvaluator::sharing(Counter(AtomicU64::new(0)), shared.clone(), 8);
+        let a = game(&["E5", "C3"]);
+        one.evaluate(&[&a]).unwrap();
+        same.evaluate(&[&a]).unwrap();
+        other.evaluate(&[&a]).unwrap();
+        assert_eq!(one.inner().0.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            same.inner().0.load(Ordering::SeqCst),
+            0,
+            "answered from the shared cache"
+        );
+        assert_eq!(
+            other.inner().0.load(Ordering::SeqCst),
+            1,
+            "another salt, another key"
+        );
+        assert_eq!(shared.hits_and_misses(), (1, 2));
     }
 
     #[test]
@@ -306,7 +374,7 @@ mod tests {
         cache.evaluate(&[&games[3]]).unwrap(); // the current (C1, A1) becomes old
         cache.evaluate(&[&games[1]]).unwrap(); // B1 was dropped
         assert_eq!(cache.inner().0.load(Ordering::SeqCst), 5);
-        cache.clear();
+        cache.cache().clear();
         cache.evaluate(&[&games[3]]).unwrap();
         assert_eq!(cache.inner().0.load(Ordering::SeqCst), 6);
         let off = CachedEvaluator::new(Counter(AtomicU64::new(0)), 0);

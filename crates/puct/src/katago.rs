@@ -7,9 +7,12 @@ use std::sync::{Arc, Mutex};
 
 use tengen_core::{BoardSize, Color, Game};
 use tengen_katago::model::ModelError;
-use tengen_katago::network::{grid_point, EvalOptions, Network, Symmetries, MAX_BOARD_SIDE};
+use tengen_katago::network::{
+    grid_point, EvalOptions, NetInput, Network, Symmetries, MAX_BOARD_SIDE,
+};
 use tengen_katago::output::Evaluation;
 
+use crate::batching::SharedBatches;
 use crate::{EvaluatorError, NetEvaluation, PositionEvaluator};
 
 /// Networks loaded so far, by canonical path and thread count.
@@ -51,6 +54,16 @@ pub struct KataGoEvalSettings {
     pub random_symmetry: bool,
     /// Seed of those draws.
     pub seed: u64,
+    /// Evaluate every position under this one symmetry instead (KataGo's
+    /// `nnRandomize = false` is symmetry 0).
+    pub fixed_symmetry: Option<u8>,
+    /// Playout doubling advantage of one player (KataGo's
+    /// `playoutDoublingAdvantage`): the network assumes that this player
+    /// searches 2^pda times as much as the other, and the other −pda.
+    pub playout_doubling_advantage: Option<(Color, f32)>,
+    /// Hide the moves played before this turn from the network (KataGo's
+    /// `ignorePreRootHistory`, with a search's root at this turn).
+    pub history_from: Option<usize>,
 }
 
 impl Default for KataGoEvalSettings {
@@ -60,6 +73,9 @@ impl Default for KataGoEvalSettings {
             policy_optimism: 1.0,
             random_symmetry: true,
             seed: 0,
+            fixed_symmetry: None,
+            playout_doubling_advantage: None,
+            history_from: None,
         }
     }
 }
@@ -73,6 +89,7 @@ pub struct KataGoEvaluator {
     options: EvalOptions,
     settings: KataGoEvalSettings,
     next_symmetry: AtomicU64,
+    batches: Option<Arc<SharedBatches>>,
 }
 
 impl KataGoEvaluator {
@@ -88,7 +105,21 @@ impl KataGoEvaluator {
             options: EvalOptions::default(),
             settings,
             next_symmetry: AtomicU64::new(settings.seed),
+            batches: None,
         }
+    }
+
+    /// An evaluator whose positions go into `batches`, shared with other
+    /// searches, with these settings.
+    pub fn shared(batches: Arc<SharedBatches>, settings: KataGoEvalSettings) -> KataGoEvaluator {
+        let mut evaluator = KataGoEvaluator::with_settings(Arc::clone(batches.network()), settings);
+        evaluator.batches = Some(batches);
+        evaluator
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &KataGoEvalSettings {
+        &self.settings
     }
 
     /// The network.
@@ -97,15 +128,18 @@ impl KataGoEvaluator {
     }
 
     /// The symmetries of a batch of `count` positions.
-    fn symmetries(&self, count: usize) -> Symmetries {
+    fn symmetries(&self, count: usize) -> Vec<u8> {
+        if let Some(symmetry) = self.settings.fixed_symmetry {
+            return vec![symmetry; count];
+        }
         let draw = self.next_symmetry.fetch_add(1, Ordering::Relaxed);
         if !self.settings.random_symmetry {
-            return Symmetries::One((draw % 8) as u8);
+            return vec![(draw % 8) as u8; count];
         }
         // SplitMix64 over the draw counter: reproducible from the seed,
         // independent between positions.
         let mut state = draw.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.settings.seed;
-        let each = (0..count)
+        (0..count)
             .map(|_| {
                 state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
                 let mut z = state;
@@ -113,8 +147,7 @@ impl KataGoEvaluator {
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
                 ((z ^ (z >> 31)) % 8) as u8
             })
-            .collect();
-        Symmetries::Each(each)
+            .collect()
     }
 
     /// Evaluates `positions` with this policy optimism.
@@ -124,19 +157,31 @@ impl KataGoEvaluator {
         optimism: f32,
         cancel: &(dyn Fn() -> bool + Sync),
     ) -> Result<Vec<NetEvaluation>, EvaluatorError> {
-        let options = EvalOptions {
-            policy_optimism: optimism,
-            ..self.options
-        };
-        let evaluations = self
-            .network
-            .evaluate_until(
-                positions,
-                self.symmetries(positions.len()),
-                &options,
-                cancel,
-            )
-            .map_err(|e| EvaluatorError::new(e.to_string()))?;
+        let symmetries = self.symmetries(positions.len());
+        let mut inputs = Vec::with_capacity(positions.len());
+        for (game, &symmetry) in positions.iter().zip(&symmetries) {
+            let mut options = self.options.inputs;
+            if let Some((color, pda)) = self.settings.playout_doubling_advantage {
+                options.playout_doubling_advantage =
+                    if game.to_move() == color { pda } else { -pda };
+            }
+            if let Some(from) = self.settings.history_from {
+                options.history_limit = Some(game.turn_count().saturating_sub(from));
+            }
+            let input = self
+                .network
+                .prepare(game, &options)
+                .map_err(|e| EvaluatorError::new(e.to_string()))?;
+            inputs.push((input, symmetry));
+        }
+        let evaluations = match &self.batches {
+            Some(batches) => batches.evaluate(inputs, optimism, cancel),
+            None => {
+                let refs: Vec<(&NetInput, u8)> = inputs.iter().map(|(i, s)| (i, *s)).collect();
+                self.network.evaluate_inputs(&refs, optimism, cancel)
+            }
+        }
+        .map_err(|e| EvaluatorError::new(e.to_string()))?;
         Ok(positions
             .iter()
             .zip(&evaluations)

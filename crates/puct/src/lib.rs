@@ -25,6 +25,7 @@
 //! clones the root [`Game`] (history included, since the evaluator may want
 //! it), which is cheap beside a network evaluation but not free.
 
+pub mod batching;
 pub mod cache;
 pub mod katago;
 pub mod noise;
@@ -228,6 +229,13 @@ pub struct PuctConfig {
     pub fpu_reduction: f32,
     /// The same at the root (`rootFpuReductionMax`, 0.1).
     pub root_fpu_reduction: f32,
+    /// Temperature of the root's priors (`rootPolicyTemperature`, 1):
+    /// above 1 the search spreads wider.
+    pub root_policy_temperature: f32,
+    /// KataGo's `wideRootNoise` (0, off): at the root, priors flattened
+    /// and random bonuses to the moves' values, for analysis that looks at
+    /// more moves; it does not change how a move is chosen.
+    pub wide_root_noise: f32,
     /// The value first-play urgency starts from: the parent's average
     /// blended towards the network's own value of the parent by
     /// `1 − (visited policy)²` (KataGo's `fpuParentWeightByVisitedPolicy`,
@@ -338,6 +346,8 @@ impl Default for PuctConfig {
             c_puct_base: 500.0,
             fpu_reduction: 0.2,
             root_fpu_reduction: 0.1,
+            root_policy_temperature: 1.0,
+            wide_root_noise: 0.0,
             fpu_parent_blend: true,
             cpuct_stdev_scale: 0.85,
             cpuct_stdev_prior: 0.40,
@@ -382,6 +392,14 @@ pub struct PuctCandidate {
     pub winrate: f32,
     /// Expected lead of the side to move after it, in points.
     pub lead: f32,
+    /// Expected final score of the side to move after it, as in self-play
+    /// (the network's score mean; the lead when the evaluator has none).
+    pub score_selfplay: f32,
+    /// Standard deviation of that final score over the visits.
+    pub score_stdev: f32,
+    /// Total weight of its visits (each visit's certainty when playouts
+    /// are weighted by uncertainty, else 1 a visit).
+    pub weight: f64,
     /// Utility of the side to move after it.
     pub utility: f32,
     /// A lower confidence bound of that utility ([`lcb_of`]).
@@ -398,6 +416,9 @@ pub struct PuctCandidate {
     /// Black's ownership after the move (as [`PuctAnalysis::ownership`]),
     /// over this search's evaluations below it; empty unless asked for.
     pub ownership: Vec<f32>,
+    /// The standard deviation of that ownership over the same
+    /// evaluations; empty unless both are asked for.
+    pub ownership_stdev: Vec<f32>,
 }
 
 /// The full view of a search: [`Analysis`] plus score leads and utilities,
@@ -412,6 +433,16 @@ pub struct PuctAnalysis {
     pub root_lead: f32,
     /// The side to move's utility over the whole root.
     pub root_utility: f32,
+    /// The side to move's expected final score (as in self-play) over the
+    /// whole root.
+    pub root_score_selfplay: f32,
+    /// Standard deviation of that score over the whole root.
+    pub root_score_stdev: f32,
+    /// Total weight of the root's visits.
+    pub root_weight: f64,
+    /// The network's own evaluation of the root, before any search; `None`
+    /// when an earlier search evaluated the root (a kept tree).
+    pub raw: Option<RawRoot>,
     /// Candidates with a visit, the most visited first (ties: the better
     /// value first).
     pub candidates: Vec<PuctCandidate>,
@@ -463,8 +494,94 @@ impl PuctAnalysis {
     }
 }
 
-/// How often to report, and where.
-type Reporter<'a, 'b> = &'a mut Report<'b>;
+/// The network's evaluation of a search's root, from the side to move's
+/// point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawRoot {
+    /// Win rate, `(1 + win − loss) / 2`.
+    pub winrate: f32,
+    /// Expected lead in points.
+    pub lead: f32,
+    /// Expected final score as in self-play, if the evaluator gives it.
+    pub score_selfplay: Option<f32>,
+    /// Standard deviation of that score, if given.
+    pub score_stdev: Option<f32>,
+    /// Probability of no result.
+    pub no_result: f32,
+    /// The network's short-term errors of the win−loss value and of the
+    /// score, if given.
+    pub shortterm_error: Option<(f32, f32)>,
+    /// The policy row by row from the top-left corner, the pass last; −1
+    /// for illegal moves.
+    pub policy: Vec<f32>,
+}
+
+impl RawRoot {
+    /// The raw view of `eval`, the evaluation of a position of this size.
+    pub fn new(eval: &NetEvaluation, size: BoardSize) -> RawRoot {
+        let (width, height) = (size.width(), size.height());
+        let mut policy = vec![-1.0f32; width * height + 1];
+        for &(mv, p) in &eval.policy {
+            let index = match mv {
+                Move::Pass => width * height,
+                Move::Play(point) => {
+                    let (col, row) = size.col_row(point);
+                    (height - 1 - row) * width + col
+                }
+            };
+            policy[index] = p;
+        }
+        let (score_selfplay, score_stdev) = match (eval.score_mean, eval.score_mean_sq) {
+            (Some(mean), Some(sq)) => (
+                Some(mean),
+                Some(
+                    (f64::from(sq) - f64::from(mean) * f64::from(mean))
+                        .max(0.0)
+                        .sqrt() as f32,
+                ),
+            ),
+            (mean, _) => (mean, None),
+        };
+        RawRoot {
+            winrate: 0.5 * (1.0 + eval.win - eval.loss),
+            lead: eval.lead,
+            score_selfplay,
+            score_stdev,
+            no_result: eval.no_result,
+            shortterm_error: eval.shortterm_error,
+            policy,
+        }
+    }
+}
+
+/// What [`PuctBot::analyse`] is asked beyond the bot's own limits.
+pub struct AnalyseRequest<'a> {
+    /// Stops the search early (a terminate).
+    pub stop: &'a dyn Fn() -> bool,
+    /// Moves kept out near the root.
+    pub filters: &'a [MoveFilter],
+    /// The optional parts of the analysis to gather.
+    pub detail: AnalysisDetail,
+    /// Reports during the search: how often, and where.
+    pub report: Option<DetailedReport<'a>>,
+}
+
+/// How often to report, and where: [`Analysis`] for GTP and the web page,
+/// or the full [`PuctAnalysis`].
+enum Reporting<'a, 'b> {
+    Plain(&'a mut Report<'b>),
+    Detailed(&'a mut DetailedReport<'b>),
+}
+
+/// Reports of the full analysis during a search.
+pub struct DetailedReport<'a> {
+    /// About how often.
+    pub interval: Duration,
+    /// Called with the search's current analysis.
+    pub sink: &'a mut dyn FnMut(&PuctAnalysis),
+}
+
+type Reporter<'a, 'b> = Reporting<'a, 'b>;
 
 /// What a request asks of one search beyond its limits.
 #[derive(Clone, Copy, Debug, Default)]
@@ -560,6 +677,32 @@ impl<E: PositionEvaluator> PuctBot<E> {
         self.last_stats.clone().unwrap_or_default()
     }
 
+    /// Analyses `game` within the configured limits (visits, playouts,
+    /// time) without choosing a move, reporting as asked; the analysis of
+    /// the search, or `None` if the evaluator cannot evaluate this board.
+    /// The tree is kept for the next search when reuse is on.
+    pub fn analyse(&mut self, game: &Game, request: AnalyseRequest<'_>) -> Option<PuctAnalysis> {
+        self.evaluator.supports(game.size()).ok()?;
+        let limits = self.limits(game);
+        let options = SearchOptions {
+            cleanup: false,
+            filters: request.filters,
+            detail: request.detail,
+        };
+        let tree = match request.report {
+            Some(mut sink) => self.run_search(
+                game,
+                limits,
+                Some(Reporting::Detailed(&mut sink)),
+                request.stop,
+                options,
+            ),
+            None => self.run_search(game, limits, None, request.stop, options),
+        };
+        self.keep(tree, game);
+        self.analysis.clone()
+    }
+
     /// The search's limits for this move.
     fn limits(&self, game: &Game) -> Limits {
         let (target_time, max_time) = self.clock.think_times(self.config.time, game);
@@ -609,9 +752,17 @@ impl<E: PositionEvaluator> PuctBot<E> {
         searcher.filters = options.filters.to_vec();
         searcher.detail = options.detail;
         let mut monitor = |s: &Searcher<'_, E>, elapsed: Duration| -> bool {
-            cadence.tick(report.as_deref_mut(), elapsed, || {
-                analysis_of(s, size, to_move).to_analysis()
-            });
+            match report.as_mut() {
+                Some(Reporting::Plain(report)) => {
+                    cadence.tick(Some(&mut **report), elapsed, || {
+                        analysis_of(s, size, to_move).to_analysis()
+                    });
+                }
+                Some(Reporting::Detailed(report)) if cadence.due(report.interval, elapsed) => {
+                    (report.sink)(&analysis_of(s, size, to_move));
+                }
+                _ => {}
+            }
             stop()
         };
         searcher.run(limits, &mut monitor, stop);
@@ -851,11 +1002,15 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
             }
             let winrate = node.winrate_for(to_move).unwrap_or(0.5) as f32;
             let (utility_lcb, radius) = bounds[k];
+            let (score, score_stdev) = node.black_score().unwrap_or((0.0, 0.0));
             PuctCandidate {
                 mv: node.mv,
                 visits: u64::from(node.visits),
                 winrate,
                 lead: (s * node.black_lead().unwrap_or(0.0)) as f32,
+                score_selfplay: (s * score) as f32,
+                score_stdev: score_stdev as f32,
+                weight: node.weight_sum,
                 utility: value(c) as f32,
                 utility_lcb: utility_lcb as f32,
                 lcb: (winrate - (radius / 2.0) as f32).clamp(0.0, 1.0),
@@ -866,16 +1021,28 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
                     .moves_ownership
                     .get(&c)
                     .map_or_else(Vec::new, |own| own.mean_rows(size)),
+                ownership_stdev: match searcher.moves_ownership.get(&c) {
+                    Some(own) if searcher.detail.ownership_stdev => own.stdev_rows(size),
+                    _ => Vec::new(),
+                },
             }
         })
         .collect();
     let root = tree.root();
     let ownership = &searcher.ownership;
+    let (root_score, root_score_stdev) = root.black_score().unwrap_or((0.0, 0.0));
     PuctAnalysis {
         visits: u64::from(root.visits),
         root_winrate: root.winrate_for(to_move).unwrap_or(0.5) as f32,
         root_lead: (s * root.black_lead().unwrap_or(0.0)) as f32,
         root_utility: search::node_utility(tree, ROOT, utility).map_or(0.0, |u| s * u) as f32,
+        root_score_selfplay: (s * root_score) as f32,
+        root_score_stdev: root_score_stdev as f32,
+        root_weight: root.weight_sum,
+        raw: searcher
+            .root_evaluation
+            .as_ref()
+            .map(|eval| RawRoot::new(eval, size)),
         candidates,
         ownership: ownership.mean_rows(size),
         ownership_stdev: if searcher.detail.ownership_stdev {
@@ -901,7 +1068,7 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
             filters: &request.filters,
             detail: request.detail,
         };
-        let report = request.report.as_mut();
+        let report = request.report.as_mut().map(Reporting::Plain);
         self.choose(game, report, options, request.stop)
     }
 
@@ -964,7 +1131,7 @@ impl<E: PositionEvaluator> Agent for PuctBot<E> {
             filters: &request.filters,
             detail: request.detail,
         };
-        let report = request.report.as_mut();
+        let report = request.report.as_mut().map(Reporting::Plain);
         let tree = self.run_search(game, limits, report, stop, options);
         self.keep(tree, game);
         // The tree may have filled up (or the game be over) before the stop:

@@ -322,7 +322,12 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     pub detail: AnalysisDetail,
     /// What the search did.
     pub stats: SearchStats,
+    /// The network's evaluation of the root, when this search made it (a
+    /// kept tree's root was evaluated by an earlier one).
+    pub root_evaluation: Option<NetEvaluation>,
     root_prepared: bool,
+    /// State of the draws of wide root noise (a SplitMix64 counter).
+    noise_state: std::cell::Cell<u64>,
 }
 
 impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
@@ -365,7 +370,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 root_visits: reused,
                 ..SearchStats::default()
             },
+            root_evaluation: None,
             root_prepared: false,
+            noise_state: std::cell::Cell::new(config.noise_seed ^ 0x5851_f42d_4c95_7f2d),
         }
     }
 
@@ -500,11 +507,35 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             .zip(&legal)
             .any(|(&c, &ok)| ok && self.tree.node(c).mv != Move::Pass);
         let to_move = self.game.to_move();
-        for (&c, &ok) in children.iter().zip(&legal) {
+        // A root policy temperature above 1 flattens the priors
+        // (`rootPolicyTemperature`): p^(1/T), renormalised.
+        let temperature = f64::from(self.config.root_policy_temperature);
+        let tempered: Vec<f64> = children
+            .iter()
+            .map(|&c| {
+                let p = f64::from(self.tree.node(c).raw_prior);
+                if temperature > 0.0 && temperature != 1.0 {
+                    p.max(0.0).powf(1.0 / temperature)
+                } else {
+                    p
+                }
+            })
+            .collect();
+        let raw_total: f64 = children
+            .iter()
+            .map(|&c| f64::from(self.tree.node(c).raw_prior))
+            .sum();
+        let tempered_total: f64 = tempered.iter().sum();
+        let rescale = if tempered_total > 0.0 {
+            raw_total / tempered_total
+        } else {
+            1.0
+        };
+        for ((&c, &ok), p) in children.iter().zip(&legal).zip(&tempered) {
             let filtered = self.is_filtered(to_move, self.tree.node(c).mv, 1);
             let node = self.tree.node_mut(c);
             node.excluded = !ok || filtered || (self.cleanup && others && node.mv == Move::Pass);
-            node.prior = node.raw_prior;
+            node.prior = (p * rescale) as f32;
         }
         if self.config.noise_weight > 0.0 && !children.is_empty() {
             let alpha = f64::from(self.config.noise_concentration) / children.len() as f64;
@@ -599,6 +630,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let id = *leaf.path.last().expect("a path has a root");
         let game = &leaf.game;
         let to_move = game.to_move();
+        if leaf.path.len() == 1 {
+            self.root_evaluation = Some(eval.clone());
+        }
         if leaf.frozen {
             self.tree.node_mut(id).state = NodeState::Terminal;
         } else {
@@ -782,12 +816,44 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 let own = node_utility(tree, c, &self.utility).map_or(0.0, |u| s * u);
                 (own * visits + worst * vl) / n
             };
-            let score = q + explore * f64::from(child.prior) / (1.0 + n);
+            let (q, prior) = if id == ROOT && config.wide_root_noise > 0.0 {
+                self.wide_root_noise(q, child.prior)
+            } else {
+                (q, child.prior)
+            };
+            let score = q + explore * f64::from(prior) / (1.0 + n);
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((c, score));
             }
         }
         best.map(|(c, _)| c)
+    }
+
+    /// KataGo's `wideRootNoise` at the root: the prior flattened to the
+    /// power `1 / (4w + 1)`, and half the time a bonus of `w·|N(0, 1)|` to
+    /// the move's value, so that the search spreads over more moves.
+    fn wide_root_noise(&self, value: f64, prior: f32) -> (f64, f32) {
+        let w = f64::from(self.config.wide_root_noise);
+        let prior = f64::from(prior.max(0.0)).powf(1.0 / (4.0 * w + 1.0)) as f32;
+        let first = self.next_uniform();
+        if first < 0.5 {
+            return (value, prior);
+        }
+        // Box–Muller: |N(0, 1)| from two uniform draws.
+        let u1 = self.next_uniform().max(1e-300);
+        let u2 = self.next_uniform();
+        let gaussian = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        (value + w * gaussian.abs(), prior)
+    }
+
+    /// A uniform draw in [0, 1) from the searcher's own generator.
+    fn next_uniform(&self) -> f64 {
+        let state = self.noise_state.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.noise_state.set(state);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// How much wider to explore below `node` for the spread of its

@@ -194,11 +194,20 @@ impl ReportCadence {
         analysis: impl FnOnce() -> tengen_core::Analysis,
     ) {
         if let Some(report) = report {
-            if elapsed >= self.next {
+            if self.due(report.interval, elapsed) {
                 (report.sink)(&analysis());
-                self.next = elapsed + report.interval;
             }
         }
+    }
+
+    /// Whether a report is due `elapsed` into the search (the first at
+    /// once); if so the next one is scheduled `interval` later.
+    pub fn due(&mut self, interval: Duration, elapsed: Duration) -> bool {
+        if elapsed < self.next {
+            return false;
+        }
+        self.next = elapsed + interval;
+        true
     }
 }
 

@@ -2,6 +2,7 @@
 //! `tengen` library (or the crate that does the work) and wires it to
 //! standard input and output and a progress bar.
 
+pub mod analysis;
 pub mod bench;
 pub mod gtp;
 pub mod match_cmd;

@@ -133,6 +133,9 @@ pub struct InputOptions {
     pub conservative_pass: bool,
     /// Playout doubling advantage, from the side to move's view (0: none).
     pub playout_doubling_advantage: f32,
+    /// Show at most this many turns of history (KataGo's
+    /// `ignorePreRootHistory`: a search shows none before its root).
+    pub history_limit: Option<usize>,
     /// Compute pass-alive areas as if multi-stone suicide were legal even
     /// when it is not (KataGo's `alwaysComputePassAliveUnderSuicideRules`).
     pub prefer_pass_alive_under_suicide: bool,
@@ -262,7 +265,9 @@ pub fn fill(
     } else if hist.game_finished || hist.past_normal_phase_end {
         max_turns = 1;
     }
-    let usable = max_turns.min(hist.approx_valid_turns);
+    let usable = max_turns
+        .min(hist.approx_valid_turns)
+        .min(options.history_limit.unwrap_or(usize::MAX));
     let mut turns_included = 0;
     for k in 1..=usable {
         let Some(&(loc, mover)) = hist.moves.len().checked_sub(k).map(|i| &hist.moves[i]) else {

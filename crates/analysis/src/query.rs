@@ -1,0 +1,973 @@
+//! A query line as KataGo's analysis engine reads it, checked field by
+//! field into typed requests: the positions to analyse, the settings of
+//! their searches, what to report; or an action. A bad field is an error
+//! that names it; a field tengen does not know, or a setting it cannot
+//! honour, is a warning and the query goes on.
+
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tengen_core::{
+    AnalysisDetail, Board, BoardSize, Color, Game, KoRule, Move, MoveFilter, Rules, Scoring,
+    SuicideRule, Variant,
+};
+
+use crate::settings::{self, EngineSettings, Scope, SearchSettings};
+
+/// A query that could not be served, in KataGo's error shape.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{message}")]
+pub struct QueryError {
+    /// The query's id, when it had a readable one.
+    pub id: Option<String>,
+    /// The field at fault, if one is.
+    pub field: Option<String>,
+    /// Why.
+    pub message: String,
+}
+
+/// A remark on a field that did not stop the query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Warning {
+    /// The field.
+    pub field: String,
+    /// What was done instead.
+    pub message: String,
+}
+
+/// What a line asks.
+#[derive(Debug)]
+pub enum Request {
+    /// Positions to analyse.
+    Analyze(Box<Query>),
+    /// One of the special actions.
+    Action(ActionRequest),
+}
+
+/// A special action, and the query to echo in its answer.
+#[derive(Debug)]
+pub struct ActionRequest {
+    /// The query's id.
+    pub id: String,
+    /// What to do.
+    pub action: Action,
+    /// The query as sent (echoed back).
+    pub echo: Map<String, Value>,
+}
+
+/// The special actions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// `query_version`.
+    QueryVersion,
+    /// `clear_cache`.
+    ClearCache,
+    /// `terminate` (an id) or `terminate_all` (`None`), optionally only
+    /// some turns.
+    Terminate {
+        /// Whose queries.
+        id: Option<String>,
+        /// Which of their turns (all when `None`).
+        turns: Option<Vec<usize>>,
+    },
+    /// `query_models`.
+    QueryModels,
+}
+
+/// What a response includes beyond the essentials.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Include {
+    /// `includeOwnership`.
+    pub ownership: bool,
+    /// `includeOwnershipStdev`.
+    pub ownership_stdev: bool,
+    /// `includeMovesOwnership`.
+    pub moves_ownership: bool,
+    /// `includeMovesOwnershipStdev`.
+    pub moves_ownership_stdev: bool,
+    /// `includePolicy`.
+    pub policy: bool,
+    /// `includePVVisits`.
+    pub pv_visits: bool,
+    /// `includeNoResultValue`.
+    pub no_result: bool,
+}
+
+impl Include {
+    /// What the search must gather for these.
+    pub fn detail(&self) -> AnalysisDetail {
+        AnalysisDetail {
+            moves_ownership: self.moves_ownership || self.moves_ownership_stdev,
+            ownership_stdev: self.ownership_stdev || self.moves_ownership_stdev,
+        }
+    }
+}
+
+/// One position of a query.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// Its turn number (0: before the first move).
+    pub turn: usize,
+    /// Its priority (higher first).
+    pub priority: i64,
+    /// The game up to it.
+    pub game: Game,
+}
+
+/// An analysis query.
+#[derive(Debug)]
+pub struct Query {
+    /// The query's id.
+    pub id: String,
+    /// The positions to analyse, in the order of `analyzeTurns`.
+    pub positions: Vec<Position>,
+    /// The settings of their searches.
+    pub settings: SearchSettings,
+    /// What responses include.
+    pub include: Include,
+    /// `avoidMoves` and `allowMoves`.
+    pub filters: Vec<MoveFilter>,
+    /// `reportDuringSearchEvery`.
+    pub report_every: Option<Duration>,
+    /// `firstReportDuringSearchAfter`: the first report then, the others
+    /// every `report_every`.
+    pub first_report: Option<Duration>,
+    /// Remarks to send before the analysis.
+    pub warnings: Vec<Warning>,
+}
+
+/// The fields of a query object, read one by one; what was never read is
+/// unknown.
+struct Fields<'a> {
+    object: &'a Map<String, Value>,
+    id: Option<String>,
+    read: Vec<&'static str>,
+}
+
+impl<'a> Fields<'a> {
+    fn error(&self, field: &str, message: impl Into<String>) -> QueryError {
+        QueryError {
+            id: self.id.clone(),
+            field: Some(field.to_string()),
+            message: message.into(),
+        }
+    }
+
+    fn get(&mut self, name: &'static str) -> Option<&'a Value> {
+        self.read.push(name);
+        self.object.get(name).filter(|v| !v.is_null())
+    }
+
+    fn bool(&mut self, name: &'static str) -> Result<Option<bool>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(_) => Err(self.error(name, "must be a boolean")),
+        }
+    }
+
+    fn whole(&mut self, name: &'static str, min: i64, max: i64) -> Result<Option<i64>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(value) => whole(value, min, max)
+                .map(Some)
+                .map_err(|m| self.error(name, m)),
+        }
+    }
+
+    fn real(&mut self, name: &'static str, min: f64, max: f64) -> Result<Option<f64>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(v) if v.is_finite() && v >= min && v <= max => Ok(Some(v)),
+                _ => Err(self.error(name, format!("must be a number from {min} to {max}"))),
+            },
+            Some(_) => Err(self.error(name, format!("must be a number from {min} to {max}"))),
+        }
+    }
+
+    fn string(&mut self, name: &'static str) -> Result<Option<&'a str>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.error(name, "must be a string")),
+        }
+    }
+
+    fn array(&mut self, name: &'static str) -> Result<Option<&'a Vec<Value>>, QueryError> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(Value::Array(items)) => Ok(Some(items)),
+            Some(_) => Err(self.error(name, "must be an array")),
+        }
+    }
+
+    /// Warnings for the fields never read.
+    fn unknown(&self) -> Vec<Warning> {
+        self.object
+            .keys()
+            .filter(|k| {
+                !self.read.contains(&k.as_str()) && k.as_str() != "id" && k.as_str() != "action"
+            })
+            .map(|k| Warning {
+                field: k.clone(),
+                message: "unknown field, ignored".to_string(),
+            })
+            .collect()
+    }
+}
+
+fn whole(value: &Value, min: i64, max: i64) -> Result<i64, String> {
+    let text = || format!("must be a whole number from {min} to {max}");
+    let Value::Number(n) = value else {
+        return Err(text());
+    };
+    let v = match (n.as_i64(), n.as_f64()) {
+        (Some(v), _) => v,
+        (None, Some(f)) if f.fract() == 0.0 && f.abs() < 9e18 => f as i64,
+        _ => return Err(text()),
+    };
+    if v < min || v > max {
+        return Err(text());
+    }
+    Ok(v)
+}
+
+/// Parses one line. `max_side`: the largest board side the network runs.
+pub fn parse(
+    line: &str,
+    defaults: &EngineSettings,
+    max_side: usize,
+) -> Result<Request, QueryError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| QueryError {
+        id: None,
+        field: None,
+        message: format!("could not parse the query as JSON: {e}"),
+    })?;
+    let Value::Object(object) = value else {
+        return Err(QueryError {
+            id: None,
+            field: None,
+            message: "a query must be a JSON object".to_string(),
+        });
+    };
+    let id = match object.get("id") {
+        Some(Value::String(id)) => id.clone(),
+        Some(_) => {
+            return Err(QueryError {
+                id: None,
+                field: Some("id".to_string()),
+                message: "must be a string".to_string(),
+            })
+        }
+        None => {
+            return Err(QueryError {
+                id: None,
+                field: Some("id".to_string()),
+                message: "every query needs an id".to_string(),
+            })
+        }
+    };
+    let mut fields = Fields {
+        object: &object,
+        id: Some(id.clone()),
+        read: Vec::new(),
+    };
+    if let Some(action) = object.get("action") {
+        let action = action_of(&mut fields, action)?;
+        return Ok(Request::Action(ActionRequest {
+            id,
+            action,
+            echo: object.clone(),
+        }));
+    }
+    parse_query(fields, id, defaults, max_side).map(|q| Request::Analyze(Box::new(q)))
+}
+
+fn action_of(fields: &mut Fields<'_>, action: &Value) -> Result<Action, QueryError> {
+    let Value::String(name) = action else {
+        return Err(fields.error("action", "must be a string"));
+    };
+    let turns = |fields: &mut Fields<'_>| -> Result<Option<Vec<usize>>, QueryError> {
+        let Some(items) = fields.array("turnNumbers")? else {
+            return Ok(None);
+        };
+        items
+            .iter()
+            .map(|v| whole(v, 0, 1_000_000).map(|n| n as usize))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+            .map_err(|m| fields.error("turnNumbers", m))
+    };
+    Ok(match name.as_str() {
+        "query_version" => Action::QueryVersion,
+        "clear_cache" => Action::ClearCache,
+        "query_models" => Action::QueryModels,
+        "terminate" => {
+            let Some(target) = fields.string("terminateId")? else {
+                return Err(fields.error("terminateId", "terminate needs the id of the queries to end"));
+            };
+            let target = target.to_string();
+            Action::Terminate {
+                id: Some(target),
+                turns: turns(fields)?,
+            }
+        }
+        "terminate_all" => Action::Terminate {
+            id: None,
+            turns: turns(fields)?,
+        },
+        other => {
+            return Err(fields.error(
+                "action",
+                format!("unknown action {other:?} (query_version, clear_cache, terminate, terminate_all, query_models)"),
+            ))
+        }
+    })
+}
+
+fn parse_query(
+    mut fields: Fields<'_>,
+    id: String,
+    defaults: &EngineSettings,
+    max_side: usize,
+) -> Result<Query, QueryError> {
+    let mut warnings = Vec::new();
+    let max = max_side as i64;
+    let width = fields.whole("boardXSize", 1, max)?.ok_or_else(|| {
+        fields.error(
+            "boardXSize",
+            format!("required: the board's width, 1 to {max}"),
+        )
+    })?;
+    let height = fields.whole("boardYSize", 1, max)?.ok_or_else(|| {
+        fields.error(
+            "boardYSize",
+            format!("required: the board's height, 1 to {max}"),
+        )
+    })?;
+    let size = BoardSize::new(width as usize, height as usize)
+        .map_err(|e| fields.error("boardXSize", e.to_string()))?;
+
+    let rules_value = fields
+        .get("rules")
+        .ok_or_else(|| fields.error("rules", "required: a rules name or object"))?;
+    let parsed_rules = parse_rules(rules_value).map_err(|m| fields.error("rules", m))?;
+    for note in &parsed_rules.notes {
+        warnings.push(Warning {
+            field: "rules".to_string(),
+            message: note.clone(),
+        });
+    }
+    let mut rules = parsed_rules.rules;
+    let komi = fields.real("komi", -400.0, 400.0)?;
+    if let Some(komi) = komi {
+        if (komi * 2.0).fract() != 0.0 {
+            return Err(fields.error("komi", "must be a whole or half number"));
+        }
+        rules.komi = komi;
+    }
+    let bonus_rule = match fields.string("whiteHandicapBonus")? {
+        None => parsed_rules.handicap_bonus,
+        Some("0") => HandicapBonus::Zero,
+        Some("N") => HandicapBonus::N,
+        Some("N-1") => HandicapBonus::NMinusOne,
+        Some(_) => {
+            return Err(fields.error("whiteHandicapBonus", "must be \"0\", \"N\" or \"N-1\""))
+        }
+    };
+
+    let player = |fields: &Fields<'_>, field: &str, text: &Value| -> Result<Color, QueryError> {
+        match text.as_str().map(str::to_ascii_uppercase).as_deref() {
+            Some("B") | Some("BLACK") => Ok(Color::Black),
+            Some("W") | Some("WHITE") => Ok(Color::White),
+            _ => Err(fields.error(field, format!("{text} is not a player (\"B\" or \"W\")"))),
+        }
+    };
+    let stone_list =
+        |fields: &mut Fields<'_>, name: &'static str| -> Result<Vec<(Color, Move)>, QueryError> {
+            let Some(items) = fields.array(name)? else {
+                return Ok(Vec::new());
+            };
+            let mut out = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(|| {
+                    fields.error(name, format!("entry {i} must be a [player, location] pair"))
+                })?;
+                let color = player(fields, name, &pair[0])?;
+                let text = pair[1].as_str().ok_or_else(|| {
+                    fields.error(name, format!("entry {i}: the location must be a string"))
+                })?;
+                let mv = parse_location(size, text)
+                    .map_err(|m| fields.error(name, format!("entry {i}: {m}")))?;
+                out.push((color, mv));
+            }
+            Ok(out)
+        };
+    let initial = stone_list(&mut fields, "initialStones")?;
+    let moves = stone_list(&mut fields, "moves")?;
+    if fields.get("moves").is_none() {
+        return Err(fields.error("moves", "required: the moves played (may be empty)"));
+    }
+    let initial_player = match fields.get("initialPlayer") {
+        None => None,
+        Some(v) => Some(player(&fields, "initialPlayer", v)?),
+    };
+
+    // The starting position.
+    let mut board = Board::new(size);
+    for (i, &(color, mv)) in initial.iter().enumerate() {
+        let Move::Play(point) = mv else {
+            return Err(fields.error("initialStones", format!("entry {i}: a pass is not a stone")));
+        };
+        board
+            .place_setup_stone(point, color)
+            .map_err(|e| fields.error("initialStones", format!("entry {i}: {e}")))?;
+    }
+    let handicap = {
+        let black = initial.iter().filter(|(c, _)| *c == Color::Black).count();
+        let white = initial.iter().filter(|(c, _)| *c == Color::White).count();
+        if white == 0 && black >= 2 {
+            black
+        } else {
+            0
+        }
+    };
+    // KataGo gives White its handicap bonus as komi, as the network sees it.
+    rules.komi += match bonus_rule {
+        HandicapBonus::Zero => 0.0,
+        HandicapBonus::N => handicap as f64,
+        HandicapBonus::NMinusOne => handicap.saturating_sub(1) as f64,
+    };
+    let first = initial_player
+        .or_else(|| moves.first().map(|&(c, _)| c))
+        .unwrap_or(Color::Black);
+    let start = Game::from_position(board, first, rules);
+
+    // Which turns, with their priorities.
+    let turns: Vec<usize> = match fields.array("analyzeTurns")? {
+        None => vec![moves.len()],
+        Some(items) => {
+            let mut turns = Vec::with_capacity(items.len());
+            for item in items {
+                let turn = whole(item, 0, moves.len() as i64).map_err(|_| {
+                    fields.error(
+                        "analyzeTurns",
+                        format!("{item} is not a turn of this game (0 to {})", moves.len()),
+                    )
+                })?;
+                turns.push(turn as usize);
+            }
+            turns
+        }
+    };
+    let priority = fields
+        .whole("priority", i64::from(i32::MIN), i64::from(i32::MAX))?
+        .unwrap_or(0);
+    let priorities: Vec<i64> = match fields.array("priorities")? {
+        None => vec![priority; turns.len()],
+        Some(items) => {
+            if items.len() != turns.len() {
+                return Err(fields.error("priorities", "must have one priority per analysed turn"));
+            }
+            items
+                .iter()
+                .map(|v| whole(v, i64::from(i32::MIN), i64::from(i32::MAX)))
+                .collect::<Result<_, _>>()
+                .map_err(|m| fields.error("priorities", m))?
+        }
+    };
+
+    // Replay, keeping the games of the analysed turns.
+    let mut wanted: Vec<usize> = turns.clone();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut games: Vec<(usize, Game)> = Vec::with_capacity(wanted.len());
+    let mut game = start;
+    let mut next = wanted.iter().peekable();
+    for turn in 0..=moves.len() {
+        if next.peek() == Some(&&turn) {
+            games.push((turn, game.clone()));
+            next.next();
+        }
+        if turn == moves.len() || next.peek().is_none() {
+            break;
+        }
+        let (color, mv) = moves[turn];
+        game.play_as(color, mv).map_err(|e| {
+            fields.error(
+                "moves",
+                format!(
+                    "move {} ({} {}) is illegal: {e}",
+                    turn,
+                    color_letter(color),
+                    size.gtp(mv)
+                ),
+            )
+        })?;
+    }
+    // Every move must be legal even past the last analysed turn: a game
+    // record with an illegal move is refused as a whole.
+    let last = games.last().map_or(0, |(t, _)| *t);
+    let mut check = games.last().map(|(_, g)| g.clone());
+    if let Some(game) = check.as_mut() {
+        for (turn, &(color, mv)) in moves.iter().enumerate().skip(last) {
+            game.play_as(color, mv).map_err(|e| {
+                fields.error(
+                    "moves",
+                    format!(
+                        "move {} ({} {}) is illegal: {e}",
+                        turn,
+                        color_letter(color),
+                        size.gtp(mv)
+                    ),
+                )
+            })?;
+        }
+    }
+    let positions = turns
+        .iter()
+        .zip(&priorities)
+        .map(|(&turn, &priority)| Position {
+            turn,
+            priority,
+            game: games
+                .iter()
+                .find(|(t, _)| *t == turn)
+                .map(|(_, g)| g.clone())
+                .expect("every analysed turn replayed"),
+        })
+        .collect();
+
+    // Settings: the defaults, then the query's own.
+    let mut engine = defaults.clone();
+    if let Some(visits) = fields.whole("maxVisits", 1, 1_000_000_000)? {
+        engine.search.puct.visits = Some(visits as u64);
+    }
+    if let Some(t) = fields.real("rootPolicyTemperature", 0.01, 100.0)? {
+        engine.search.puct.root_policy_temperature = t as f32;
+    }
+    if let Some(r) = fields.real("rootFpuReductionMax", 0.0, 2.0)? {
+        engine.search.puct.root_fpu_reduction = r as f32;
+    }
+    if let Some(n) = fields.whole("analysisPVLen", 0, 1000)? {
+        engine.search.pv_len = n as usize;
+    }
+    if let Some(overrides) = fields.get("overrideSettings") {
+        let Value::Object(overrides) = overrides else {
+            return Err(fields.error("overrideSettings", "must be an object"));
+        };
+        for (name, value) in overrides {
+            let text = match value {
+                Value::Bool(b) => b.to_string(),
+                Value::Number(n) => n.to_string(),
+                Value::String(s) => s.clone(),
+                _ => {
+                    return Err(fields.error(
+                        "overrideSettings",
+                        format!("{name}: must be a boolean, number or string"),
+                    ))
+                }
+            };
+            match settings::find(name) {
+                Some(setting) if setting.scope == Scope::Query => setting
+                    .apply(&mut engine, &text)
+                    .map_err(|e| fields.error("overrideSettings", e.to_string()))?,
+                Some(_) => warnings.push(Warning {
+                    field: "overrideSettings".to_string(),
+                    message: format!("{name} can only be set on the command line; ignored"),
+                }),
+                None if name == "antiMirror" && text == "false" => {}
+                None => warnings.push(Warning {
+                    field: "overrideSettings".to_string(),
+                    message: format!("{name} is not supported by tengen; ignored"),
+                }),
+            }
+        }
+    }
+    let include = Include {
+        ownership: fields.bool("includeOwnership")?.unwrap_or(false),
+        ownership_stdev: fields.bool("includeOwnershipStdev")?.unwrap_or(false),
+        moves_ownership: fields.bool("includeMovesOwnership")?.unwrap_or(false),
+        moves_ownership_stdev: fields.bool("includeMovesOwnershipStdev")?.unwrap_or(false),
+        policy: fields.bool("includePolicy")?.unwrap_or(false),
+        pv_visits: fields.bool("includePVVisits")?.unwrap_or(false),
+        no_result: fields.bool("includeNoResultValue")?.unwrap_or(false),
+    };
+    let mut filters = Vec::new();
+    for (name, allow) in [("avoidMoves", false), ("allowMoves", true)] {
+        let Some(items) = fields.array(name)? else {
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let filter = parse_filter(size, item, allow)
+                .map_err(|m| fields.error(name, format!("entry {i}: {m}")))?;
+            if allow
+                && filters
+                    .iter()
+                    .any(|f: &MoveFilter| f.allow && f.color == filter.color)
+            {
+                return Err(fields.error(name, "at most one entry per player"));
+            }
+            filters.push(filter);
+        }
+    }
+    let report_every = fields
+        .real("reportDuringSearchEvery", 0.001, 1e6)?
+        .map(Duration::from_secs_f64);
+    let first_report = fields
+        .real("firstReportDuringSearchAfter", 0.0, 1e6)?
+        .map(Duration::from_secs_f64);
+    warnings.extend(fields.unknown());
+    Ok(Query {
+        id,
+        positions,
+        settings: engine.search,
+        include,
+        filters,
+        report_every,
+        first_report,
+        warnings,
+    })
+}
+
+fn color_letter(color: Color) -> &'static str {
+    match color {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
+
+fn parse_filter(size: BoardSize, item: &Value, allow: bool) -> Result<MoveFilter, String> {
+    let Value::Object(entry) = item else {
+        return Err("must be an object with player, moves and untilDepth".to_string());
+    };
+    let color = match entry
+        .get("player")
+        .and_then(Value::as_str)
+        .map(str::to_ascii_uppercase)
+        .as_deref()
+    {
+        Some("B") | Some("BLACK") => Color::Black,
+        Some("W") | Some("WHITE") => Color::White,
+        _ => return Err("player must be \"B\" or \"W\"".to_string()),
+    };
+    let Some(Value::Array(list)) = entry.get("moves") else {
+        return Err("moves must be an array of locations".to_string());
+    };
+    let mut moves = Vec::with_capacity(list.len());
+    for m in list {
+        let text = m.as_str().ok_or("moves must be strings")?;
+        moves.push(parse_location(size, text)?);
+    }
+    let until = entry
+        .get("untilDepth")
+        .ok_or("untilDepth is required")
+        .and_then(|v| {
+            whole(v, 1, 1_000_000).map_err(|_| "untilDepth must be a whole number from 1")
+        })
+        .map_err(str::to_string)?;
+    Ok(MoveFilter {
+        color,
+        moves,
+        until_depth: until as u32,
+        allow,
+    })
+}
+
+/// A location as KataGo reads it: `pass`, GTP's `D4` (columns past `Z`
+/// as `AA`, `AB`…) or `(x,y)` counted from the top-left corner.
+pub fn parse_location(size: BoardSize, text: &str) -> Result<Move, String> {
+    let trimmed = text.trim();
+    if let Some(inner) = trimmed.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        let mut parts = inner.split(',').map(str::trim);
+        let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("{text:?} is not a location"));
+        };
+        let (Ok(x), Ok(y)) = (x.parse::<usize>(), y.parse::<usize>()) else {
+            return Err(format!("{text:?} is not a location"));
+        };
+        if x >= size.width() || y >= size.height() {
+            return Err(format!(
+                "{text:?} is off the {}x{} board",
+                size.width(),
+                size.height()
+            ));
+        }
+        return Ok(Move::Play(
+            size.point(x, size.height() - 1 - y).expect("on the board"),
+        ));
+    }
+    size.parse_gtp(trimmed).map_err(|e| e.to_string())
+}
+
+/// KataGo's handicap bonus rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HandicapBonus {
+    Zero,
+    N,
+    NMinusOne,
+}
+
+struct ParsedRules {
+    rules: Rules,
+    handicap_bonus: HandicapBonus,
+    notes: Vec<String>,
+}
+
+/// KataGo's rules by name or as an object, in tengen's terms.
+fn parse_rules(value: &Value) -> Result<ParsedRules, String> {
+    let mut ko = KoRule::Simple;
+    let mut scoring = Scoring::Area;
+    let mut tax = "NONE".to_string();
+    let mut suicide = false;
+    let mut button = false;
+    let mut bonus = HandicapBonus::Zero;
+    match value {
+        Value::String(name) => {
+            // KataGo's names in any case and spelling: "tromp-taylor",
+            // "Tromp Taylor", "TROMP_TAYLOR".
+            let key: String = name
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .map(|c| c.to_ascii_lowercase())
+                .collect();
+            match key.as_str() {
+                "tromptaylor" => {
+                    ko = KoRule::PositionalSuperko;
+                    suicide = true;
+                }
+                "chinese" => bonus = HandicapBonus::N,
+                "chineseogs" | "chinesekgs" => {
+                    ko = KoRule::PositionalSuperko;
+                    bonus = HandicapBonus::N;
+                }
+                "japanese" | "korean" => {
+                    scoring = Scoring::Territory;
+                    tax = "SEKI".to_string();
+                }
+                "stonescoring" => tax = "ALL".to_string(),
+                "aga" | "bga" | "french" => {
+                    ko = KoRule::SituationalSuperko;
+                    bonus = HandicapBonus::NMinusOne;
+                }
+                "agabutton" => {
+                    ko = KoRule::SituationalSuperko;
+                    bonus = HandicapBonus::NMinusOne;
+                    button = true;
+                }
+                "newzealand" | "nz" => {
+                    ko = KoRule::SituationalSuperko;
+                    suicide = true;
+                }
+                _ => return Err(format!("unknown rules {name:?} (tromp-taylor, chinese, chinese-ogs, chinese-kgs, japanese, korean, stone-scoring, aga, bga, aga-button, new-zealand, or an object)")),
+            }
+        }
+        Value::Object(object) => {
+            for (key, v) in object {
+                let text = || v.as_str().map(str::to_ascii_uppercase);
+                match key.as_str() {
+                    "ko" => {
+                        ko = match text().as_deref() {
+                            Some("SIMPLE") => KoRule::Simple,
+                            Some("POSITIONAL") => KoRule::PositionalSuperko,
+                            Some("SITUATIONAL") => KoRule::SituationalSuperko,
+                            _ => {
+                                return Err(
+                                    "ko must be SIMPLE, POSITIONAL or SITUATIONAL".to_string()
+                                )
+                            }
+                        }
+                    }
+                    "scoring" => {
+                        scoring = match text().as_deref() {
+                            Some("AREA") => Scoring::Area,
+                            Some("TERRITORY") => Scoring::Territory,
+                            _ => return Err("scoring must be AREA or TERRITORY".to_string()),
+                        }
+                    }
+                    "tax" => {
+                        tax = match text().as_deref() {
+                            Some(t @ ("NONE" | "SEKI" | "ALL")) => t.to_string(),
+                            _ => return Err("tax must be NONE, SEKI or ALL".to_string()),
+                        }
+                    }
+                    "suicide" => suicide = v.as_bool().ok_or("suicide must be a boolean")?,
+                    "hasButton" => button = v.as_bool().ok_or("hasButton must be a boolean")?,
+                    "friendlyPassOk" => {
+                        v.as_bool().ok_or("friendlyPassOk must be a boolean")?;
+                    }
+                    "whiteHandicapBonus" => {
+                        bonus = match v.as_str() {
+                            Some("0") => HandicapBonus::Zero,
+                            Some("N") => HandicapBonus::N,
+                            Some("N-1") => HandicapBonus::NMinusOne,
+                            _ => {
+                                return Err("whiteHandicapBonus must be \"0\", \"N\" or \"N-1\""
+                                    .to_string())
+                            }
+                        }
+                    }
+                    other => return Err(format!("unknown rules field {other:?}")),
+                }
+            }
+        }
+        _ => return Err("must be a rules name or object".to_string()),
+    }
+    let mut notes = Vec::new();
+    if tax != "NONE" {
+        notes.push(format!(
+            "tax {tax} is not supported: the count and the network's inputs use tax NONE (eyes in seki count as territory)"
+        ));
+    }
+    if button {
+        notes.push("a button is not supported: the game is counted without one".to_string());
+    }
+    let rules = Rules {
+        variant: Variant::Go,
+        ko,
+        suicide: if suicide {
+            SuicideRule::MultiStoneAllowed
+        } else {
+            SuicideRule::Forbidden
+        },
+        scoring,
+        komi: if scoring == Scoring::Territory {
+            6.5
+        } else {
+            7.5
+        },
+    };
+    Ok(ParsedRules {
+        rules,
+        handicap_bonus: bonus,
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(line: &str) -> Request {
+        parse(line, &EngineSettings::default(), 25).expect("a valid query")
+    }
+
+    fn parse_err(line: &str) -> QueryError {
+        parse(line, &EngineSettings::default(), 25).expect_err("an invalid query")
+    }
+
+    #[test]
+    fn a_whole_game_query() {
+        let Request::Analyze(query) = parse_ok(
+            r#"{"id":"foo","initialStones":[["B","Q4"],["B","C4"]],"moves":[["W","P5"],["B","P6"]],"rules":"tromp-taylor","komi":7.5,"boardXSize":19,"boardYSize":19,"analyzeTurns":[0,1,2],"maxVisits":10}"#,
+        ) else {
+            panic!("not an analysis")
+        };
+        assert_eq!(query.positions.len(), 3);
+        assert_eq!(query.positions[0].game.to_move(), Color::White);
+        assert_eq!(query.positions[2].game.to_move(), Color::White);
+        assert_eq!(query.positions[2].game.turn_count(), 2);
+        assert_eq!(query.settings.puct.visits, Some(10));
+        assert!(query.warnings.is_empty(), "{:?}", query.warnings);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let cases = [
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","boardXSize":19}"#,
+                "boardYSize",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","boardXSize":26,"boardYSize":19}"#,
+                "boardXSize",
+            ),
+            (
+                r#"{"id":"a","moves":[["B","D4"],["W","D4"]],"rules":"chinese","boardXSize":19,"boardYSize":19}"#,
+                "moves",
+            ),
+            (
+                r#"{"id":"a","moves":[["X","D4"]],"rules":"chinese","boardXSize":19,"boardYSize":19}"#,
+                "moves",
+            ),
+            (
+                r#"{"id":"a","moves":[["B","Z99"]],"rules":"chinese","boardXSize":19,"boardYSize":19}"#,
+                "moves",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"pirate","boardXSize":19,"boardYSize":19}"#,
+                "rules",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","komi":7.2,"boardXSize":19,"boardYSize":19}"#,
+                "komi",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":"many"}"#,
+                "maxVisits",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"analyzeTurns":[1]}"#,
+                "analyzeTurns",
+            ),
+            (
+                r#"{"id":"a","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"overrideSettings":{"maxVisits":-3}}"#,
+                "overrideSettings",
+            ),
+            (r#"{"id":"a","action":"terminate"}"#, "terminateId"),
+            (r#"{"id":"a","action":"fly"}"#, "action"),
+            (r#"{"id":7,"moves":[]}"#, "id"),
+        ];
+        for (line, field) in cases {
+            let error = parse_err(line);
+            assert_eq!(error.field.as_deref(), Some(field), "{line}: {error:?}");
+            assert!(!error.message.is_empty());
+        }
+        let error = parse_err("{not json");
+        assert_eq!(error.field, None);
+        assert!(error.message.contains("JSON"), "{}", error.message);
+    }
+
+    #[test]
+    fn unknown_fields_and_settings_are_warnings() {
+        let Request::Analyze(query) = parse_ok(
+            r#"{"id":"a","moves":[],"rules":"japanese","boardXSize":9,"boardYSize":9,"colour":"blue","overrideSettings":{"humanSLProfile":"rank_3d","wideRootNoise":0.04}}"#,
+        ) else {
+            panic!("not an analysis")
+        };
+        let fields: Vec<&str> = query.warnings.iter().map(|w| w.field.as_str()).collect();
+        assert!(fields.contains(&"colour"), "{fields:?}");
+        assert!(fields.contains(&"overrideSettings"), "{fields:?}");
+        assert!(fields.contains(&"rules"), "{fields:?}");
+        assert!((query.settings.puct.wide_root_noise - 0.04).abs() < 1e-6);
+        assert_eq!(query.positions[0].game.rules().komi, 6.5);
+    }
+
+    #[test]
+    fn locations_in_every_form() {
+        let size = BoardSize::square(19).unwrap();
+        assert_eq!(parse_location(size, "pass"), Ok(Move::Pass));
+        assert_eq!(
+            parse_location(size, "(0,0)"),
+            size.parse_gtp("A19").map_err(|e| e.to_string())
+        );
+        assert_eq!(
+            parse_location(size, "(18,18)"),
+            size.parse_gtp("T1").map_err(|e| e.to_string())
+        );
+        assert!(parse_location(size, "(19,0)").is_err());
+        assert!(parse_location(size, "I5").is_err());
+    }
+
+    #[test]
+    fn handicap_bonus_goes_into_komi() {
+        let Request::Analyze(query) = parse_ok(
+            r#"{"id":"h","initialStones":[["B","D4"],["B","Q16"]],"moves":[],"rules":"chinese","komi":0.5,"boardXSize":19,"boardYSize":19}"#,
+        ) else {
+            panic!("not an analysis")
+        };
+        assert_eq!(query.positions[0].game.rules().komi, 2.5);
+        assert_eq!(query.positions[0].game.to_move(), Color::Black);
+    }
+}

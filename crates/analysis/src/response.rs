@@ -1,0 +1,217 @@
+//! Responses as KataGo's analysis engine writes them: one JSON object a
+//! line, values from the point of view `reportAnalysisWinratesAs` names.
+
+use serde_json::{json, Map, Value};
+use tengen_core::{BoardSize, Color, Game};
+use tengen_puct::PuctAnalysis;
+
+use crate::query::{Include, QueryError, Warning};
+use crate::settings::ReportAs;
+
+/// A general error, or one of a query's fields.
+pub fn error(error: &QueryError) -> Value {
+    let mut out = Map::new();
+    out.insert("error".to_string(), Value::String(error.message.clone()));
+    if let Some(field) = &error.field {
+        out.insert("field".to_string(), Value::String(field.clone()));
+    }
+    if let Some(id) = &error.id {
+        out.insert("id".to_string(), Value::String(id.clone()));
+    }
+    Value::Object(out)
+}
+
+/// A warning on a query's field.
+pub fn warning(id: &str, warning: &Warning) -> Value {
+    json!({"id": id, "field": warning.field, "warning": warning.message})
+}
+
+/// The answer of a position whose search ended before any visit.
+pub fn no_results(id: &str, turn: usize) -> Value {
+    json!({"id": id, "isDuringSearch": false, "noResults": true, "turnNumber": turn})
+}
+
+/// What a response is made from besides the analysis.
+pub struct Context<'a> {
+    /// The query's id.
+    pub id: &'a str,
+    /// The turn analysed.
+    pub turn: usize,
+    /// The position analysed.
+    pub game: &'a Game,
+    /// What to include.
+    pub include: Include,
+    /// Whose point of view.
+    pub report_as: ReportAs,
+    /// Moves of each variation after the first.
+    pub pv_len: usize,
+}
+
+/// Rounds a value for the wire: six significant digits are more than any
+/// client reads, and the lines stay short.
+fn num(v: f64) -> Value {
+    if !v.is_finite() {
+        return Value::Null;
+    }
+    let rounded = if v == 0.0 {
+        0.0
+    } else {
+        let digits = 6 - v.abs().log10().ceil() as i32;
+        let scale = 10f64.powi(digits.clamp(0, 12));
+        (v * scale).round() / scale
+    };
+    json!(rounded)
+}
+
+fn nums(values: &[f32], sign: f64) -> Value {
+    Value::Array(values.iter().map(|&v| num(sign * f64::from(v))).collect())
+}
+
+/// The response for `analysis`, a search of `context.game`.
+pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: bool) -> Value {
+    let game = context.game;
+    let size: BoardSize = game.size();
+    let to_move = game.to_move();
+    // The analysis is from the side to move's point of view; flip to the
+    // one asked for.
+    let flip = match context.report_as {
+        ReportAs::Black => to_move == Color::White,
+        ReportAs::White => to_move == Color::Black,
+        ReportAs::SideToMove => false,
+    };
+    let sign = if flip { -1.0 } else { 1.0 };
+    let rate = |w: f32| {
+        num(if flip {
+            1.0 - f64::from(w)
+        } else {
+            f64::from(w)
+        })
+    };
+    let value = |v: f32| num(sign * f64::from(v));
+    // Ownership arrives from Black's point of view.
+    let ownership_sign = match context.report_as {
+        ReportAs::Black => 1.0,
+        ReportAs::White => -1.0,
+        ReportAs::SideToMove => {
+            if to_move == Color::Black {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+    };
+    let move_infos: Vec<Value> = analysis
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(order, c)| {
+            let pv_len = c.pv.len().min(context.pv_len + 1);
+            let mut info = Map::new();
+            info.insert("move".into(), json!(size.gtp(c.mv)));
+            info.insert("visits".into(), json!(c.visits));
+            info.insert("edgeVisits".into(), json!(c.visits));
+            info.insert("winrate".into(), rate(c.winrate));
+            info.insert("scoreLead".into(), value(c.lead));
+            info.insert("scoreMean".into(), value(c.lead));
+            info.insert("scoreSelfplay".into(), value(c.score_selfplay));
+            info.insert("scoreStdev".into(), num(f64::from(c.score_stdev)));
+            info.insert("prior".into(), num(f64::from(c.prior)));
+            info.insert("utility".into(), value(c.utility));
+            info.insert("utilityLcb".into(), value(c.utility_lcb));
+            info.insert("lcb".into(), rate(c.lcb));
+            info.insert("weight".into(), num(c.weight));
+            info.insert("edgeWeight".into(), num(c.weight));
+            info.insert("order".into(), json!(order));
+            info.insert(
+                "pv".into(),
+                Value::Array(c.pv[..pv_len].iter().map(|&m| json!(size.gtp(m))).collect()),
+            );
+            if context.include.pv_visits {
+                let visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
+                info.insert("pvVisits".into(), json!(visits));
+                info.insert("pvEdgeVisits".into(), json!(visits));
+            }
+            if context.include.moves_ownership && !c.ownership.is_empty() {
+                info.insert("ownership".into(), nums(&c.ownership, ownership_sign));
+            }
+            if context.include.moves_ownership_stdev && !c.ownership_stdev.is_empty() {
+                info.insert("ownershipStdev".into(), nums(&c.ownership_stdev, 1.0));
+            }
+            Value::Object(info)
+        })
+        .collect();
+
+    let mut root = Map::new();
+    root.insert("visits".into(), json!(analysis.visits));
+    root.insert("winrate".into(), rate(analysis.root_winrate));
+    root.insert("scoreLead".into(), value(analysis.root_lead));
+    root.insert("scoreSelfplay".into(), value(analysis.root_score_selfplay));
+    root.insert(
+        "scoreStdev".into(),
+        num(f64::from(analysis.root_score_stdev)),
+    );
+    root.insert("utility".into(), value(analysis.root_utility));
+    root.insert("weight".into(), num(analysis.root_weight));
+    root.insert("currentPlayer".into(), json!(color_letter(to_move)));
+    if let Some(raw) = &analysis.raw {
+        root.insert("rawWinrate".into(), rate(raw.winrate));
+        root.insert("rawLead".into(), value(raw.lead));
+        if let Some(score) = raw.score_selfplay {
+            root.insert("rawScoreSelfplay".into(), value(score));
+        }
+        if let Some(stdev) = raw.score_stdev {
+            root.insert("rawScoreSelfplayStdev".into(), num(f64::from(stdev)));
+        }
+        root.insert("rawNoResultProb".into(), num(f64::from(raw.no_result)));
+        if let Some((winloss, score)) = raw.shortterm_error {
+            root.insert("rawStWrError".into(), num(f64::from(winloss) / 2.0));
+            root.insert("rawStScoreError".into(), num(f64::from(score)));
+        }
+    }
+
+    let mut out = Map::new();
+    out.insert("id".into(), json!(context.id));
+    out.insert("isDuringSearch".into(), json!(during_search));
+    out.insert("turnNumber".into(), json!(context.turn));
+    out.insert("moveInfos".into(), Value::Array(move_infos));
+    out.insert("rootInfo".into(), Value::Object(root));
+    if context.include.ownership && !analysis.ownership.is_empty() {
+        out.insert(
+            "ownership".into(),
+            nums(&analysis.ownership, ownership_sign),
+        );
+    }
+    if context.include.ownership_stdev && !analysis.ownership_stdev.is_empty() {
+        out.insert(
+            "ownershipStdev".into(),
+            nums(&analysis.ownership_stdev, 1.0),
+        );
+    }
+    if context.include.policy {
+        if let Some(raw) = &analysis.raw {
+            out.insert(
+                "policy".into(),
+                Value::Array(
+                    raw.policy
+                        .iter()
+                        .map(|&p| {
+                            if p < 0.0 {
+                                json!(-1.0)
+                            } else {
+                                num(f64::from(p))
+                            }
+                        })
+                        .collect(),
+                ),
+            );
+        }
+    }
+    Value::Object(out)
+}
+
+fn color_letter(color: Color) -> &'static str {
+    match color {
+        Color::Black => "B",
+        Color::White => "W",
+    }
+}
