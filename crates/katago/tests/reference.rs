@@ -5,73 +5,10 @@
 //! `scripts/katago-model`, cached under `target/katago/`.
 
 use std::path::Path;
-use tengen_katago::reference::model_path;
+use tengen_katago::reference::{model_path, read_answers};
 
 use tengen_core::{BoardSize, Color, Game, KoRule, Rules};
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
-
-struct Expected {
-    name: String,
-    values: Vec<(String, f64)>,
-    policy: Vec<Option<f64>>,
-    pass: Option<f64>,
-    ownership: Vec<f64>,
-}
-
-fn parse_expected(text: &str) -> Vec<Expected> {
-    let mut blocks = Vec::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        let Some(name) = line.strip_prefix("# ") else {
-            continue;
-        };
-        let mut e = Expected {
-            name: name.to_string(),
-            values: Vec::new(),
-            policy: Vec::new(),
-            pass: None,
-            ownership: Vec::new(),
-        };
-        let mut section = "";
-        while let Some(line) = lines.peek() {
-            if line.starts_with("# ") {
-                break;
-            }
-            let line = lines.next().unwrap();
-            let mut words = line.split_whitespace();
-            match words.next() {
-                None => {}
-                Some("symmetry") => {}
-                Some("policy") => section = "policy",
-                Some("whiteOwnership") => section = "ownership",
-                Some("policyPass") => {
-                    e.pass = words
-                        .next()
-                        .and_then(|w| w.parse::<f64>().ok())
-                        .filter(|v| !v.is_nan());
-                }
-                Some(first)
-                    if first.chars().next().unwrap().is_ascii_alphabetic() && first != "NAN" =>
-                {
-                    e.values
-                        .push((first.to_string(), words.next().unwrap().parse().unwrap()));
-                }
-                Some(_) => {
-                    for word in line.split_whitespace() {
-                        match section {
-                            "policy" => e
-                                .policy
-                                .push(word.parse::<f64>().ok().filter(|v| !v.is_nan())),
-                            _ => e.ownership.push(word.parse().unwrap()),
-                        }
-                    }
-                }
-            }
-        }
-        blocks.push(e);
-    }
-    blocks
-}
 
 fn game_of(size: usize, moves: &str) -> Game {
     let size = BoardSize::square(size).unwrap();
@@ -95,7 +32,7 @@ fn game_of(size: usize, moves: &str) -> Game {
 fn every_reference_position_matches_katago_within_tolerance() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let positions = std::fs::read_to_string(data.join("positions.txt")).unwrap();
-    let expected = parse_expected(&std::fs::read_to_string(data.join("kata-raw-nn.txt")).unwrap());
+    let expected = read_answers(&std::fs::read_to_string(data.join("kata-raw-nn.txt")).unwrap());
     let network = Network::load(model_path(), 2).expect("load the network");
     let mut worst = [0.0f64; 4];
     let mut compared = 0;
