@@ -307,10 +307,45 @@ pub enum BenchCommand {
     /// size and thread count, beside a plain matrix product on the same
     /// GEMM, and the katago bot's visits per second.
     Katago(KatagoBenchArgs),
+    /// Analysis engines (tengen's, and KataGo's beside it when given): a
+    /// whole game sent as one query, positions analysed per second at each
+    /// visit count and thread count.
+    Analysis(AnalysisBenchArgs),
     /// How often a KataGo network's raw policy (symmetry 0) puts the move
     /// played in game records first, and among its first five, over every
     /// position of every record.
     Policy(PolicyBenchArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AnalysisBenchArgs {
+    /// The KataGo network (.bin.gz) tengen's engine runs.
+    #[arg(long)]
+    pub model: PathBuf,
+    /// The game analysed (SGF): every position of its main line.
+    #[arg(long)]
+    pub sgf: PathBuf,
+    /// Analyse only the positions before this many moves.
+    #[arg(long)]
+    pub turns: Option<usize>,
+    /// Visits per position, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [1u64, 16, 100])]
+    pub visits: Vec<u64>,
+    /// Threads of the network, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [1usize, 2])]
+    pub threads: Vec<usize>,
+    /// Positions searched at once (numAnalysisThreads); each thread count
+    /// is also run with one, where no batches are shared.
+    #[arg(long, default_value_t = 8)]
+    pub analysis_threads: usize,
+    /// KataGo's analysis engine as a shell command without settings (for
+    /// example `katago analysis -model M -config analysis.cfg`); its
+    /// threads are set with -override-config to match tengen's.
+    #[arg(long)]
+    pub katago: Option<String>,
+    /// Runs of each configuration (the median is reported).
+    #[arg(long, default_value_t = 1)]
+    pub repeat: usize,
 }
 
 #[derive(Debug, Args)]

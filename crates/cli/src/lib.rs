@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 
 pub mod agents;
+pub mod analysis_bench;
 pub mod bench;
 pub mod nn_prepare;
 pub mod nn_train;

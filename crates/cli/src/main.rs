@@ -38,6 +38,9 @@ fn main() -> Result<()> {
         Command::Bench {
             bench: BenchCommand::Policy(args),
         } => commands::bench::policy(args),
+        Command::Bench {
+            bench: BenchCommand::Analysis(args),
+        } => commands::bench::analysis(args),
         Command::Sgf { sgf } => commands::sgf::run(sgf),
         Command::Serve(args) => commands::serve::run(args),
         Command::Nn { nn } => commands::nn::run(nn),

@@ -282,3 +282,100 @@ pub fn policy(args: PolicyBenchArgs) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// `tengen bench analysis`: a whole game as one query to each engine (this
+/// binary's `analysis`, and KataGo's when given), timed from the query to
+/// its last final response.
+pub fn analysis(args: crate::args::AnalysisBenchArgs) -> Result<()> {
+    use std::io::Write;
+    use tengen::analysis_bench::{game_query, time_engine, EngineCommand};
+
+    let text = std::fs::read_to_string(&args.sgf)?;
+    let record =
+        tengen_sgf::read_game(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.sgf.display()))?;
+    let query = game_query(&record.game, args.turns);
+    let positions = query.positions;
+    let exe = std::env::current_exe()?;
+    let mut engines: Vec<(String, Box<dyn Fn(usize, usize) -> EngineCommand>)> = Vec::new();
+    let model = args.model.clone();
+    let tengen = move |threads: usize, analysis: usize| EngineCommand {
+        program: exe.clone().into_os_string(),
+        args: vec![
+            "analysis".into(),
+            "--model".into(),
+            model.clone().into_os_string(),
+            "--override-config".into(),
+            format!("numNNThreads={threads},numAnalysisThreads={analysis}").into(),
+        ],
+    };
+    engines.push(("tengen".to_string(), Box::new(tengen)));
+    if let Some(katago) = &args.katago {
+        let katago = katago.clone();
+        engines.push((
+            "katago".to_string(),
+            Box::new(move |threads: usize, analysis: usize| EngineCommand {
+                program: "sh".into(),
+                args: vec![
+                    "-c".into(),
+                    format!(
+                        "exec {katago} -override-config numEigenThreadsPerModel={threads},numNNServerThreadsPerModel=1,numAnalysisThreads={analysis},numSearchThreadsPerAnalysisThread=1"
+                    )
+                    .into(),
+                ],
+            }),
+        ));
+    }
+    let runs = args.visits.len() * args.threads.len() * 2 * engines.len() * args.repeat;
+    let bar = stderr_bar(
+        Some(runs as u64),
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} runs",
+    );
+    let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
+    writeln!(
+        out,
+        "{}: {positions} positions of a {}; medians of {} run(s)",
+        args.sgf.display(),
+        record.game.size(),
+        args.repeat
+    )?;
+    writeln!(
+        out,
+        "{:>7} {:>7} {:>8} {:>8} {:>12} {:>14}",
+        "engine", "visits", "threads", "queries", "positions/s", "tengen/katago"
+    )?;
+    for &visits in &args.visits {
+        for &threads in &args.threads {
+            for analysis in [1, args.analysis_threads.max(1)] {
+                let mut rates = Vec::new();
+                for (name, command) in &engines {
+                    let mut samples = Vec::new();
+                    for run in 0..args.repeat {
+                        bar.set_message(format!(
+                            "{name}, {visits} visits, {threads} thread(s), {analysis} at once, run {}",
+                            run + 1
+                        ));
+                        let elapsed =
+                            time_engine(&command(threads, analysis), &query.line(visits))?;
+                        samples.push(positions as f64 / elapsed.as_secs_f64());
+                        bar.inc(1);
+                    }
+                    samples.sort_by(f64::total_cmp);
+                    rates.push((name.clone(), samples[samples.len() / 2]));
+                }
+                let katago = rates.iter().find(|(n, _)| n == "katago").map(|(_, r)| *r);
+                for (name, rate) in &rates {
+                    let ratio = match (name.as_str(), katago) {
+                        ("tengen", Some(k)) => format!("{:.2}", rate / k),
+                        _ => String::new(),
+                    };
+                    writeln!(
+                        out,
+                        "{name:>7} {visits:>7} {threads:>8} {analysis:>8} {rate:>12.2} {ratio:>14}"
+                    )?;
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
