@@ -296,7 +296,10 @@ pub fn analysis(args: crate::args::AnalysisBenchArgs) -> Result<()> {
     let query = game_query(&record.game, args.turns);
     let positions = query.positions;
     let exe = std::env::current_exe()?;
-    let mut engines: Vec<(String, Box<dyn Fn(usize, usize) -> EngineCommand>)> = Vec::new();
+    // Each engine's command line for a thread count and a count of
+    // positions searched at once.
+    type CommandFor = Box<dyn Fn(usize, usize) -> EngineCommand>;
+    let mut engines: Vec<(String, CommandFor)> = Vec::new();
     let model = args.model.clone();
     let tengen = move |threads: usize, analysis: usize| EngineCommand {
         program: exe.clone().into_os_string(),
