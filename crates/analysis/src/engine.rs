@@ -327,7 +327,7 @@ impl Engine {
     /// Searches one position and sends its responses.
     fn search(&self, task: &Task) {
         let query = &*task.query;
-        let game = &task.game;
+        let game = &query::go_on(task.game.clone());
         if task.stop.load(Ordering::Relaxed) {
             self.output
                 .send(&response::no_results(&query.id, task.turn));

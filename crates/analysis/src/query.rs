@@ -494,6 +494,7 @@ fn parse_query(
             break;
         }
         let (color, mv) = moves[turn];
+        game = go_on(game);
         game.play_as(color, mv).map_err(|e| {
             fields.error(
                 "moves",
@@ -512,6 +513,7 @@ fn parse_query(
     let mut check = games.last().map(|(_, g)| g.clone());
     if let Some(game) = check.as_mut() {
         for (turn, &(color, mv)) in moves.iter().enumerate().skip(last) {
+            *game = go_on(std::mem::replace(game, Game::new(size, rules)));
             game.play_as(color, mv).map_err(|e| {
                 fields.error(
                     "moves",
@@ -629,6 +631,18 @@ fn parse_query(
         first_report,
         warnings,
     })
+}
+
+/// The game, or after two passes the same position with the game going on:
+/// a record may go on after both players passed (a dispute, a resumed
+/// game), and a finished position is still analysed, as KataGo analyses
+/// it. The moves before are then hidden from the position's history.
+pub fn go_on(game: Game) -> Game {
+    if game.is_over() {
+        Game::from_position(game.board().clone(), game.to_move(), *game.rules())
+    } else {
+        game
+    }
 }
 
 fn color_letter(color: Color) -> &'static str {

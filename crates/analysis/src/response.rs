@@ -120,6 +120,9 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
             info.insert("utilityLcb".into(), value(c.utility_lcb));
             info.insert("lcb".into(), rate(c.lcb));
             info.insert("weight".into(), num(c.weight));
+            if context.include.no_result {
+                info.insert("noResultValue".into(), num(f64::from(c.no_result)));
+            }
             info.insert("edgeWeight".into(), num(c.weight));
             info.insert("order".into(), json!(order));
             info.insert(
@@ -163,6 +166,9 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
             root.insert("rawScoreSelfplayStdev".into(), num(f64::from(stdev)));
         }
         root.insert("rawNoResultProb".into(), num(f64::from(raw.no_result)));
+        if let Some(left) = raw.var_time_left {
+            root.insert("rawVarTimeLeft".into(), num(f64::from(left)));
+        }
         if let Some((winloss, score)) = raw.shortterm_error {
             root.insert("rawStWrError".into(), num(f64::from(winloss) / 2.0));
             root.insert("rawStScoreError".into(), num(f64::from(score)));

@@ -391,3 +391,105 @@ fn the_end_of_the_input_finishes_or_stops_the_work() {
     assert_eq!(finals.len(), 1);
     assert_eq!(finals[0]["id"], "forever");
 }
+
+/// The queries KaTrain 1.20.0 sent KataGo 1.17.2 (recorded in
+/// `clients/katrain/captured-queries.jsonl`, with KataGo's answers): each
+/// is analysed (at two visits, without its time limit and reports), and
+/// every field of KataGo's answer is in tengen's — top level, `rootInfo`
+/// and each move — but those tengen documents it does not send.
+#[test]
+fn katrain_queries_get_every_field_katago_gives() {
+    const NOT_SENT: [&str; 4] = ["thisHash", "symHash", "playSelectionValue", "isSymmetryOf"];
+    let clients = Path::new(env!("CARGO_MANIFEST_DIR")).join("clients/katrain");
+    let read = |file: &str| -> Vec<Value> {
+        std::fs::read_to_string(clients.join(file))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let queries = read("captured-queries.jsonl");
+    let answers = read("captured-responses.jsonl");
+    let mut engine = common::start("", false);
+    let keys = |v: &Value| -> Vec<String> {
+        v.as_object()
+            .map(|o| {
+                o.keys()
+                    .filter(|k| !NOT_SENT.contains(&k.as_str()))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut compared = 0;
+    for query in queries.iter().filter(|q| q.get("action").is_none()) {
+        let id = query["id"].as_str().unwrap();
+        let Some(theirs) = answers.iter().find(|a| {
+            a["id"] == id && a["isDuringSearch"] == false && a.get("moveInfos").is_some()
+        }) else {
+            continue;
+        };
+        let mut query = query.clone();
+        let object = query.as_object_mut().unwrap();
+        object.insert("maxVisits".into(), Value::from(2));
+        object.remove("reportDuringSearchEvery");
+        if let Some(settings) = object
+            .get_mut("overrideSettings")
+            .and_then(Value::as_object_mut)
+        {
+            settings.remove("maxTime");
+        }
+        engine.send(&query.to_string());
+        let ours = loop {
+            let response = engine.expect_final();
+            assert!(response.get("error").is_none(), "{id}: {response}");
+            if response.get("warning").is_some() {
+                continue;
+            }
+            break response;
+        };
+        assert_eq!(ours["id"], id);
+        let missing = |what: &str, theirs: &Value, ours: &Value| {
+            let ours = keys(ours);
+            for key in keys(theirs) {
+                assert!(ours.contains(&key), "{id}: {what} lacks {key}");
+            }
+        };
+        missing("the response", theirs, &ours);
+        missing("rootInfo", &theirs["rootInfo"], &ours["rootInfo"]);
+        missing("a move", &theirs["moveInfos"][0], &ours["moveInfos"][0]);
+        assert_eq!(
+            ours["policy"].as_array().map(Vec::len),
+            theirs["policy"].as_array().map(Vec::len)
+        );
+        assert_eq!(
+            ours["ownership"].as_array().map(Vec::len),
+            theirs["ownership"].as_array().map(Vec::len)
+        );
+        compared += 1;
+    }
+    assert!(compared >= 10, "{compared} queries compared");
+}
+
+/// A record ending in two passes, or going on after them, is analysed at
+/// every turn, the last included, as KataGo analyses it: GUIs ask for the
+/// final position of every finished game.
+#[test]
+fn positions_after_both_players_passed_are_analysed() {
+    let mut engine = common::start("", false);
+    engine.send(r#"{"id":"passed","moves":[["B","E5"],["W","C3"],["B","pass"],["W","pass"],["B","G7"]],"rules":"chinese","komi":7,"boardXSize":9,"boardYSize":9,"maxVisits":3,"analyzeTurns":[4,5]}"#);
+    let mut turns = Vec::new();
+    for _ in 0..2 {
+        let response = engine.expect_final();
+        assert!(response.get("error").is_none(), "{response}");
+        assert!(response.get("noResults").is_none(), "{response}");
+        assert!(
+            !response["moveInfos"].as_array().unwrap().is_empty(),
+            "{response}"
+        );
+        assert_eq!(response["rootInfo"]["visits"], 3);
+        turns.push(response["turnNumber"].as_u64().unwrap());
+    }
+    turns.sort_unstable();
+    assert_eq!(turns, [4, 5]);
+}

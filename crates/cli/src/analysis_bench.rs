@@ -12,6 +12,8 @@ use tengen_core::{Action, Color, Game, Move};
 pub struct GameQuery {
     /// Positions analysed (turns 0 to the last move).
     pub positions: usize,
+    /// The board's width and height.
+    pub size: (usize, usize),
     body: String,
 }
 
@@ -55,6 +57,7 @@ pub fn game_query(game: &Game, turns: Option<usize>) -> GameQuery {
     let analysed: Vec<String> = (0..=moves.len()).map(|t| t.to_string()).collect();
     GameQuery {
         positions: analysed.len(),
+        size: (size.width(), size.height()),
         body: format!(
             r#""initialStones":[{}],"moves":[{}],"rules":"chinese","komi":{komi},"boardXSize":{},"boardYSize":{},"analyzeTurns":[{}]"#,
             stones.join(","),
@@ -74,10 +77,14 @@ pub struct EngineCommand {
     pub args: Vec<OsString>,
 }
 
-/// Starts the engine, waits for it to answer a first one-visit query (so
-/// that loading the network is not timed), then sends `query` and times it
-/// until every position has its final response.
-pub fn time_engine(command: &EngineCommand, query: &str) -> anyhow::Result<Duration> {
+/// Starts the engine, waits for it to answer a first one-visit query on a
+/// board of `size` (so that loading the network is not timed), then sends
+/// `query` and times it until every position has its final response.
+pub fn time_engine(
+    command: &EngineCommand,
+    size: (usize, usize),
+    query: &str,
+) -> anyhow::Result<Duration> {
     let mut child = Command::new(&command.program)
         .args(&command.args)
         .stdin(Stdio::piped())
@@ -106,7 +113,8 @@ pub fn time_engine(command: &EngineCommand, query: &str) -> anyhow::Result<Durat
     };
     writeln!(
         input,
-        r#"{{"id":"warm","moves":[],"rules":"chinese","komi":7.5,"boardXSize":19,"boardYSize":19,"maxVisits":1}}"#
+        r#"{{"id":"warm","moves":[],"rules":"chinese","komi":7.5,"boardXSize":{},"boardYSize":{},"maxVisits":1}}"#,
+        size.0, size.1
     )?;
     input.flush()?;
     finals("warm", 1, &mut output)?;

@@ -222,6 +222,7 @@ pub fn net_evaluation(game: &Game, evaluation: &Evaluation) -> NetEvaluation {
             evaluation.shortterm_score_error as f32,
         )),
         score_mean_sq: Some(evaluation.white_score_mean_sq as f32),
+        var_time_left: Some(evaluation.var_time_left as f32),
         ownership: Some(ownership),
     }
 }

@@ -70,6 +70,9 @@ pub struct NetEvaluation {
     pub score_mean: Option<f32>,
     /// Mean of that score's square (mean² + variance), if given.
     pub score_mean_sq: Option<f32>,
+    /// The network's guess of how long a meaningful game is left (KataGo's
+    /// `varTimeLeft`, no particular unit), if given.
+    pub var_time_left: Option<f32>,
     /// Ownership per on-board point (index = [`tengen_core::Point::index`]),
     /// +1 = side to move owns it, −1 = the opponent; `None` if the evaluator
     /// does not give it.
@@ -387,6 +390,9 @@ pub struct PuctCandidate {
     pub mv: Move,
     /// Visits of its subtree.
     pub visits: u64,
+    /// Probability of no result after it (a long cycle under rules without
+    /// superko).
+    pub no_result: f32,
     /// Win rate of the side to move (at the root) after it, `(1 + win −
     /// loss) / 2`.
     pub winrate: f32,
@@ -511,6 +517,8 @@ pub struct RawRoot {
     /// The network's short-term errors of the win−loss value and of the
     /// score, if given.
     pub shortterm_error: Option<(f32, f32)>,
+    /// How long a meaningful game is left, if given.
+    pub var_time_left: Option<f32>,
     /// The policy row by row from the top-left corner, the pass last; −1
     /// for illegal moves.
     pub policy: Vec<f32>,
@@ -549,6 +557,7 @@ impl RawRoot {
             score_stdev,
             no_result: eval.no_result,
             shortterm_error: eval.shortterm_error,
+            var_time_left: eval.var_time_left,
             policy,
         }
     }
@@ -1003,9 +1012,15 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
             let winrate = node.winrate_for(to_move).unwrap_or(0.5) as f32;
             let (utility_lcb, radius) = bounds[k];
             let (score, score_stdev) = node.black_score().unwrap_or((0.0, 0.0));
+            let no_result = if node.weight_sum > 0.0 {
+                (1.0 - (node.black_win_sum + node.white_win_sum) / node.weight_sum).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
             PuctCandidate {
                 mv: node.mv,
                 visits: u64::from(node.visits),
+                no_result: no_result as f32,
                 winrate,
                 lead: (s * node.black_lead().unwrap_or(0.0)) as f32,
                 score_selfplay: (s * score) as f32,

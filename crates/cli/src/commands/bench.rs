@@ -336,9 +336,10 @@ pub fn analysis(args: crate::args::AnalysisBenchArgs) -> Result<()> {
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
     writeln!(
         out,
-        "{}: {positions} positions of a {}; medians of {} run(s)",
+        "{}: {positions} positions of a {}x{} game; medians of {} run(s)",
         args.sgf.display(),
-        record.game.size(),
+        query.size.0,
+        query.size.1,
         args.repeat
     )?;
     writeln!(
@@ -357,8 +358,11 @@ pub fn analysis(args: crate::args::AnalysisBenchArgs) -> Result<()> {
                             "{name}, {visits} visits, {threads} thread(s), {analysis} at once, run {}",
                             run + 1
                         ));
-                        let elapsed =
-                            time_engine(&command(threads, analysis), &query.line(visits))?;
+                        let elapsed = time_engine(
+                            &command(threads, analysis),
+                            query.size,
+                            &query.line(visits),
+                        )?;
                         samples.push(positions as f64 / elapsed.as_secs_f64());
                         bar.inc(1);
                     }
