@@ -579,7 +579,6 @@ fn parse_query(
                     field: "overrideSettings".to_string(),
                     message: format!("{name} can only be set on the command line; ignored"),
                 }),
-                None if name == "antiMirror" && text == "false" => {}
                 None => warnings.push(Warning {
                     field: "overrideSettings".to_string(),
                     message: format!("{name} is not supported by tengen; ignored"),

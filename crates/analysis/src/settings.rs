@@ -445,6 +445,15 @@ pub static SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        name: "antiMirror",
+        help: "when the opponent has been mirroring every move through the centre, lean towards the moves that break the mirror (KataGo's heuristics); the values reported are biased by them",
+        scope: Scope::Query,
+        kind: Kind::Flag {
+            get: |s| s.search.puct.anti_mirror,
+            set: |s, on| s.search.puct.anti_mirror = on,
+        },
+    },
+    Setting {
         name: "ignorePreRootHistory",
         help: "hide the moves before the analysed position from the network, so that the analysis does not depend on the order of the moves",
         scope: Scope::Query,

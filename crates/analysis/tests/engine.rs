@@ -493,3 +493,56 @@ fn positions_after_both_players_passed_are_analysed() {
     turns.sort_unstable();
     assert_eq!(turns, [4, 5]);
 }
+
+/// Against a mirroring opponent, `antiMirror` makes the search break the
+/// mirror: on a 13×13 board where White has answered fourteen moves with
+/// their reflections, the centre gets a good share of the visits with it
+/// and more than without it.
+#[test]
+fn anti_mirror_breaks_the_mirror() {
+    let size = 13;
+    let black = [
+        "C3", "D3", "E3", "F3", "H3", "J3", "K3", "L3", "C2", "E2", "G2", "J2", "L2", "G3",
+    ];
+    let mirror = |vertex: &str| {
+        let columns = "ABCDEFGHJKLMN";
+        let col = columns.find(&vertex[..1]).unwrap();
+        let row: usize = vertex[1..].parse().unwrap();
+        format!("{}{}", &columns[size - 1 - col..size - col], size + 1 - row)
+    };
+    let moves: Vec<String> = black
+        .iter()
+        .flat_map(|b| {
+            [
+                format!("[\"B\",\"{b}\"]"),
+                format!("[\"W\",\"{}\"]", mirror(b)),
+            ]
+        })
+        .collect();
+    let mut engine = common::start("numAnalysisThreads=1", false);
+    let mut center_share = |anti: bool| {
+        engine.send(&format!(
+            r#"{{"id":"m{anti}","moves":[{}],"rules":"chinese","komi":7.5,"boardXSize":13,"boardYSize":13,"maxVisits":120,"overrideSettings":{{"antiMirror":{anti}}}}}"#,
+            moves.join(",")
+        ));
+        let response = engine.expect_final();
+        assert!(response.get("error").is_none(), "{response}");
+        assert!(response.get("warning").is_none(), "{response}");
+        let root = response["rootInfo"]["visits"].as_u64().unwrap() as f64;
+        let center: u64 = response["moveInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["move"] == "G7")
+            .map(|i| i["visits"].as_u64().unwrap())
+            .sum();
+        center as f64 / root
+    };
+    let with = center_share(true);
+    let without = center_share(false);
+    eprintln!(
+        "share of the root's visits on the centre: {with:.3} with antiMirror, {without:.3} without"
+    );
+    assert!(with >= 0.06, "{with}");
+    assert!(with > without, "with {with}, without {without}");
+}

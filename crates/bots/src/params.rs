@@ -25,6 +25,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("maxTime", "time"),
     ("numSearchThreads", "threads"),
     ("conservativePass", "conservative-pass"),
+    ("antiMirror", "anti-mirror"),
     ("ponderingEnabled", "ponder"),
     ("useLcbForSelection", "lcb"),
     ("useUncertainty", "uncertainty"),

@@ -28,6 +28,7 @@
 pub mod batching;
 pub mod cache;
 pub mod katago;
+pub mod mirror;
 pub mod noise;
 pub mod search;
 pub mod tree;
@@ -239,6 +240,11 @@ pub struct PuctConfig {
     /// and random bonuses to the moves' values, for analysis that looks at
     /// more moves; it does not change how a move is chosen.
     pub wide_root_noise: f32,
+    /// Play against a mirroring opponent (KataGo's `antiMirror`, off):
+    /// when the opponent has been answering every move with its reflection
+    /// through the centre, lean towards the moves that break the mirror
+    /// (see [`mirror`]).
+    pub anti_mirror: bool,
     /// The value first-play urgency starts from: the parent's average
     /// blended towards the network's own value of the parent by
     /// `1 − (visited policy)²` (KataGo's `fpuParentWeightByVisitedPolicy`,
@@ -351,6 +357,7 @@ impl Default for PuctConfig {
             root_fpu_reduction: 0.1,
             root_policy_temperature: 1.0,
             wide_root_noise: 0.0,
+            anti_mirror: false,
             fpu_parent_blend: true,
             cpuct_stdev_scale: 0.85,
             cpuct_stdev_prior: 0.40,

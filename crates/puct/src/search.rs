@@ -328,6 +328,9 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     root_prepared: bool,
     /// State of the draws of wide root noise (a SplitMix64 counter).
     noise_state: std::cell::Cell<u64>,
+    /// The mirroring opponent, when anti-mirror is on and the game shows
+    /// one ([`PuctConfig::anti_mirror`]).
+    mirror: Option<crate::mirror::Mirror>,
 }
 
 impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
@@ -373,6 +376,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             root_evaluation: None,
             root_prepared: false,
             noise_state: std::cell::Cell::new(config.noise_seed ^ 0x5851_f42d_4c95_7f2d),
+            mirror: if config.anti_mirror {
+                crate::mirror::Mirror::detect(game)
+            } else {
+                None
+            },
         }
     }
 
@@ -626,10 +634,16 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     }
 
     /// Expands a leaf with its evaluation and backs its value up.
-    fn absorb(&mut self, leaf: Pending, eval: NetEvaluation) {
+    fn absorb(&mut self, leaf: Pending, mut eval: NetEvaluation) {
         let id = *leaf.path.last().expect("a path has a root");
         let game = &leaf.game;
         let to_move = game.to_move();
+        if let Some(mirror) = self.mirror.as_ref().filter(|m| m.revalues(game)) {
+            let center = mirror.center().expect("a centre when revalued");
+            if let Some(own) = eval.ownership.as_ref().map(|o| o[center.index()]) {
+                (eval.win, eval.loss) = mirror.revalue(eval.win, eval.loss, own);
+            }
+        }
         if leaf.path.len() == 1 {
             self.root_evaluation = Some(eval.clone());
         }
@@ -714,7 +728,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     }));
                 }
                 NodeState::Expanded => {
-                    let Some(child) = self.select(id, path.len() as u32) else {
+                    let Some(child) = self.select(id, path.len() as u32, &game) else {
                         // Every move excluded: score the position as it stands.
                         let value = exact_value(&game);
                         self.backup(&path, &value, self.exact_weight());
@@ -755,7 +769,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// `Q + c·P·√N / (1 + n)`, Q in utility for the side to move at `id`,
     /// virtual losses counted as visits of the worst utility, unvisited
     /// children valued by first-play urgency.
-    fn select(&self, id: NodeId, depth: u32) -> Option<NodeId> {
+    fn select(&self, id: NodeId, depth: u32, game: &Game) -> Option<NodeId> {
         let tree = &*self.tree;
         let node = tree.node(id);
         // Below the root, moves filtered at this depth are skipped (the
@@ -768,6 +782,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let s = sign(node.to_move);
         let config = self.config;
         let mut total = 0.0f64;
+        let mut total_weight = 0.0f64;
         let mut visited_policy = 0.0f64;
         for c in tree.children(id) {
             let child = tree.node(c);
@@ -776,6 +791,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
             let n = f64::from(child.visits + child.virtual_loss);
             total += n;
+            total_weight += child.weight_sum;
             if n > 0.0 {
                 visited_policy += f64::from(child.prior);
             }
@@ -785,6 +801,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
         let explore = cpuct * (total + 0.01).sqrt() * self.utility_spread_factor(node);
         let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
+        let parent_value = parent;
+        // Against a mirroring opponent, while the line has kept mirroring.
+        let mirror = self.mirror.as_ref().filter(|m| m.holds(game, 0));
         // While few children are visited the parent's average is mostly its
         // own evaluation anyway; KataGo leans on the network's value by
         // the square of the visited policy mass.
@@ -816,11 +835,26 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 let own = node_utility(tree, c, &self.utility).map_or(0.0, |u| s * u);
                 (own * visits + worst * vl) / n
             };
-            let (q, prior) = if id == ROOT && config.wide_root_noise > 0.0 {
+            let (mut q, mut prior) = if id == ROOT && config.wide_root_noise > 0.0 {
                 self.wide_root_noise(q, child.prior)
             } else {
                 (q, child.prior)
             };
+            if let Some(mirror) = mirror {
+                prior = mirror.prior(prior, child.mv, node.to_move, game);
+                if child.visits > 0 {
+                    q = mirror.forced_value(
+                        q,
+                        parent_value,
+                        child.mv,
+                        node.to_move,
+                        game,
+                        child.weight_sum,
+                        total_weight,
+                        id == ROOT,
+                    );
+                }
+            }
             let score = q + explore * f64::from(prior) / (1.0 + n);
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((c, score));

@@ -177,6 +177,15 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "anti-mirror",
+            help: "against an opponent who answers every move with its reflection through the centre, lean towards the moves that break the mirror (KataGo's antiMirror)",
+            kind: Kind::Flag {
+                get: |s| s.search.anti_mirror,
+                set: |s, on| s.search.anti_mirror = on,
+            },
+            applies: None,
+        },
+        Setting {
             name: "lcb",
             help: "choose the move by a lower confidence bound on its utility, not by visits alone (KataGo's useLcbForSelection)",
             kind: Kind::Flag {
