@@ -546,3 +546,61 @@ fn anti_mirror_breaks_the_mirror() {
     assert!(with >= 0.06, "{with}");
     assert!(with > without, "with {with}, without {without}");
 }
+
+/// The search settings a query sets take effect: wide root noise and a
+/// root policy temperature spread the visits over more moves, a playout
+/// doubling advantage moves the network's own win rate its way, `maxTime`
+/// ends a search of a billion visits, and the point of view flips the
+/// values.
+#[test]
+fn search_settings_in_queries_take_effect() {
+    let mut engine = common::start("nnRandomize=false,numAnalysisThreads=1", false);
+    let mut ask = |settings: &str| -> Value {
+        engine.send(&format!(
+            r#"{{"id":"s","moves":[["B","E5"],["W","C3"]],"rules":"chinese","komi":7,"boardXSize":9,"boardYSize":9,"maxVisits":80,"overrideSettings":{{{settings}}}}}"#
+        ));
+        let response = engine.expect_final();
+        assert!(
+            response.get("error").is_none() && response.get("warning").is_none(),
+            "{response}"
+        );
+        response
+    };
+    let moves = |r: &Value| r["moveInfos"].as_array().unwrap().len();
+    let plain = ask(r#""reportAnalysisWinratesAs":"BLACK""#);
+    let wide = ask(r#""wideRootNoise":1.0"#);
+    let tempered = ask(r#""rootPolicyTemperature":4.0"#);
+    assert!(
+        moves(&wide) > moves(&plain),
+        "{} moves against {}",
+        moves(&wide),
+        moves(&plain)
+    );
+    assert!(
+        moves(&tempered) > moves(&plain),
+        "{} moves against {}",
+        moves(&tempered),
+        moves(&plain)
+    );
+    let raw = |r: &Value| f(&r["rootInfo"]["rawWinrate"]);
+    let ahead = ask(r#""playoutDoublingAdvantage":2.0,"reportAnalysisWinratesAs":"SIDETOMOVE""#);
+    let behind = ask(r#""playoutDoublingAdvantage":-2.0,"reportAnalysisWinratesAs":"SIDETOMOVE""#);
+    assert!(
+        raw(&ahead) > raw(&behind) + 0.01,
+        "{} against {}",
+        raw(&ahead),
+        raw(&behind)
+    );
+    let as_white = ask(r#""reportAnalysisWinratesAs":"WHITE""#);
+    assert!((raw(&plain) + raw(&as_white) - 1.0).abs() < 1e-4);
+    assert!((f(&plain["rootInfo"]["rawLead"]) + f(&as_white["rootInfo"]["rawLead"])).abs() < 1e-3);
+    engine.send(r#"{"id":"t","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":1000000000,"overrideSettings":{"maxTime":0.5}}"#);
+    let start = Instant::now();
+    let timed = engine.expect_final();
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(timed["rootInfo"]["visits"].as_u64().unwrap() > 1);
+}
