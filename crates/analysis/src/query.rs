@@ -958,6 +958,32 @@ mod tests {
     }
 
     #[test]
+    fn rules_in_every_spelling_gui_send() {
+        // KaTrain, Ogatak and LizzieYzy's spellings.
+        for (rules, ko, scoring) in [
+            ("\"Tromp Taylor\"", KoRule::PositionalSuperko, Scoring::Area),
+            ("\"Chinese\"", KoRule::Simple, Scoring::Area),
+            ("\"new zealand\"", KoRule::SituationalSuperko, Scoring::Area),
+            ("\"stone_scoring\"", KoRule::Simple, Scoring::Area),
+            ("\"AGA\"", KoRule::SituationalSuperko, Scoring::Area),
+            ("\"Japanese\"", KoRule::Simple, Scoring::Territory),
+            (
+                r#"{"scoring":"TERRITORY","ko":"POSITIONAL","suicide":false,"tax":"NONE","whiteHandicapBonus":"0","hasButton":false,"friendlyPassOk":true}"#,
+                KoRule::PositionalSuperko,
+                Scoring::Territory,
+            ),
+        ] {
+            let line =
+                format!(r#"{{"id":"r","moves":[],"rules":{rules},"boardXSize":9,"boardYSize":9}}"#);
+            let Request::Analyze(query) = parse_ok(&line) else {
+                panic!("not an analysis")
+            };
+            let got = query.positions[0].game.rules();
+            assert_eq!((got.ko, got.scoring), (ko, scoring), "{rules}");
+        }
+    }
+
+    #[test]
     fn locations_in_every_form() {
         let size = BoardSize::square(19).unwrap();
         assert_eq!(parse_location(size, "pass"), Ok(Move::Pass));
