@@ -478,54 +478,31 @@ fn parse_query(
         }
     };
 
-    // Replay, keeping the games of the analysed turns.
+    // Replay the whole record (a game with an illegal move is refused as a
+    // whole), keeping the games of the analysed turns.
     let mut wanted: Vec<usize> = turns.clone();
     wanted.sort_unstable();
     wanted.dedup();
     let mut games: Vec<(usize, Game)> = Vec::with_capacity(wanted.len());
     let mut game = start;
-    let mut next = wanted.iter().peekable();
     for turn in 0..=moves.len() {
-        if next.peek() == Some(&&turn) {
+        if wanted.binary_search(&turn).is_ok() {
             games.push((turn, game.clone()));
-            next.next();
         }
-        if turn == moves.len() || next.peek().is_none() {
+        let Some(&(color, mv)) = moves.get(turn) else {
             break;
-        }
-        let (color, mv) = moves[turn];
+        };
         game = go_on(game);
         game.play_as(color, mv).map_err(|e| {
             fields.error(
                 "moves",
                 format!(
-                    "move {} ({} {}) is illegal: {e}",
-                    turn,
-                    color_letter(color),
+                    "move {turn} ({} {}) is illegal: {e}",
+                    color.letter(),
                     size.gtp(mv)
                 ),
             )
         })?;
-    }
-    // Every move must be legal even past the last analysed turn: a game
-    // record with an illegal move is refused as a whole.
-    let last = games.last().map_or(0, |(t, _)| *t);
-    let mut check = games.last().map(|(_, g)| g.clone());
-    if let Some(game) = check.as_mut() {
-        for (turn, &(color, mv)) in moves.iter().enumerate().skip(last) {
-            *game = go_on(std::mem::replace(game, Game::new(size, rules)));
-            game.play_as(color, mv).map_err(|e| {
-                fields.error(
-                    "moves",
-                    format!(
-                        "move {} ({} {}) is illegal: {e}",
-                        turn,
-                        color_letter(color),
-                        size.gtp(mv)
-                    ),
-                )
-            })?;
-        }
     }
     let positions = turns
         .iter()
@@ -641,13 +618,6 @@ pub fn go_on(game: Game) -> Game {
         Game::from_position(game.board().clone(), game.to_move(), *game.rules())
     } else {
         game
-    }
-}
-
-fn color_letter(color: Color) -> &'static str {
-    match color {
-        Color::Black => "B",
-        Color::White => "W",
     }
 }
 

@@ -155,7 +155,7 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
     );
     root.insert("utility".into(), value(analysis.root_utility));
     root.insert("weight".into(), num(analysis.root_weight));
-    root.insert("currentPlayer".into(), json!(color_letter(to_move)));
+    root.insert("currentPlayer".into(), json!(to_move.letter().to_string()));
     if let Some(raw) = &analysis.raw {
         root.insert("rawWinrate".into(), rate(raw.winrate));
         root.insert("rawLead".into(), value(raw.lead));
@@ -213,11 +213,4 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
         }
     }
     Value::Object(out)
-}
-
-fn color_letter(color: Color) -> &'static str {
-    match color {
-        Color::Black => "B",
-        Color::White => "W",
-    }
 }

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tengen_core::{Action, Color, Game, Move};
+use tengen_core::{Action, Game, Move};
 
 /// A game's positions as one query.
 pub struct GameQuery {
@@ -28,14 +28,13 @@ impl GameQuery {
 /// under KataGo's `chinese` rules with the game's komi.
 pub fn game_query(game: &Game, turns: Option<usize>) -> GameQuery {
     let size = game.size();
-    let letter = |c: Color| if c == Color::Black { "B" } else { "W" };
     let mut stones = Vec::new();
     let initial = game.initial_board();
     for point in size.points() {
         if let Some(color) = initial.stone(point) {
             stones.push(format!(
                 r#"["{}","{}"]"#,
-                letter(color),
+                color.letter(),
                 size.gtp(Move::Play(point))
             ));
         }
@@ -43,7 +42,7 @@ pub fn game_query(game: &Game, turns: Option<usize>) -> GameQuery {
     let moves: Vec<String> = game
         .history()
         .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some(format!(r#"["{}","{}"]"#, letter(color), size.gtp(mv))),
+            Action::Move(mv) => Some(format!(r#"["{}","{}"]"#, color.letter(), size.gtp(mv))),
             Action::Resign => None,
         })
         .take(turns.unwrap_or(usize::MAX))

@@ -597,8 +597,6 @@ pub struct DetailedReport<'a> {
     pub sink: &'a mut dyn FnMut(&PuctAnalysis),
 }
 
-type Reporter<'a, 'b> = Reporting<'a, 'b>;
-
 /// What a request asks of one search beyond its limits.
 #[derive(Clone, Copy, Debug, Default)]
 struct SearchOptions<'a> {
@@ -750,7 +748,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
         &mut self,
         game: &Game,
         limits: Limits,
-        report: Option<Reporter<'_, '_>>,
+        report: Option<Reporting<'_, '_>>,
         stop: &dyn Fn() -> bool,
         options: SearchOptions<'_>,
     ) -> Tree {
@@ -821,7 +819,7 @@ impl<E: PositionEvaluator> PuctBot<E> {
     fn choose(
         &mut self,
         game: &Game,
-        report: Option<Reporter<'_, '_>>,
+        report: Option<Reporting<'_, '_>>,
         options: SearchOptions<'_>,
         stop: &dyn Fn() -> bool,
     ) -> Action {
