@@ -1,10 +1,11 @@
 //! The routes: the page's files, `POST /select-move/{bot}`, `POST
-//! /api/score`, `POST /api/sgf`, `GET /api/bots`, `GET /healthz`, and JSON
-//! errors for everything else.
+//! /api/analyse/{bot}`, `POST /api/score`, `POST /api/sgf`, `GET
+//! /api/bots`, `GET /healthz`, and JSON errors for everything else.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::rejection::{JsonRejection, PathRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -15,7 +16,7 @@ use axum::{Json, Router};
 use serde::Serialize;
 use tengen_bots::{BotSettings, BotSpec};
 use tengen_core::SelectRequest;
-use tengen_core::{Action, Analysis, Game};
+use tengen_core::{Action, Agent, Analysis, Game};
 use tengen_sgf::{date, write_game, GameInfo};
 
 use crate::assets;
@@ -38,6 +39,7 @@ pub fn router(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/api/bots", get(bots))
         .route("/select-move/{bot}", post(select_move))
+        .route("/api/analyse/{bot}", post(analyse))
         .route("/api/score", post(score_game))
         .route("/api/sgf", post(sgf))
         .fallback(not_found)
@@ -160,11 +162,21 @@ struct Diagnostics {
     analysis: Option<AnalysisView>,
 }
 
+/// A search's view of a position. Every number is from the point of view
+/// of the side to move (`perspective`): a win rate of 0.7 and a score lead
+/// of 3.5 say that the player to move wins 70% of the time and leads by
+/// 3.5 points.
 #[derive(Debug, Serialize)]
 struct AnalysisView {
+    /// `black` or `white`: the side to move, whose view the numbers are.
+    perspective: &'static str,
     playouts: u64,
-    /// The bot's estimated chance of winning, in 0..=1.
+    /// The side to move's estimated chance of winning, in 0..=1.
     winrate: f32,
+    /// The side to move's expected lead in points; `null` when the bot does
+    /// not estimate the score.
+    #[serde(rename = "scoreLead")]
+    score_lead: Option<f32>,
     candidates: Vec<CandidateView>,
     /// Black's expected ownership per point, rows from the top; empty when
     /// the bot does not estimate it.
@@ -176,16 +188,29 @@ struct CandidateView {
     #[serde(rename = "move")]
     mv: String,
     visits: u64,
+    /// The side to move's win rate after this move.
     winrate: f32,
+    /// The side to move's expected lead after this move; `null` when the
+    /// bot does not estimate the score.
+    #[serde(rename = "scoreLead")]
+    score_lead: Option<f32>,
     prior: f32,
     pv: Vec<String>,
 }
 
 fn analysis_view(game: &Game, analysis: Analysis) -> AnalysisView {
     let size = game.size();
+    // The root's own lead over every visit; a bot without root statistics
+    // but with candidates' leads gives its first choice's.
+    let score_lead = analysis
+        .root
+        .and_then(|root| root.score_lead)
+        .or_else(|| analysis.candidates.first().and_then(|c| c.score_lead));
     AnalysisView {
+        perspective: game.to_move().name(),
         playouts: analysis.playouts,
         winrate: analysis.winrate,
+        score_lead,
         candidates: analysis
             .candidates
             .into_iter()
@@ -194,6 +219,7 @@ fn analysis_view(game: &Game, analysis: Analysis) -> AnalysisView {
                 mv: size.gtp(candidate.mv),
                 visits: candidate.visits,
                 winrate: candidate.winrate,
+                score_lead: candidate.score_lead,
                 prior: candidate.prior,
                 pv: candidate.pv.iter().map(|&mv| size.gtp(mv)).collect(),
             })
@@ -240,6 +266,15 @@ async fn run_bot_work<T: Send + 'static>(
     state: &AppState,
     work: impl FnOnce(&StopSignal) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    run_bot_work_holding(state, None, work).await
+}
+
+/// [`run_bot_work`], holding `extra` (an analysis permit) as long as the slot.
+async fn run_bot_work_holding<T: Send + 'static>(
+    state: &AppState,
+    extra: Option<tokio::sync::OwnedSemaphorePermit>,
+    work: impl FnOnce(&StopSignal) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
     let permit = state
         .slots
         .clone()
@@ -257,6 +292,7 @@ async fn run_bot_work<T: Send + 'static>(
     let task = tokio::task::spawn_blocking(move || {
         let result = work(&signal);
         drop(permit);
+        drop(extra);
         result
     });
     match tokio::time::timeout(timeout, task).await {
@@ -268,35 +304,92 @@ async fn run_bot_work<T: Send + 'static>(
     }
 }
 
+/// A request for a bot's work, read and checked: the bot's settings with
+/// the budget applied, the server's network for `katago`, the game replayed.
+struct BotJob {
+    settings: Box<dyn BotSettings>,
+    katago: Option<katago::KataGoModel>,
+    applied: AppliedBudget,
+    request: GameRequest,
+    game: Game,
+}
+
+impl BotJob {
+    /// Reads the bot of the path and the game of the body, every refusal
+    /// as its [`ApiError`].
+    fn read(
+        state: &AppState,
+        bot: Result<Path<String>, PathRejection>,
+        body: Body,
+    ) -> Result<BotJob, ApiError> {
+        let Path(bot) = bot.map_err(|rejection| ApiError::BadBody {
+            status: rejection.status(),
+            message: rejection.body_text(),
+        })?;
+        let spec: BotSpec = bot.parse()?;
+        // The server's own network for `katago` (a clear refusal when it has
+        // none, or when the spec names options the server keeps to itself).
+        let katago = if spec.name == katago::NAME {
+            state.info(&spec)?;
+            Some(state.katago.clone().expect("offered only with a network"))
+        } else {
+            None
+        };
+        let mut settings: Box<dyn BotSettings> = match &katago {
+            Some(model) => Box::new(model.settings(&spec)?),
+            None => {
+                let info = state.info(&spec)?;
+                refuse_files(&spec, info)?;
+                (info.parse)(&spec.options)?
+            }
+        };
+        let Json(request) = body?;
+        let applied = budget::apply(settings.as_mut(), request.budget.as_ref(), &state.limits)?;
+        let game = request.replay(&state.limits)?;
+        if let Some(model) = &katago {
+            model.fill_budget(settings.as_mut(), &state.limits);
+        }
+        Ok(BotJob {
+            settings,
+            katago,
+            applied,
+            request,
+            game,
+        })
+    }
+
+    /// Builds the bot, checking it plays the board's size.
+    fn build(
+        settings: &dyn BotSettings,
+        katago: Option<&katago::KataGoModel>,
+        seed: u64,
+        size: tengen_core::BoardSize,
+    ) -> Result<Box<dyn Agent + Send>, ApiError> {
+        let bot = match katago {
+            Some(model) => model.make_bot(settings, seed)?,
+            None => settings.build(seed)?,
+        };
+        bot.plays_size(size)
+            .map_err(|reason| tengen_bots::BotError::BoardSize {
+                bot: settings.to_string(),
+                reason,
+            })?;
+        Ok(bot)
+    }
+}
+
 async fn select_move(
     State(state): Shared,
     bot: Result<Path<String>, PathRejection>,
     body: Body,
 ) -> Result<Json<SelectMoveResponse>, ApiError> {
-    let Path(bot) = bot.map_err(|rejection| ApiError::BadBody {
-        status: rejection.status(),
-        message: rejection.body_text(),
-    })?;
-    let spec: BotSpec = bot.parse()?;
-    // The server's own network for `katago` (a clear refusal when it has
-    // none, or when the spec names options the server keeps to itself).
-    let katago = if spec.name == katago::NAME {
-        state.info(&spec)?;
-        Some(state.katago.clone().expect("offered only with a network"))
-    } else {
-        None
-    };
-    let mut settings: Box<dyn BotSettings> = match &katago {
-        Some(model) => Box::new(model.settings(&spec)?),
-        None => {
-            let info = state.info(&spec)?;
-            refuse_files(&spec, info)?;
-            (info.parse)(&spec.options)?
-        }
-    };
-    let Json(request) = body?;
-    let applied = budget::apply(settings.as_mut(), request.budget.as_ref(), &state.limits)?;
-    let game = request.replay(&state.limits)?;
+    let BotJob {
+        settings,
+        katago,
+        applied,
+        request,
+        game,
+    } = BotJob::read(&state, bot, body)?;
     if game.is_over() {
         let why = if game.resigned().is_some() {
             "a player resigned"
@@ -305,23 +398,12 @@ async fn select_move(
         };
         return Err(ApiError::GameOver(why));
     }
-    if let Some(model) = &katago {
-        model.fill_budget(settings.as_mut(), &state.limits);
-    }
     let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
     let spec_text = settings.to_string();
     tracing::debug!(bot = %spec_text, moves = request.moves.len(), "select-move");
     let bot_text = spec_text.clone();
     let (bot_move, think_ms, analysis, color) = run_bot_work(&state, move |signal| {
-        let mut bot = match &katago {
-            Some(model) => model.make_bot(settings.as_ref(), seed)?,
-            None => settings.build(seed)?,
-        };
-        bot.plays_size(game.size())
-            .map_err(|reason| tengen_bots::BotError::BoardSize {
-                bot: bot_text.clone(),
-                reason,
-            })?;
+        let mut bot = BotJob::build(settings.as_ref(), katago.as_ref(), seed, game.size())?;
         let start = Instant::now();
         let stop = || signal.is_set();
         let action = bot.select(&game, &mut SelectRequest::new().stop_when(&stop));
@@ -356,6 +438,127 @@ async fn select_move(
             budget: applied,
             analysis,
         },
+    }))
+}
+
+/// The answer of `POST /api/analyse/{bot}`: what the bot thinks of the
+/// position after the moves, without playing.
+#[derive(Debug, Serialize)]
+struct AnalyseResponse {
+    /// The bot spec the position was analysed with, budget applied.
+    bot: String,
+    seed: u64,
+    think_ms: f64,
+    budget: AppliedBudget,
+    /// The visits (playouts) the analysis aimed at; `null` when it was
+    /// bounded by time only.
+    target_visits: Option<u64>,
+    analysis: AnalysisView,
+}
+
+/// Visits of an analysis whose request and bot name no budget.
+pub const DEFAULT_ANALYSIS_VISITS: u64 = 100;
+
+/// How often a search reports while it analyses (the reports are where the
+/// visits are counted).
+const ANALYSIS_REPORT_INTERVAL: Duration = Duration::from_millis(5);
+
+/// An analysis whose visits stop growing for this long has nothing left to
+/// search (a full tree, a finished game): it ends there.
+const ANALYSIS_STALL: Duration = Duration::from_secs(1);
+
+/// `POST /api/analyse/{bot}`: the bot's analysis of the position after the
+/// moves (after two passes, of the stones on the board with the same side
+/// to move, the game going on), searched for the budget's playouts or
+/// visits (else the bot's own, else [`DEFAULT_ANALYSIS_VISITS`]) or its
+/// seconds, under the same slots, time cap and stop on disconnect as
+/// select-move. Analyses hold at most [`crate::Limits::analysis_slots`]
+/// slots, so that moves are never all kept waiting by reviews.
+async fn analyse(
+    State(state): Shared,
+    bot: Result<Path<String>, PathRejection>,
+    body: Body,
+) -> Result<Json<AnalyseResponse>, ApiError> {
+    let BotJob {
+        settings,
+        katago,
+        applied,
+        request,
+        game,
+    } = BotJob::read(&state, bot, body)?;
+    if let Some(color) = game.resigned() {
+        return Err(ApiError::GameOver(if color == tengen_core::Color::Black {
+            "Black resigned"
+        } else {
+            "White resigned"
+        }));
+    }
+    let held = settings.budget();
+    let time = held.time.flatten();
+    let target = match held.count {
+        Some((_, Some(count))) => Some(count),
+        _ if time.is_some() => None,
+        _ => Some(DEFAULT_ANALYSIS_VISITS.min(state.limits.max_playouts)),
+    };
+    let analysis_permit = state
+        .analysis_slots
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::AnalysesBusy(state.limits.analysis_slots()))?;
+    let seed = request.seed.unwrap_or_else(tengen_bots::fresh_seed);
+    let spec_text = settings.to_string();
+    tracing::debug!(bot = %spec_text, moves = request.moves.len(), "analyse");
+    let bot_text = spec_text.clone();
+    let (analysis, think_ms) = run_bot_work_holding(&state, Some(analysis_permit), move |signal| {
+        let mut bot = BotJob::build(settings.as_ref(), katago.as_ref(), seed, game.size())?;
+        // After two passes the searches have nothing to explore: the
+        // position on the board is analysed as a game going on, the same
+        // side to move (as a search looks past a pass that ends the game).
+        let game = if game.is_over() {
+            Game::from_position(game.board().clone(), game.to_move(), *game.rules())
+        } else {
+            game
+        };
+        let start = Instant::now();
+        let enough = Cell::new(false);
+        let mut last: Option<Analysis> = None;
+        let mut grown = (0, Instant::now());
+        let mut sink = |analysis: &Analysis| {
+            let visits = analysis.playouts;
+            if target.is_some_and(|target| visits >= target) {
+                enough.set(true);
+            }
+            if visits != grown.0 {
+                grown = (visits, Instant::now());
+            } else if visits > 0 && grown.1.elapsed() >= ANALYSIS_STALL {
+                enough.set(true);
+            }
+            last = Some(analysis.clone());
+        };
+        let stop =
+            || enough.get() || signal.is_set() || time.is_some_and(|time| start.elapsed() >= time);
+        let mut select = SelectRequest::new()
+            .stop_when(&stop)
+            .reporting(ANALYSIS_REPORT_INTERVAL, &mut sink);
+        if !bot.analyze(&game, &mut select) {
+            return Err(ApiError::NoAnalysis(bot_text));
+        }
+        drop(select);
+        let think_ms = start.elapsed().as_secs_f64() * 1000.0;
+        let analysis = bot
+            .analysis()
+            .or(last)
+            .ok_or_else(|| ApiError::NoAnalysis(bot_text.clone()))?;
+        Ok((analysis_view(&game, analysis), think_ms))
+    })
+    .await?;
+    Ok(Json(AnalyseResponse {
+        bot: spec_text,
+        seed,
+        think_ms,
+        budget: applied,
+        target_visits: target,
+        analysis,
     }))
 }
 

@@ -99,6 +99,12 @@ pub enum ApiError {
         /// The path asked for.
         path: String,
     },
+    /// The bot cannot analyse a position (it does not search).
+    #[error("bot '{0}' cannot analyse a position: it reports no analysis (choose a searching bot such as mcts or katago)")]
+    NoAnalysis(String),
+    /// Every slot analyses may hold is busy; moves may still be asked for.
+    #[error("the server is busy analysing: all {0} analysis slots are in use, try again shortly")]
+    AnalysesBusy(usize),
     /// Every bot slot is busy; try again shortly.
     #[error("the server is busy: all {0} bot slots are in use, try again shortly")]
     Busy(usize),
@@ -120,7 +126,10 @@ impl ApiError {
             }
             ApiError::MethodNotAllowed { .. } => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooManyMoves { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ApiError::Busy(_) | ApiError::Timeout(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::NoAnalysis(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Busy(_) | ApiError::AnalysesBusy(_) | ApiError::Timeout(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }

@@ -83,6 +83,13 @@ impl Limits {
     pub fn answer_timeout(&self) -> Duration {
         self.max_think + self.grace
     }
+
+    /// The bot slots analyses (`POST /api/analyse`) may hold at once: half of
+    /// [`Limits::max_concurrent`], at least one, so that pages reviewing
+    /// games never take every slot from the moves of games being played.
+    pub fn analysis_slots(&self) -> usize {
+        (self.max_concurrent / 2).max(1)
+    }
 }
 
 /// The bots a server offers.
@@ -152,6 +159,9 @@ pub struct AppState {
     pub katago: Option<KataGoModel>,
     /// One permit per bot computation allowed at once.
     pub slots: Arc<Semaphore>,
+    /// One permit per analysis allowed at once ([`Limits::analysis_slots`]);
+    /// an analysis holds one of these and a slot.
+    pub analysis_slots: Arc<Semaphore>,
     /// The board sides of each bot offered, found on first use.
     sizes: OnceLock<Vec<(&'static str, Option<SizeRange>)>>,
 }
@@ -174,6 +184,7 @@ impl AppState {
             bots,
             katago: None,
             slots: Arc::new(Semaphore::new(limits.max_concurrent)),
+            analysis_slots: Arc::new(Semaphore::new(limits.analysis_slots())),
             sizes: OnceLock::new(),
         }
     }
