@@ -1017,3 +1017,180 @@ fn the_neural_bots_play_with_the_shipped_model_only() {
         assert_error(&response, 400, part);
     }
 }
+
+/// Analyses the position after `moves` with `bot`; the answer, checked to be 200.
+fn analyse(client: &mut Client, bot: &str, moves: &[&str], budget: Value) -> Value {
+    let response = client
+        .post_json(
+            &format!("/api/analyse/{bot}"),
+            &json!({"board_size": 9, "moves": moves, "budget": budget, "seed": 5}),
+        )
+        .unwrap();
+    assert_eq!(response.status, 200, "{}", response.text());
+    response.json()
+}
+
+#[test]
+fn a_position_is_analysed_without_a_move_being_played() {
+    let server = server();
+    let mut client = Client::new(server.address);
+    let body = analyse(&mut client, "mcts", &["E5", "C3"], json!({"playouts": 200}));
+    assert!(body.get("bot_move").is_none(), "{body}");
+    assert_eq!(body["bot"], "mcts:playouts=200");
+    assert_eq!(body["target_visits"], 200);
+    let analysis = &body["analysis"];
+    // Black is to move: the numbers are Black's.
+    assert_eq!(analysis["perspective"], "black");
+    let playouts = analysis["playouts"].as_u64().unwrap();
+    // The search stops at the budget, give or take one report's worth.
+    assert!((200..2000).contains(&playouts), "{analysis}");
+    let winrate = analysis["winrate"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&winrate), "{analysis}");
+    // mcts estimates no score.
+    assert!(analysis["scoreLead"].is_null(), "{analysis}");
+    let game = replay(9, Rules::default(), &["E5".into(), "C3".into()]);
+    let candidates = analysis["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty(), "{analysis}");
+    for candidate in candidates {
+        let mv = game
+            .size()
+            .parse_gtp(candidate["move"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(game.legal(mv), Ok(()), "{candidate}");
+        assert!(candidate["scoreLead"].is_null(), "{candidate}");
+        let pv = candidate["pv"].as_array().unwrap();
+        assert_eq!(pv[0], candidate["move"], "{candidate}");
+    }
+    assert_eq!(analysis["ownership"].as_array().unwrap().len(), 81);
+
+    // White to move: White's view.
+    let body = analyse(&mut client, "mcts", &["E5"], json!({"playouts": 50}));
+    assert_eq!(body["analysis"]["perspective"], "white");
+    assert!(body["analysis"]["playouts"].as_u64().unwrap() >= 50);
+
+    // A game ended by two passes: the stones on the board, the game going on.
+    let body = analyse(
+        &mut client,
+        "mcts",
+        &["E5", "pass", "pass"],
+        json!({"playouts": 50}),
+    );
+    assert_eq!(body["analysis"]["perspective"], "white");
+    assert!(!body["analysis"]["candidates"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    // select-move's analysis carries the same fields.
+    let response = client
+        .post_json(
+            "/select-move/mcts",
+            &json!({"board_size": 9, "moves": ["E5"], "budget": {"playouts": 50}}),
+        )
+        .unwrap();
+    let analysis = &response.json()["diagnostics"]["analysis"];
+    assert_eq!(analysis["perspective"], "white", "{analysis}");
+    assert!(analysis["scoreLead"].is_null(), "{analysis}");
+    assert!(analysis["candidates"][0]
+        .as_object()
+        .unwrap()
+        .contains_key("scoreLead"));
+}
+
+#[test]
+fn analysis_refusals_say_what_to_change() {
+    let server = server();
+    let mut client = Client::new(server.address);
+    let post =
+        |client: &mut Client, path: &str, body: Value| client.post_json(path, &body).unwrap();
+    // A bot that does not search.
+    let response = post(&mut client, "/api/analyse/random", json!({"board_size": 9}));
+    assert_error(&response, 422, "cannot analyse");
+    // No such bot.
+    let response = post(
+        &mut client,
+        "/api/analyse/alphago",
+        json!({"board_size": 9}),
+    );
+    assert_error(&response, 404, "alphago");
+    // A bad move, named by its index.
+    let response = post(
+        &mut client,
+        "/api/analyse/mcts",
+        json!({"board_size": 9, "moves": ["E5", "E5"]}),
+    );
+    let body = assert_error(&response, 400, "moves[1]");
+    assert_eq!(body["index"], 1);
+    // A resigned game has no position to think about.
+    let response = post(
+        &mut client,
+        "/api/analyse/mcts",
+        json!({"board_size": 9, "moves": ["E5", "resign"]}),
+    );
+    assert_error(&response, 400, "resigned");
+    // Budgets are held to the limits as for moves.
+    let response = post(
+        &mut client,
+        "/api/analyse/mcts",
+        json!({"board_size": 9, "budget": {"playouts": 0}}),
+    );
+    assert_error(&response, 400, "out of range");
+    assert_error(&client.get("/api/analyse/mcts").unwrap(), 405, "GET");
+}
+
+#[test]
+fn analyses_leave_slots_for_moves_and_stop_when_their_client_goes() {
+    use std::io::Write;
+    // Two slots: analyses may hold one of them.
+    let limits = Limits {
+        max_concurrent: 2,
+        ..Limits::default()
+    };
+    assert_eq!(limits.analysis_slots(), 1);
+    let server = server_with(limits, Bots::default());
+    let address = server.address;
+    let long = json!({"board_size": 9, "budget": {"seconds": 8.0}}).to_string();
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST /api/analyse/mcts HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{long}",
+        long.len()
+    )
+    .unwrap();
+    thread::sleep(Duration::from_millis(300));
+    let mut client = Client::new(address);
+    // A second analysis waits for the first...
+    let response = client
+        .post_json("/api/analyse/mcts", &json!({"board_size": 9}))
+        .unwrap();
+    assert_error(&response, 503, "analysing");
+    // ...but a move does not.
+    let response = client
+        .post_json(
+            "/select-move/mcts",
+            &json!({"board_size": 9, "budget": {"playouts": 20}}),
+        )
+        .unwrap();
+    assert_eq!(response.status, 200, "{}", response.text());
+    // The first client goes away: its search stops and frees the slot long
+    // before its 8 seconds.
+    drop(stream);
+    let dropped = std::time::Instant::now();
+    loop {
+        let response = client
+            .post_json(
+                "/api/analyse/mcts",
+                &json!({"board_size": 9, "budget": {"playouts": 20}}),
+            )
+            .unwrap();
+        if response.status == 200 {
+            break;
+        }
+        assert_error(&response, 503, "analysing");
+        assert!(
+            dropped.elapsed() < Duration::from_secs(3),
+            "the abandoned analysis still holds its slot"
+        );
+        thread::sleep(Duration::from_millis(50));
+    }
+}

@@ -269,3 +269,61 @@ fn the_network_plays_every_side_up_to_25() {
     });
     assert_eq!(state.sizes("katago"), Some(SizeRange { min: 1, max: 25 }));
 }
+
+#[test]
+fn the_network_analyses_positions_with_its_score_lead() {
+    let server = server_with_model();
+    let mut client = Client::new(server.address);
+    let analyse = |client: &mut Client, moves: &[&str]| {
+        let response = client
+            .post_json(
+                "/api/analyse/katago",
+                &json!({"board_size": 9, "moves": moves, "budget": {"playouts": 4}, "seed": 1}),
+            )
+            .unwrap();
+        assert_eq!(response.status, 200, "{}", response.text());
+        response.json()
+    };
+    let body = analyse(&mut client, &["E5", "C3"]);
+    assert!(body.get("bot_move").is_none(), "{body}");
+    assert_eq!(body["target_visits"], 4);
+    let analysis = &body["analysis"];
+    assert_eq!(analysis["perspective"], "black");
+    assert!(analysis["playouts"].as_u64().unwrap() >= 4, "{analysis}");
+    let lead = analysis["scoreLead"].as_f64().expect("a root score lead");
+    // Black, a stone up in the centre on 9x9 with 7.5 komi: a few points either way.
+    assert!(lead.abs() < 30.0, "{lead}");
+    let candidates = analysis["candidates"].as_array().unwrap();
+    assert!(!candidates.is_empty());
+    let game = replay(9, &["E5", "C3"]);
+    for candidate in candidates {
+        assert!(candidate["scoreLead"].is_number(), "{candidate}");
+        let mv = game
+            .size()
+            .parse_gtp(candidate["move"].as_str().unwrap())
+            .unwrap();
+        assert_eq!(game.legal(mv), Ok(()), "{candidate}");
+    }
+
+    // After a pass White is to move on the same board: White's view.
+    let white = analyse(&mut client, &["E5", "C3", "pass"]);
+    assert_eq!(white["analysis"]["perspective"], "white");
+    assert!(white["analysis"]["scoreLead"].is_number());
+
+    // A game over after two passes is still analysed.
+    let over = analyse(&mut client, &["E5", "pass", "pass"]);
+    assert!(!over["analysis"]["candidates"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    // The select-move answer carries the score lead too.
+    let body = legal_move(&mut client, "katago", 9, &["E5"], json!({"playouts": 2}));
+    let analysis = &body["diagnostics"]["analysis"];
+    assert_eq!(analysis["perspective"], "white");
+    assert!(analysis["scoreLead"].is_number(), "{analysis}");
+    assert!(
+        analysis["candidates"][0]["scoreLead"].is_number(),
+        "{analysis}"
+    );
+}
