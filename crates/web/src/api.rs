@@ -85,6 +85,8 @@ struct BotEntry {
     options: Vec<OptionEntry>,
     /// The square board sides it plays; `null` if they are not one range.
     sizes: Option<SizeRange>,
+    /// Whether it analyses positions (`POST /api/analyse/{bot}`).
+    analyses: bool,
 }
 
 #[derive(Serialize)]
@@ -129,6 +131,7 @@ async fn bots(State(state): Shared) -> Json<BotListing> {
                     })
                     .collect(),
                 sizes: state.sizes(info.name),
+                analyses: state.analyses(info.name),
             })
             .collect(),
         limits: LimitsView {

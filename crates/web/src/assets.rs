@@ -25,6 +25,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("assets/board.js"),
     ),
     (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/review.js"),
+    ),
+    (
         "rules.js",
         "text/javascript; charset=utf-8",
         include_str!("assets/rules.js"),

@@ -162,8 +162,9 @@ pub struct AppState {
     /// One permit per analysis allowed at once ([`Limits::analysis_slots`]);
     /// an analysis holds one of these and a slot.
     pub analysis_slots: Arc<Semaphore>,
-    /// The board sides of each bot offered, found on first use.
-    sizes: OnceLock<Vec<(&'static str, Option<SizeRange>)>>,
+    /// The board sides of each bot offered and whether it analyses
+    /// positions, found on first use.
+    sizes: OnceLock<Vec<(&'static str, Option<SizeRange>, bool)>>,
 }
 
 /// The square board sides a bot plays, both ends included, as `GET
@@ -214,18 +215,33 @@ impl AppState {
     /// bots are built once, on the first call (the network bots read their
     /// model then).
     pub fn sizes(&self, name: &str) -> Option<SizeRange> {
-        let all = self.sizes.get_or_init(|| {
-            self.offered()
-                .map(|info| (info.name, self.find_sizes(info)))
-                .collect()
-        });
-        all.iter()
-            .find(|(bot, _)| *bot == name)
-            .and_then(|(_, sizes)| *sizes)
+        self.traits()
+            .iter()
+            .find(|(bot, _, _)| *bot == name)
+            .and_then(|(_, sizes, _)| *sizes)
     }
 
-    fn find_sizes(&self, info: &BotInfo) -> Option<SizeRange> {
-        let bot = match &self.katago {
+    /// Whether the offered bot called `name` analyses positions (`POST
+    /// /api/analyse`) with its default settings.
+    pub fn analyses(&self, name: &str) -> bool {
+        self.traits()
+            .iter()
+            .any(|(bot, _, analyses)| *bot == name && *analyses)
+    }
+
+    fn traits(&self) -> &[(&'static str, Option<SizeRange>, bool)] {
+        self.sizes.get_or_init(|| {
+            self.offered()
+                .map(|info| {
+                    let (sizes, analyses) = self.find_traits(info).unwrap_or((None, false));
+                    (info.name, sizes, analyses)
+                })
+                .collect()
+        })
+    }
+
+    fn find_traits(&self, info: &BotInfo) -> Option<(Option<SizeRange>, bool)> {
+        let mut bot = match &self.katago {
             Some(model) if info.name == katago::NAME => model
                 .make_bot(&model.settings(&BotSpec::named(info.name)).ok()?, 0)
                 .ok()?,
@@ -234,10 +250,19 @@ impl AppState {
         let played: Vec<usize> = (1..=MAX_SIDE)
             .filter(|&side| BoardSize::square(side).is_ok_and(|size| bot.plays_size(size).is_ok()))
             .collect();
+        // Asked on the smallest board it plays, stopped at once: a bot that
+        // cannot analyse says so without searching.
+        let smallest = BoardSize::square(*played.first()?).ok()?;
+        let game = tengen_core::Game::new(smallest, tengen_core::Rules::default());
+        let analyses = bot.analyze(
+            &game,
+            &mut tengen_core::SelectRequest::new().stop_when(&|| true),
+        );
         // Every bot so far plays one run of sides; should one ever skip
         // some, the range would claim too much, so it says nothing instead.
         let (&min, &max) = (played.first()?, played.last()?);
-        (played.len() == max - min + 1).then_some(SizeRange { min, max })
+        let sizes = (played.len() == max - min + 1).then_some(SizeRange { min, max });
+        Some((sizes, analyses))
     }
 
     /// The listing entry of the bot `spec` names, if this server offers it.

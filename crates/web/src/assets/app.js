@@ -4,6 +4,9 @@
 
 import { BoardView } from "./board.js";
 import {
+  candidateLosses, drawGraph, formatLoss, keptAnalysis, lossUnit, mistakes, moveLoss, positionAt, seenBy,
+} from "./review.js";
+import {
   BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, readSgf, vertex,
 } from "./rules.js";
 
@@ -35,7 +38,7 @@ let viewAt = null;
 let shown = null;
 
 /** What the board shows of the bot's analysis, kept apart from the game. */
-let prefs = { candidates: false, ownership: false };
+let prefs = { candidates: false, ownership: false, hint: false };
 
 function save() {
   try {
@@ -48,7 +51,7 @@ function save() {
 function loadPrefs() {
   try {
     const data = JSON.parse(localStorage.getItem(PREFS_KEY) || "null");
-    if (data) prefs = { candidates: Boolean(data.candidates), ownership: Boolean(data.ownership) };
+    if (data) prefs = { candidates: Boolean(data.candidates), ownership: Boolean(data.ownership), hint: Boolean(data.hint) };
   } catch {
     // Defaults, as for a first visit.
   }
@@ -112,7 +115,9 @@ async function postJson(path, body, signal) {
   }
   if (!response.ok) {
     const why = data && data.error ? data.error : `HTTP ${response.status}`;
-    throw new Error(why);
+    const error = new Error(why);
+    error.status = response.status;
+    throw error;
   }
   return data;
 }
@@ -152,6 +157,7 @@ function goTo(n) {
   const target = Math.max(0, Math.min(last, n));
   viewAt = target >= last ? null : target;
   shown = viewAt === null ? null : replayTo(viewAt);
+  pinnedLine = null;
   // What was said was about another position.
   say("");
   render();
@@ -192,6 +198,18 @@ function scoring() {
 
 function clickPoint(p) {
   if (!game) return;
+  // In review, a tap on one of the engine's moves shows its line (a second
+  // tap, or a tap elsewhere, takes it away).
+  const marks = reviewMarks();
+  if (marks) {
+    const mark = marks.candidates.find((c) => c.point === p);
+    if (mark || pinnedLine) {
+      pinnedLine = mark && (!pinnedLine || pinnedLine.point !== p) ? mark : null;
+      render();
+      if (pinnedLine) say(`The engine's line from ${vertex(game.size, p)}: ${pinnedLine.moves.join(" ")}.`);
+      return;
+    }
+  }
   if (reviewing()) {
     say(`This is move ${viewAt} of ${saved.moves.length}. Press "Play from here" to play on from it, or » to go back to the game.`);
     return;
@@ -289,6 +307,8 @@ async function askBot() {
     if (mv === "pass") say("The bot passes.");
     else if (mv === "resign") say("The bot resigns.");
     afterMove();
+    // Analyses waited while the bot thought.
+    pump();
   } catch (error) {
     if (request !== mine) return;
     request = null;
@@ -296,6 +316,7 @@ async function askBot() {
     if (error.name === "AbortError") return;
     say(`The bot could not answer: ${error.message}`);
     render();
+    pump();
   }
 }
 
@@ -399,6 +420,7 @@ function resign() {
  * analyses), leaves review, and shows the game from there.
  */
 function keepMoves(n) {
+  cancelReview();
   saved.moves = saved.moves.slice(0, n);
   saved.score = null;
   saved.dead = null;
@@ -531,6 +553,7 @@ function render() {
     dead,
     candidates: over ? null : boardAnalysis(),
     heat: over ? null : boardHeat(),
+    ...reviewBoard(),
   });
 
   const toMove = colorName(board.toMove);
@@ -603,6 +626,7 @@ function render() {
 
   renderMoves();
   renderAnalysis();
+  renderReview();
 }
 
 function renderMoves() {
@@ -680,6 +704,339 @@ function renderAnalysis() {
       row.insertCell().textContent = (c.pv || []).slice(0, 6).join(" ");
     }
     box.append(table);
+  }
+}
+
+// ---- Review -----------------------------------------------------------
+
+/**
+ * The analyses of positions asked for from `POST /api/analyse/{bot}`, by
+ * position key (the game's settings, the bot and the moves before it), so
+ * that stepping through an analysed game never waits and no position is
+ * analysed twice.
+ */
+const reviewCache = new Map();
+/** By bot spec: the server's refusal to analyse with it, once met. */
+const refused = {};
+/** "Analyse the game" at work: {queue (jobs), total, done}, or null. */
+let reviewJob = null;
+/** The analysis request in flight: {controller, job}, or null. */
+let analysing = null;
+let pumping = false;
+let visitsTouched = false;
+/** Positions whose analysis failed, not asked for again by the hint. */
+const failed = new Set();
+/** The game (settings and bot) the visits field was last filled for. */
+let visitsFor = "";
+/** The candidate whose line a tap fixed on the board, or null. */
+let pinnedLine = null;
+/** Whose view the graph shows. */
+let graphColor = BLACK;
+
+function settingsKey() {
+  const s = saved.settings;
+  return JSON.stringify([s.size, s.rules, s.komi, s.setup || s.handicap || 0, s.bot]);
+}
+
+function positionKey(t, moves = saved.moves) {
+  return `${settingsKey()}|${moves.slice(0, t).join(" ")}`;
+}
+
+/** A small number of visits that keeps a review of a game short on a CPU. */
+function defaultVisits() {
+  const s = saved.settings;
+  if (s.bot.split(":")[0] === "katago") return s.size <= 9 ? 16 : s.size <= 13 ? 8 : 4;
+  return s.size <= 9 ? 400 : 200;
+}
+
+function wantedVisits() {
+  const n = Math.round(Number($("review-visits").value));
+  return Number.isFinite(n) && n >= 1 ? Math.min(n, limits.max_playouts || n) : defaultVisits();
+}
+
+/** Whether the position under `key` is analysed with at least the visits asked for. */
+function analysed(key) {
+  const a = reviewCache.get(key);
+  return Boolean(a) && (a.target === null || a.target >= wantedVisits());
+}
+
+/** The analysis of the position after `t` moves of the game, or null. */
+function analysisAt(t) {
+  return reviewCache.get(positionKey(t)) || null;
+}
+
+/** The last position of the game there is to analyse (none after a resignation). */
+function lastPosition() {
+  const n = saved.moves.length;
+  return n && saved.moves[n - 1] === "resign" ? n - 1 : n;
+}
+
+/** Every position's analysis, from 0 to the last move (null where none). */
+function allAnalyses() {
+  const list = [];
+  for (let t = 0; t <= saved.moves.length; t++) list.push(analysisAt(t));
+  return list;
+}
+
+/** Whether the hint is wanted now: on, and the person to move in the game as it stands. */
+function canAnalyse() {
+  return botAnalyses() && !refused[saved.settings.bot];
+}
+
+function hintWanted() {
+  return Boolean(prefs.hint && game && !reviewing() && !game.isOver() && !thinking &&
+    game.toMove === humanColor() && canAnalyse());
+}
+
+/** Whether the game's bot analyses positions, as the bot listing says. */
+function botAnalyses() {
+  const bot = botInfo(saved.settings.bot);
+  return Boolean(bot && bot.analyses);
+}
+
+/** Starts "Analyse the game": every position not yet analysed, in order. */
+function analyseGame() {
+  if (!saved || !game || !canAnalyse()) return;
+  const moves = saved.moves.slice();
+  const last = lastPosition();
+  const queue = [];
+  for (let t = 0; t <= last; t++) {
+    const key = positionKey(t, moves);
+    if (!analysed(key)) queue.push({ t, key, moves: moves.slice(0, t), total: moves.length });
+  }
+  if (!queue.length) {
+    say("Every position is analysed already.");
+    render();
+    return;
+  }
+  reviewJob = { queue, total: last + 1, done: last + 1 - queue.length };
+  say("");
+  render();
+  pump();
+}
+
+/** Stops "Analyse the game"; what is analysed stays. */
+function cancelReview() {
+  reviewJob = null;
+  if (analysing) analysing.controller.abort();
+  analysing = null;
+}
+
+/** The next position to analyse: the hint's first, then the review's. */
+function nextJob() {
+  const visits = wantedVisits();
+  const bot = saved.settings.bot;
+  if (hintWanted()) {
+    const t = saved.moves.length;
+    const key = positionKey(t);
+    if (!analysed(key) && !failed.has(key)) return { t, key, moves: saved.moves.slice(), total: t, visits, bot, hint: true };
+  }
+  while (reviewJob && reviewJob.queue.length) {
+    const job = reviewJob.queue[0];
+    if (!analysed(job.key)) return { ...job, visits, bot };
+    reviewJob.queue.shift();
+    reviewJob.done++;
+  }
+  if (reviewJob) {
+    reviewJob = null;
+    say("The game is analysed.");
+    render();
+  }
+  return null;
+}
+
+/**
+ * Analyses positions one at a time while there are some to analyse and no
+ * bot move is awaited: the review never keeps the bot from playing.
+ */
+async function pump() {
+  if (pumping || !saved) return;
+  pumping = true;
+  try {
+    for (;;) {
+      if (thinking) return;
+      const job = nextJob();
+      if (!job || !(await analyse(job))) return;
+    }
+  } finally {
+    pumping = false;
+  }
+}
+
+/** Analyses one position; false when the review is to stop. */
+async function analyse(job) {
+  const controller = new AbortController();
+  analysing = { controller, job };
+  render();
+  const body = gameBody(job.moves);
+  body.budget = { playouts: job.visits };
+  try {
+    const data = await postJson(`/api/analyse/${encodeURIComponent(job.bot)}`, body, controller.signal);
+    reviewCache.set(job.key, keptAnalysis(data));
+    if (reviewJob && reviewJob.queue[0] && reviewJob.queue[0].key === job.key) {
+      reviewJob.queue.shift();
+      reviewJob.done++;
+    }
+    return true;
+  } catch (error) {
+    if (error.name === "AbortError") return false;
+    if (error.status === 503) {
+      // Busy: the bot slots serve games first. Try again shortly.
+      await new Promise((done) => setTimeout(done, 700));
+      return Boolean(reviewJob) || job.hint;
+    }
+    if (error.status === 422) refused[job.bot] = error.message;
+    failed.add(job.key);
+    reviewJob = null;
+    say(`The analysis failed: ${error.message}`);
+    return false;
+  } finally {
+    if (analysing && analysing.controller === controller) analysing = null;
+    render();
+  }
+}
+
+/** The engine's marks for the board: review marks, hints and the line shown. */
+function reviewBoard() {
+  const marks = reviewMarks();
+  const hints = marks ? null : hintMarks();
+  return {
+    review: marks,
+    hints: hints ? hints.candidates : null,
+    unit: (marks || hints || {}).unit || "points",
+    line: pinnedLine,
+  };
+}
+
+/** An analysis's candidates as board marks, for the side to move `color`. */
+function markCandidates(analysis, unit, color, played) {
+  const size = game.size;
+  return candidateLosses(analysis, unit).map((c) => ({
+    point: parseVertex(size, c.move),
+    loss: c.loss,
+    best: c.best,
+    played: c.move === played,
+    moves: c.pv,
+    pv: c.pv.map((v) => parseVertex(size, v)).filter((p) => p !== null),
+    color,
+  })).filter((c) => c.point !== null && c.point >= 0);
+}
+
+/**
+ * In review (an earlier move shown, or the game over): the engine's
+ * preferred moves of the position shown and the move played there, each
+ * with what it lost; null where the position is not analysed.
+ */
+function reviewMarks() {
+  if (!saved || !game || (!reviewing() && !game.isOver())) return null;
+  const n = shownMoves();
+  const analysis = analysisAt(n);
+  if (!analysis) return null;
+  const unit = lossUnit(allAnalyses());
+  const board = shownGame();
+  const next = saved.moves[n];
+  const nextPoint = next ? parseVertex(game.size, next) : null;
+  return {
+    unit,
+    candidates: markCandidates(analysis, unit, board.toMove, next),
+    played: nextPoint !== null && nextPoint >= 0
+      ? { point: nextPoint, loss: moveLoss(analysis, analysisAt(n + 1), board.toMove, unit), color: board.toMove }
+      : null,
+  };
+}
+
+/** The hint: the engine's top moves for the person to move, once analysed. */
+function hintMarks() {
+  if (!hintWanted()) return null;
+  const analysis = analysisAt(saved.moves.length);
+  if (!analysis) return null;
+  const unit = lossUnit([analysis]);
+  return { unit, candidates: markCandidates(analysis, unit, game.toMove, null) };
+}
+
+function renderReview() {
+  const s = saved.settings;
+  if (visitsFor !== settingsKey()) {
+    visitsFor = settingsKey();
+    if (!visitsTouched) $("review-visits").value = String(defaultVisits());
+  }
+  const able = canAnalyse();
+  const running = Boolean(reviewJob);
+  $("analyse").disabled = !able || running;
+  $("show-hint").disabled = !able;
+  $("show-hint").checked = prefs.hint;
+  const note = $("review-note");
+  if (able) {
+    note.textContent = hintWanted() && !analysisAt(saved.moves.length) ? "Hint: the engine is looking…" : "";
+  } else {
+    note.textContent = refused[s.bot] ||
+      `${botLabel(s.bot)} cannot analyse the game: it reports no analysis. Start a game against a searching bot (mcts, KataGo network) to review it.`;
+  }
+
+  $("review-progress").hidden = !running;
+  if (running) {
+    const t = analysing && !analysing.job.hint ? analysing.job.t : reviewJob.queue.length ? reviewJob.queue[0].t : reviewJob.total - 1;
+    const paused = thinking ? " (waiting for the bot's move)" : "";
+    $("review-status").textContent = `Analysing move ${t} of ${saved.moves.length}${paused}`;
+    $("review-bar").max = reviewJob.total;
+    $("review-bar").value = reviewJob.done;
+  }
+
+  // The hint's position, once it is wanted, or the review's next.
+  if (!pumping && !thinking && (reviewJob || hintWanted())) queueMicrotask(pump);
+
+  const analyses = allAnalyses();
+  const count = analyses.filter(Boolean).length;
+  $("review-results").hidden = count < 2;
+  if (count < 2) return;
+  const unit = lossUnit(analyses);
+  const n = shownMoves();
+  const total = saved.moves.length;
+  drawGraph($("graph"), { analyses, total, current: n, color: graphColor });
+  $("graph-view").value = graphColor === WHITE ? "white" : "black";
+  const graph = $("graph");
+  graph.setAttribute("aria-valuemax", String(total));
+  graph.setAttribute("aria-valuenow", String(n));
+  graph.setAttribute("aria-valuetext", `Move ${n} of ${total}`);
+  $("lead-legend").textContent = unit === "points" ? "Score lead" : "No score lead (this bot estimates none)";
+  const here = analyses[n];
+  const whose = colorName(graphColor);
+  if (here) {
+    const seen = seenBy(here, graphColor);
+    const lead = seen.scoreLead === null ? "" : `, ${seen.scoreLead >= 0 ? "leads" : "trails"} by ${Math.abs(seen.scoreLead).toFixed(1)} points`;
+    $("graph-where").textContent = `Move ${n}: ${whose} wins ${percent(seen.winrate)}${lead} (${here.visits} visits).`;
+  } else {
+    $("graph-where").textContent = `Move ${n}: not analysed.`;
+  }
+
+  const found = mistakes(saved.moves, (i) => game.colorAt(i), analyses, unit);
+  const box = $("mistakes");
+  box.replaceChildren();
+  const what = unit === "points" ? "points lost" : "win rate lost, percentage points";
+  for (const color of [BLACK, WHITE]) {
+    const column = document.createElement("div");
+    const title = document.createElement("h3");
+    title.textContent = `${colorName(color)}'s mistakes (${what})`;
+    const list = document.createElement("ol");
+    list.dataset.color = colorName(color).toLowerCase();
+    for (const m of found[color]) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.dataset.move = String(m.move);
+      button.textContent = `${m.move}. ${m.text}  −${formatLoss(m.loss, unit)}`;
+      button.title = `Show the position where move ${m.move} was played, with the engine's moves`;
+      item.append(button);
+      list.append(item);
+    }
+    if (!found[color].length) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = "None found.";
+      list.append(none);
+    }
+    column.append(title, list);
+    box.append(column);
   }
 }
 
@@ -886,6 +1243,7 @@ function startGame(event) {
     request = null;
     thinking = false;
   }
+  cancelReview();
   saved = {
     settings: {
       size,
@@ -963,6 +1321,7 @@ async function openSgf(file) {
     request = null;
     thinking = false;
   }
+  cancelReview();
   const previous = saved ? saved.settings : null;
   const fits = (value) => botChoices.some((c) => c.value === value && playsSize(c, record.size));
   const fallback = botChoices.find((c) => playsSize(c, record.size));
@@ -1066,7 +1425,30 @@ function wire() {
     $("sgf-file").value = "";
     if (file) openSgf(file);
   });
-  for (const [id, key] of [["show-candidates", "candidates"], ["show-ownership", "ownership"]]) {
+  $("analyse").addEventListener("click", analyseGame);
+  $("review-cancel").addEventListener("click", () => {
+    cancelReview();
+    say("Analysis cancelled.");
+    render();
+  });
+  $("review-visits").addEventListener("input", () => {
+    visitsTouched = true;
+    render();
+  });
+  $("graph-view").addEventListener("change", () => {
+    graphColor = $("graph-view").value === "white" ? WHITE : BLACK;
+    render();
+  });
+  $("mistakes").addEventListener("click", (event) => {
+    const button = event.target instanceof Element && event.target.closest("button[data-move]");
+    // The position the move was played in: its mark and the engine's moves.
+    if (button) goTo(Number(button.dataset.move) - 1);
+  });
+  $("graph").addEventListener("pointerup", (event) => {
+    if (!event.isPrimary || !saved) return;
+    goTo(positionAt($("graph"), event, saved.moves.length));
+  });
+  for (const [id, key] of [["show-candidates", "candidates"], ["show-ownership", "ownership"], ["show-hint", "hint"]]) {
     $(id).addEventListener("change", () => {
       prefs[key] = $(id).checked;
       savePrefs();

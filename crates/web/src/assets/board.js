@@ -179,7 +179,11 @@ export class BoardView {
    * Draws `state`: {game, ghost (colour or 0), ownership (rows of
    * "B"/"W"/"." from the top, or null), dead (Set of point indices),
    * candidates ({point, visits, winrate, best} or null), heat (Black's
-   * expected ownership per point from -1 to 1, rows from the top, or null)}.
+   * expected ownership per point from -1 to 1, rows from the top, or null),
+   * review ({candidates: [{point, loss, best, played, pv, color}], played:
+   * {point, loss, color} or null} or null), hints (candidates as in review,
+   * or null), unit ("points" or "percent", the losses' unit), line (a
+   * candidate whose line is drawn, or null)}.
    */
   render(state) {
     this.state = state;
@@ -338,6 +342,39 @@ export class BoardView {
       }
     }
 
+    // Review: the engine's preferred moves where the next move was played,
+    // each with what it loses against the first, and the move played there.
+    // Hints: the engine's top moves for the side to move.
+    if (state.review || state.hints) {
+      const marks = el("g", { class: "review-marks" }, svg);
+      const unit = state.unit === "points" ? "" : "%";
+      const label = (loss) => (loss === null ? "?" : unit ? `${Math.round(loss)}${unit}` : loss.toFixed(1));
+      for (const c of state.review ? state.review.candidates : state.hints) {
+        const [x, y] = this.xy(c.point);
+        const hint = !state.review;
+        const mark = el("g", {
+          class: `mark ${c.best ? "best" : ""} ${c.played ? "played" : ""}`,
+          [hint ? "data-hint" : "data-review-candidate"]: vertex(n, c.point),
+        }, marks);
+        el("circle", { cx: x, cy: y, r: 0.42 }, mark);
+        const text = el("text", { x, y, "dominant-baseline": "central" }, mark);
+        text.textContent = c.best ? "1" : `−${label(c.loss)}`;
+      }
+      const played = state.review && state.review.played;
+      if (played && played.point >= 0) {
+        const [x, y] = this.xy(played.point);
+        const mark = el("g", {
+          class: `played-move ${played.color === WHITE ? "white" : "black"}`,
+          "data-played": vertex(n, played.point),
+        }, marks);
+        el("circle", { cx: x, cy: y, r: 0.46 }, mark);
+        if (played.loss !== null) {
+          const text = el("text", { x, y: y + 0.72, "dominant-baseline": "central" }, mark);
+          text.textContent = `−${label(Math.max(0, played.loss))}`;
+        }
+      }
+    }
+
     this.overlay = el("g", { class: "overlay" }, svg);
 
     // Targets last, on top: one square per point, for the pointer's shape
@@ -353,14 +390,51 @@ export class BoardView {
     this.handlers.onCursor(this.current());
   }
 
-  /** The ghost stone and the keyboard cursor, redrawn on every pointer move. */
+  /**
+   * The line to draw over the board: the one chosen (`state.line`, a tapped
+   * candidate), else that of the review or hint mark under the pointer.
+   */
+  shownLine() {
+    const state = this.state;
+    if (state.line) return state.line;
+    if (this.hover < 0) return null;
+    const marks = state.review ? state.review.candidates : state.hints || [];
+    return marks.find((c) => c.point === this.hover) || null;
+  }
+
+  /**
+   * A principal variation as numbered ghost stones: {pv (point indices, -1
+   * a pass), color (who plays its first move)}; a point met again keeps its
+   * first number. Nothing on the board itself changes.
+   */
+  drawLine(overlay, line) {
+    const game = this.state.game;
+    const group = el("g", { class: "pv", "data-pv-of": vertex(this.size, line.point) }, overlay);
+    const seen = new Set();
+    let color = line.color;
+    line.pv.forEach((p, i) => {
+      if (p >= 0 && !seen.has(p) && game.board[p] === EMPTY) {
+        seen.add(p);
+        const [x, y] = this.xy(p);
+        const name = color === WHITE ? "white" : "black";
+        el("circle", { cx: x, cy: y, r: 0.46, class: `pv-stone ${name}`, fill: `url(#stone-${name})`, "data-pv": vertex(this.size, p) }, group);
+        const text = el("text", { x, y, class: name, "dominant-baseline": "central" }, group);
+        text.textContent = String(i + 1);
+      }
+      color = color === WHITE ? BLACK : WHITE;
+    });
+  }
+
+  /** The ghost stone, a candidate's line and the keyboard cursor, redrawn on every pointer move. */
   drawOverlay() {
     if (!this.overlay || !this.state) return;
     const overlay = this.overlay;
     overlay.replaceChildren();
     const game = this.state.game;
     const ghost = this.state.ghost;
-    if (ghost && this.hover >= 0 && game.board[this.hover] === EMPTY) {
+    const line = this.shownLine();
+    if (line) this.drawLine(overlay, line);
+    else if (ghost && this.hover >= 0 && game.board[this.hover] === EMPTY) {
       const [x, y] = this.xy(this.hover);
       const color = ghost === WHITE ? "white" : "black";
       el("circle", { cx: x, cy: y, r: 0.475, class: `ghost ${color}`, fill: `url(#stone-${color})` }, overlay);
