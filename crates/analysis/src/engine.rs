@@ -30,9 +30,14 @@ use crate::settings::{EngineSettings, SearchSettings};
 /// version they need).
 pub const PROTOCOL_VERSION: &str = "1.17.2";
 
-/// Where responses go: one line each, whole, flushed at once.
+/// A function that receives each response.
+pub type ResponseHandler = Box<dyn Fn(Value) + Send + Sync>;
+
+/// Where responses go: one line each, whole, flushed at once, or to a
+/// function of a program that runs the engine inside itself.
 pub struct Output {
     sink: Mutex<Box<dyn Write + Send>>,
+    handler: Option<ResponseHandler>,
     broken: AtomicBool,
 }
 
@@ -41,6 +46,17 @@ impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
         Output {
             sink: Mutex::new(sink),
+            handler: None,
+            broken: AtomicBool::new(false),
+        }
+    }
+
+    /// Responses given to `handler` as values, on the thread that made
+    /// them.
+    pub fn to_handler(handler: ResponseHandler) -> Output {
+        Output {
+            sink: Mutex::new(Box::new(std::io::sink())),
+            handler: Some(handler),
             broken: AtomicBool::new(false),
         }
     }
@@ -48,6 +64,10 @@ impl Output {
     /// Writes one response. A closed output (the client went away) is
     /// remembered and further responses dropped.
     pub fn send(&self, value: &Value) {
+        if let Some(handler) = &self.handler {
+            handler(value.clone());
+            return;
+        }
         let mut line = value.to_string();
         line.push('\n');
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
@@ -117,6 +137,23 @@ struct Schedule {
     closing: bool,
 }
 
+/// The analysis threads of a started engine.
+pub struct Workers {
+    engine: Arc<Engine>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl Workers {
+    /// Lets the threads finish the queued work, then waits for them.
+    pub fn finish(self) {
+        self.engine.lock().closing = true;
+        self.engine.changed.notify_all();
+        for thread in self.threads {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// The analysis engine.
 pub struct Engine {
     settings: EngineSettings,
@@ -162,10 +199,10 @@ impl Engine {
         self.schedule.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Serves every line of `input` until it ends, then finishes the
-    /// queued work (or, with `quit_without_waiting`, ends it) and returns.
-    pub fn serve(self: &Arc<Self>, input: impl BufRead, quit_without_waiting: bool) {
-        let workers: Vec<_> = (0..self.settings.analysis_threads.max(1))
+    /// Starts the analysis threads; they search what is submitted until
+    /// [`Workers::finish`].
+    pub fn start(self: &Arc<Self>) -> Workers {
+        let threads = (0..self.settings.analysis_threads.max(1))
             .map(|i| {
                 let engine = Arc::clone(self);
                 std::thread::Builder::new()
@@ -174,6 +211,16 @@ impl Engine {
                     .expect("an analysis thread")
             })
             .collect();
+        Workers {
+            engine: Arc::clone(self),
+            threads,
+        }
+    }
+
+    /// Serves every line of `input` until it ends, then finishes the
+    /// queued work (or, with `quit_without_waiting`, ends it) and returns.
+    pub fn serve(self: &Arc<Self>, input: impl BufRead, quit_without_waiting: bool) {
+        let workers = self.start();
         for line in input.lines() {
             let Ok(line) = line else {
                 // Not UTF-8, or the input broke: KataGo's general error.
@@ -186,11 +233,19 @@ impl Engine {
         if quit_without_waiting {
             self.terminate(None, None);
         }
-        self.lock().closing = true;
-        self.changed.notify_all();
-        for worker in workers {
-            let _ = worker.join();
-        }
+        workers.finish();
+    }
+
+    /// Queues the positions of a query built in the program rather than
+    /// read from a line; its responses go to the output as any query's.
+    pub fn submit(&self, query: Query) {
+        self.enqueue(query);
+    }
+
+    /// Stops the searches of query `id` (they answer with what they have)
+    /// and drops its waiting positions (they answer `noResults`).
+    pub fn cancel(&self, id: &str) {
+        self.terminate(Some(id), None);
     }
 
     /// Handles one query line.

@@ -17,5 +17,5 @@ pub mod query;
 pub mod response;
 pub mod settings;
 
-pub use engine::{Engine, Output, PROTOCOL_VERSION};
+pub use engine::{Engine, Output, ResponseHandler, Workers, PROTOCOL_VERSION};
 pub use settings::EngineSettings;

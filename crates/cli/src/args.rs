@@ -32,6 +32,10 @@ pub enum Command {
     /// LizzieYzy, Ogatak). KataGo's single-dash flags (-model, -config,
     /// -override-config, -quit-without-waiting) work too.
     Analysis(AnalysisArgs),
+    /// Review game records: every position analysed with a KataGo network,
+    /// the points each move lost and each side's mistakes, written into the
+    /// records (Sabaki's and KaTrain's properties, comments).
+    Review(ReviewArgs),
     /// Referee games between two GTP engines and report the statistics.
     Match(MatchArgs),
     /// Measure the engine's speed.
@@ -76,6 +80,49 @@ pub struct AnalysisArgs {
     /// Print the settings reference (Markdown) and exit.
     #[arg(long, hide = true)]
     pub settings_reference: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// SGF records, or folders of them (their .sgf files, in name order).
+    #[arg(required = true, value_name = "RECORD")]
+    pub records: Vec<std::path::PathBuf>,
+    /// The KataGo network file (.bin.gz).
+    #[arg(long)]
+    pub model: std::path::PathBuf,
+    /// With one record: the file its review goes to [default: NAME-review.sgf
+    /// beside the record].
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "OUT.sgf",
+        conflicts_with = "out"
+    )]
+    pub output: Option<std::path::PathBuf>,
+    /// A folder for the reviews, each under its record's file name; a
+    /// record whose review is already there is skipped, so a stopped run
+    /// resumes where it was.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Visits a position.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub visits: u64,
+    /// Positions searched at once (their evaluations share the network's
+    /// batches).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub positions_at_once: u64,
+    /// Records reviewed at once, so one record's last positions overlap
+    /// the next one's first.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub records_at_once: u64,
+    /// Threads of the network's forward pass [default: the cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
+    /// Review only shard I of N of the records: those whose place in the
+    /// list (from 0) is I modulo N; the shards' --out folders together hold
+    /// what one run writes.
+    #[arg(long, value_name = "I/N", requires = "out", value_parser = parse_shard)]
+    pub shard: Option<tengen_match::Shard>,
 }
 
 /// Options every game shares.

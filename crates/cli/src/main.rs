@@ -26,6 +26,7 @@ fn main() -> Result<()> {
         Command::Gtp(args) => commands::gtp::run(args),
         Command::Analysis(args) => commands::analysis::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
+        Command::Review(args) => commands::review::run(args),
         Command::Bench {
             bench: BenchCommand::Playouts(args),
         } => commands::bench::playouts(args),

@@ -8,6 +8,7 @@ pub mod gtp;
 pub mod match_cmd;
 pub mod nn;
 pub mod play;
+pub mod review;
 pub mod selfplay;
 pub mod serve;
 pub mod sgf;

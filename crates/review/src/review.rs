@@ -1,0 +1,219 @@
+//! What a game's analysis says about its moves: the points and the win
+//! rate each lost, the move the engine preferred, and each side's biggest
+//! mistakes.
+//!
+//! The points a move lost are the score lead before it minus the score
+//! lead after it, from the mover's point of view (KaTrain's and AI
+//! Sensei's measure): the analysis of the position the move was played in
+//! against the analysis of the position it made. A move better than the
+//! engine expected loses less than zero.
+
+use tengen_core::{Color, Move};
+
+use crate::analyse::{CandidateAnalysis, PositionAnalysis};
+
+/// Moves that lose less than this many points are not listed as mistakes.
+pub const MISTAKE_THRESHOLD: f64 = 0.5;
+
+/// How many mistakes of each side the summary lists.
+pub const MISTAKES_LISTED: usize = 5;
+
+/// One move of the game under review.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveReview {
+    /// Its number, from 1.
+    pub number: usize,
+    /// Who played it.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Score lead before minus after, from the mover's point of view.
+    pub points_lost: f64,
+    /// Win rate before minus after, from the mover's point of view (0 to 1).
+    pub winrate_lost: f64,
+    /// The engine's candidates in the position the move was played in,
+    /// the best first, each with the points it loses against the
+    /// position's own value (as the played move's are counted).
+    pub preferred: Vec<(CandidateAnalysis, f64)>,
+}
+
+impl MoveReview {
+    /// Whether the move was the engine's first choice.
+    pub fn was_best(&self) -> bool {
+        self.preferred.first().is_some_and(|(c, _)| c.mv == self.mv)
+    }
+}
+
+/// A game's analysis and what it says of each move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameReview {
+    /// Each position, from the start to after the last move.
+    pub positions: Vec<PositionAnalysis>,
+    /// Each move, the first first.
+    pub moves: Vec<MoveReview>,
+}
+
+/// `1` for Black, `-1` for White: Black's view turned into `color`'s.
+pub fn sign(color: Color) -> f64 {
+    match color {
+        Color::Black => 1.0,
+        Color::White => -1.0,
+    }
+}
+
+impl GameReview {
+    /// The review of a game whose moves are `moves` and whose positions
+    /// (one more than the moves) were analysed as `positions`.
+    ///
+    /// # Panics
+    /// When there is not exactly one position more than there are moves.
+    pub fn new(moves: &[(Color, Move)], positions: Vec<PositionAnalysis>) -> GameReview {
+        assert_eq!(
+            positions.len(),
+            moves.len() + 1,
+            "a position before each move and after the last"
+        );
+        let moves = moves
+            .iter()
+            .enumerate()
+            .map(|(index, &(color, mv))| {
+                let before = &positions[index];
+                let after = &positions[index + 1];
+                let s = sign(color);
+                MoveReview {
+                    number: index + 1,
+                    color,
+                    mv,
+                    points_lost: s * (before.score_lead - after.score_lead),
+                    winrate_lost: s * (before.winrate - after.winrate),
+                    preferred: before
+                        .candidates
+                        .iter()
+                        .map(|c| (c.clone(), s * (before.score_lead - c.score_lead)))
+                        .collect(),
+                }
+            })
+            .collect();
+        GameReview { positions, moves }
+    }
+
+    /// `color`'s biggest mistakes, the biggest first: at most `count`
+    /// moves that lost at least [`MISTAKE_THRESHOLD`] points.
+    pub fn mistakes(&self, color: Color, count: usize) -> Vec<&MoveReview> {
+        let mut mistakes: Vec<&MoveReview> = self
+            .moves
+            .iter()
+            .filter(|m| m.color == color && m.points_lost >= MISTAKE_THRESHOLD)
+            .collect();
+        mistakes.sort_by(|a, b| {
+            b.points_lost
+                .total_cmp(&a.points_lost)
+                .then(a.number.cmp(&b.number))
+        });
+        mistakes.truncate(count);
+        mistakes
+    }
+
+    /// `color`'s moves and the points they lost in all (gains count
+    /// against losses, as a game's score does).
+    pub fn total_points_lost(&self, color: Color) -> (usize, f64) {
+        self.moves
+            .iter()
+            .filter(|m| m.color == color)
+            .fold((0, 0.0), |(n, sum), m| (n + 1, sum + m.points_lost))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Map;
+    use tengen_core::BoardSize;
+
+    fn position(
+        turn: usize,
+        to_move: Color,
+        winrate: f64,
+        lead: f64,
+        best: &str,
+    ) -> PositionAnalysis {
+        let size = BoardSize::square(9).unwrap();
+        let mv = size.parse_gtp(best).unwrap();
+        PositionAnalysis {
+            turn,
+            to_move,
+            visits: 10,
+            winrate,
+            score_lead: lead,
+            candidates: vec![CandidateAnalysis {
+                mv,
+                visits: 8,
+                winrate,
+                score_lead: lead + 0.25 * sign(to_move),
+                prior: 0.5,
+                pv: vec![mv],
+            }],
+            response: Map::new(),
+        }
+    }
+
+    /// Black leads by 2; Black's E5 keeps it at 2.5, White's C3 lets it
+    /// grow to 6 (White lost 3.5), Black's G7 gives back 5 (Black lost 5).
+    fn sample() -> GameReview {
+        let size = BoardSize::square(9).unwrap();
+        let moves: Vec<(Color, Move)> = [
+            (Color::Black, "E5"),
+            (Color::White, "C3"),
+            (Color::Black, "G7"),
+        ]
+        .iter()
+        .map(|&(c, m)| (c, size.parse_gtp(m).unwrap()))
+        .collect();
+        let positions = vec![
+            position(0, Color::Black, 0.6, 2.0, "E5"),
+            position(1, Color::White, 0.62, 2.5, "G3"),
+            position(2, Color::Black, 0.8, 6.0, "D4"),
+            position(3, Color::White, 0.55, 1.0, "F3"),
+        ];
+        GameReview::new(&moves, positions)
+    }
+
+    #[test]
+    fn points_lost_are_from_the_movers_view() {
+        let review = sample();
+        let lost: Vec<f64> = review.moves.iter().map(|m| m.points_lost).collect();
+        assert_eq!(lost, vec![-0.5, 3.5, 5.0]);
+        let winrate: Vec<f64> = review
+            .moves
+            .iter()
+            .map(|m| (m.winrate_lost * 100.0).round())
+            .collect();
+        assert_eq!(winrate, vec![-2.0, 18.0, 25.0]);
+        assert!(review.moves[0].was_best());
+        assert!(!review.moves[1].was_best());
+        // The preferred move's loss against the position's value, from the
+        // mover's view: each sample candidate is a quarter point better for
+        // the mover than the position (White's G3 leaves Black 2.25, not 2.5).
+        assert_eq!(review.moves[1].preferred[0].1, -0.25);
+        assert_eq!(review.moves[0].preferred[0].1, -0.25);
+    }
+
+    #[test]
+    fn mistakes_are_each_sides_biggest_losses() {
+        let review = sample();
+        let black: Vec<usize> = review
+            .mistakes(Color::Black, 5)
+            .iter()
+            .map(|m| m.number)
+            .collect();
+        assert_eq!(black, vec![3]);
+        let white: Vec<usize> = review
+            .mistakes(Color::White, 5)
+            .iter()
+            .map(|m| m.number)
+            .collect();
+        assert_eq!(white, vec![2]);
+        assert!(review.mistakes(Color::Black, 0).is_empty());
+        assert_eq!(review.total_points_lost(Color::Black), (2, 4.5));
+    }
+}
