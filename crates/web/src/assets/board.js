@@ -369,7 +369,7 @@ export class BoardView {
         }, marks);
         el("circle", { cx: x, cy: y, r: 0.46 }, mark);
         if (played.loss !== null) {
-          const text = el("text", { x, y: y + 0.72, "dominant-baseline": "central" }, mark);
+          const text = el("text", { x, y, "dominant-baseline": "central" }, mark);
           text.textContent = `−${label(Math.max(0, played.loss))}`;
         }
       }
