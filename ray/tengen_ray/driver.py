@@ -14,6 +14,9 @@ for any other reason (the binary missing on a worker, arguments tengen
 refuses, an engine that cannot start) stops the run with tengen's message.
 At the end the driver prints `tengen match merge`'s report of the results
 file (Elo with its interval).
+
+`tengen-ray match ...` is the same command; `tengen-ray review ...` reviews
+a collection of records instead (review.py).
 """
 
 from __future__ import annotations
@@ -398,7 +401,8 @@ def parse_arguments(argv: Optional[List[str]] = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="tengen-ray",
         description="Run a tengen match as shards on a Ray cluster. "
-        "Arguments after -- go to `tengen match`.",
+        "Arguments after -- go to `tengen match`. "
+        "(`tengen-ray review --help`: review game records on the cluster.)",
     )
     parser.add_argument(
         "--address",
@@ -433,6 +437,13 @@ def parse_arguments(argv: Optional[List[str]] = None) -> argparse.Namespace:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and argv[0] == "review":
+        from . import review
+
+        return review.main(argv[1:])
+    if argv and argv[0] == "match":
+        argv = argv[1:]
     args = parse_arguments(argv)
     try:
         check_arguments(args.shards, args.match_args)

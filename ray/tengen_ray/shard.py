@@ -1,10 +1,15 @@
-"""One shard of a match, run on a Ray worker.
+"""One shard of a match or of a review, run on a Ray worker.
 
-The task runs `tengen match --shard I/N` in a scratch folder of the worker,
-watches the results file tengen appends to, and yields each finished game
-(its results line and its SGF record) as soon as tengen has written it. The
-games the driver already has are written into the results file first, so
+`play_shard` runs `tengen match --shard I/N` in a scratch folder of the
+worker, watches the results file tengen appends to, and yields each finished
+game (its results line and its SGF record) as soon as tengen has written it.
+The games the driver already has are written into the results file first, so
 tengen resumes after them instead of playing them again.
+
+`review_shard` writes the records it is given into a scratch folder, runs
+`tengen review --shard I/N` on them, and yields each review as soon as tengen
+has written it. The reviews the driver already has are marked done in
+tengen's output folder first, so tengen skips them as on a rerun.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, List, Optional
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 # How often the task looks for new lines in the results file.
 POLL_SECONDS = 0.05
@@ -44,11 +49,25 @@ class FinishedGame:
 
 
 @dataclass(frozen=True)
+class ReviewedRecord:
+    """A record's review as tengen wrote it on the worker: the record's
+    place in the list the shard was given, its file name and the review's
+    bytes."""
+
+    index: int
+    name: str
+    review: bytes
+
+
+@dataclass(frozen=True)
 class ShardFinished:
     """The last thing a shard yields: the processor time tengen and the
-    engines it started used on the worker, for the driver's figures."""
+    engines it started used on the worker, for the driver's figures; for a
+    review, the records tengen could not review (their place in the list,
+    tengen's reason)."""
 
     cpu_seconds: float
+    failures: Tuple[Tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -182,12 +201,159 @@ def play_shard(
                 process.kill()
                 process.wait()
         if process.returncode != 0:
-            text = stderr_path.read_text(errors="replace")
-            # With RUST_BACKTRACE set, tengen's error is followed by a stack
-            # backtrace that would push the reason out of the tail.
-            text = text.split("\n\nStack backtrace:", 1)[0]
-            tail = text[-STDERR_TAIL_CHARS:].strip()
-            raise ShardFailed(
-                f"tengen exited with status {process.returncode} on node {node}: {tail}"
-            )
+            raise _tengen_failed(process.returncode, node, stderr_path)
         yield ShardFinished(cpu_seconds=cpu_seconds)
+
+
+def _stderr_text(stderr_path: Path) -> str:
+    """tengen's standard error, without the stack backtrace that follows its
+    error when RUST_BACKTRACE is set (it would push the reason out of the
+    tail)."""
+    text = stderr_path.read_text(errors="replace")
+    return text.split("\n\nStack backtrace:", 1)[0]
+
+
+def _tengen_failed(status: int, node: str, stderr_path: Path) -> ShardFailed:
+    tail = _stderr_text(stderr_path)[-STDERR_TAIL_CHARS:].strip()
+    return ShardFailed(f"tengen exited with status {status} on node {node}: {tail}")
+
+
+def option_value(args: Sequence[str], option: str) -> Optional[str]:
+    """The value of `option` among command-line arguments (`--x V` or
+    `--x=V`, the last one given), or None."""
+    value = None
+    for position, argument in enumerate(args):
+        if argument == option and position + 1 < len(args):
+            value = args[position + 1]
+        elif argument.startswith(option + "="):
+            value = argument.split("=", 1)[1]
+    return value
+
+
+def record_file_name(index: int, count: int) -> str:
+    """The scratch file of the record at `index` of `count`: numbered, so
+    that the folder's name order (tengen's) is the list's order whatever
+    the records are called."""
+    width = max(6, len(str(max(count - 1, 0))))
+    return f"{index:0{width}d}.sgf"
+
+
+def review_command(
+    binary: str, review_args: List[str], shard: int, count: int, records: Path, out: Path
+) -> List[str]:
+    """The tengen command line of review shard `shard` of `count`."""
+    return [
+        binary,
+        "review",
+        str(records),
+        *review_args,
+        "--out",
+        str(out),
+        "--shard",
+        f"{shard}/{count}",
+    ]
+
+
+def _new_reviews(out: Path, seen: set, names: dict) -> List[Tuple[int, bytes]]:
+    """The reviews tengen finished in `out` since the last look (place in
+    the list, bytes). tengen writes each into a hidden `.NAME.partial` file
+    and renames it, so a visible file is whole."""
+    found = []
+    with os.scandir(out) as entries:
+        for entry in entries:
+            if entry.name in names and entry.name not in seen:
+                seen.add(entry.name)
+                found.append(entry.name)
+    return [(names[name], (out / name).read_bytes()) for name in sorted(found)]
+
+
+def _record_failures(stderr_path: Path, folder: Path, names: dict) -> List[Tuple[int, str]]:
+    """The records tengen said it could not review: its lines
+    `RECORD: reason` on standard error about the scratch files."""
+    prefix = f"{folder}{os.sep}"
+    failures = []
+    for line in _stderr_text(stderr_path).splitlines():
+        if line.startswith(prefix):
+            file_name, _, reason = line[len(prefix):].partition(": ")
+            if file_name in names:
+                failures.append((names[file_name], reason.strip()))
+    return failures
+
+
+def review_shard(
+    binary: str,
+    records: List[Tuple[str, bytes]],
+    review_args: List[str],
+    shard: int,
+    count: int,
+    done: List[int],
+) -> Iterator[object]:
+    """Reviews shard `shard` of `count` of `records` (file name and text,
+    in the collection's order; tengen takes those whose place leaves
+    `shard` modulo `count`) with the tengen at `binary` on this machine,
+    yielding a `ShardStarted`, a `ReviewedRecord` per review as tengen
+    writes it, and a `ShardFinished` with the records tengen could not
+    review. `done` are the places of records whose review the driver
+    already has: tengen skips them. Raises `ShardFailed` with the reason
+    when tengen cannot run or fails for another reason than bad records."""
+    node = _node_name()
+    if not (os.path.isfile(binary) and os.access(binary, os.X_OK)):
+        raise ShardFailed(f"tengen binary {binary} not found (or not executable) on node {node}")
+    model = option_value(review_args, "--model")
+    if model is not None and not os.path.isfile(model):
+        raise ShardFailed(f"KataGo network {model} not found on node {node}")
+    with tempfile.TemporaryDirectory(prefix=f"tengen-review-{shard}-of-{count}-") as scratch:
+        work = Path(scratch)
+        folder = work / "records"
+        out = work / "out"
+        folder.mkdir()
+        out.mkdir()
+        names = {}
+        for index, (_, text) in enumerate(records):
+            file_name = record_file_name(index, len(records))
+            (folder / file_name).write_bytes(text)
+            names[file_name] = index
+        # An empty file stands for a review the driver has: tengen skips a
+        # record whose review exists, and the task does not send it back.
+        seen = set()
+        for index in done:
+            file_name = record_file_name(index, len(records))
+            (out / file_name).write_bytes(b"")
+            seen.add(file_name)
+        yield ShardStarted(node=node, resumed=len(done))
+        command = review_command(binary, review_args, shard, count, folder, out)
+        stderr_path = work / "stderr.txt"
+        with open(stderr_path, "wb") as stderr, open(work / "stdout.txt", "wb") as stdout:
+            process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                preexec_fn=_die_with_parent,
+            )
+        cpu_seconds = 0.0
+        try:
+            while True:
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                # Looked at after the wait, so that the last look after
+                # tengen's end finds every review it wrote.
+                reviews = _new_reviews(out, seen, names)
+                for index, review in reviews:
+                    yield ReviewedRecord(index=index, name=records[index][0], review=review)
+                if pid != 0:
+                    process.returncode = os.waitstatus_to_exitcode(status)
+                    cpu_seconds = usage.ru_utime + usage.ru_stime
+                    break
+                if not reviews:
+                    time.sleep(POLL_SECONDS)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                process.wait()
+        # Exit status 1 with records named on standard error: those records
+        # could not be reviewed, the others were. Anything else is tengen's
+        # failure.
+        failures = _record_failures(stderr_path, folder, names)
+        if process.returncode != 0 and not (process.returncode == 1 and failures):
+            raise _tengen_failed(process.returncode, node, stderr_path)
+        yield ShardFinished(cpu_seconds=cpu_seconds, failures=tuple(failures))

@@ -1,6 +1,6 @@
 """The driver on a simulated cluster: several Ray nodes on this machine
-(`ray.cluster_utils.Cluster`), each with one CPU, running the tengen binary
-named by TENGEN_BIN (default: the debug build in target/).
+(`ray.cluster_utils.Cluster`, conftest.py), each with one CPU, running the
+tengen binary named by TENGEN_BIN (default: the debug build in target/).
 
 The engines are tengen's random bot seeded per game (`--seed {seed}`), so a
 game is the same wherever it is played and "the same games" can be checked
@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 import ray
-from ray.cluster_utils import Cluster
 
 from tengen_ray import DriverError, MatchRun, run_match
 from tengen_ray.driver import main
@@ -28,7 +27,6 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 TENGEN = os.environ.get("TENGEN_BIN", str(REPOSITORY / "target" / "debug" / "tengen"))
 SLOW_GTP = str(Path(__file__).with_name("slow_gtp.py"))
 GAMES = 40
-WORKER_NODES = 4
 
 
 def engine(proxy_options: str = "") -> str:
@@ -69,32 +67,6 @@ def games_of(results: Path) -> dict:
 def moves_of(sgf: Path) -> str:
     """A record without its date."""
     return re.sub(r"DT\[[^\]]*\]", "", sgf.read_text())
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    cluster = Cluster(
-        initialize_head=True,
-        head_node_args={
-            # The head runs no shard, so that every shard lands on a worker node.
-            "num_cpus": 0,
-            "object_store_memory": 80 * 1024 * 1024,
-            # Notice lost nodes within seconds rather than half a minute.
-            "_system_config": {
-                "health_check_initial_delay_ms": 0,
-                "health_check_period_ms": 500,
-                "health_check_timeout_ms": 500,
-                "health_check_failure_threshold": 3,
-            },
-        },
-    )
-    for _ in range(WORKER_NODES):
-        cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
-    cluster.wait_for_nodes()
-    ray.init(address=cluster.address, log_to_driver=False)
-    yield cluster
-    ray.shutdown()
-    cluster.shutdown()
 
 
 @pytest.fixture(scope="module")
