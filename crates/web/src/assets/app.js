@@ -1024,7 +1024,7 @@ function renderReview() {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.move = String(m.move);
-      button.textContent = `${m.move}. ${m.text}  −${formatLoss(m.loss, unit)}`;
+      button.textContent = `${m.move}. ${m.text}  ${formatLoss(m.loss, unit)}`;
       button.title = `Show the position where move ${m.move} was played, with the engine's moves`;
       item.append(button);
       list.append(item);

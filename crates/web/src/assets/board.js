@@ -4,6 +4,7 @@
 // every size draws the same way.
 
 import { BLACK, WHITE, COLUMNS, EMPTY, starPoints, vertex } from "./rules.js";
+import { formatLoss } from "./review.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -347,8 +348,7 @@ export class BoardView {
     // Hints: the engine's top moves for the side to move.
     if (state.review || state.hints) {
       const marks = el("g", { class: "review-marks" }, svg);
-      const unit = state.unit === "points" ? "" : "%";
-      const label = (loss) => (loss === null ? "?" : unit ? `${Math.round(loss)}${unit}` : loss.toFixed(1));
+      const label = (loss) => (loss === null ? "?" : formatLoss(loss, state.unit));
       for (const c of state.review ? state.review.candidates : state.hints) {
         const [x, y] = this.xy(c.point);
         const hint = !state.review;
@@ -358,7 +358,7 @@ export class BoardView {
         }, marks);
         el("circle", { cx: x, cy: y, r: 0.42 }, mark);
         const text = el("text", { x, y, "dominant-baseline": "central" }, mark);
-        text.textContent = c.best ? "1" : `−${label(c.loss)}`;
+        text.textContent = c.best ? "1" : label(c.loss);
       }
       const played = state.review && state.review.played;
       if (played && played.point >= 0) {
@@ -370,7 +370,7 @@ export class BoardView {
         el("circle", { cx: x, cy: y, r: 0.46 }, mark);
         if (played.loss !== null) {
           const text = el("text", { x, y, "dominant-baseline": "central" }, mark);
-          text.textContent = `−${label(Math.max(0, played.loss))}`;
+          text.textContent = label(Math.max(0, played.loss));
         }
       }
     }

@@ -57,10 +57,18 @@ export function lossUnit(analyses) {
   return known.length && known.every((a) => a.scoreLead !== null) ? "points" : "percent";
 }
 
-/** A loss in its unit, for labels: "3.2" points or "12%". */
+/**
+ * A loss in its unit, signed for labels: "−3.2" (points lost), "−12%" (win
+ * rate lost), "+0.4" for a gain, and "0.0" or "0%" for what rounds to
+ * nothing (never "−0.0").
+ */
 export function formatLoss(loss, unit) {
-  if (unit === "points") return loss.toFixed(1);
-  return `${Math.round(loss)}%`;
+  const points = unit === "points";
+  const shown = points ? Math.round(loss * 10) / 10 : Math.round(loss);
+  const size = points ? Math.abs(shown).toFixed(1) : `${Math.abs(shown)}%`;
+  if (shown > 0) return `−${size}`;
+  if (shown < 0) return `+${size}`;
+  return size;
 }
 
 /**
@@ -102,7 +110,7 @@ export function candidateLosses(analysis, unit, count = 5) {
  * {move (its number, from 1), text, color, loss}, the largest loss first,
  * at most `count` each, losses under `floor` left out.
  */
-export function mistakes(moves, colorAt, analyses, unit, count = 3, floor = 0.05) {
+export function mistakes(moves, colorAt, analyses, unit, count = 3, floor = 0.5) {
   const found = { [BLACK]: [], [WHITE]: [] };
   for (let t = 0; t < moves.length; t++) {
     const color = colorAt(t);
