@@ -10,6 +10,8 @@ import os
 import re
 import shutil
 import subprocess
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -194,3 +196,47 @@ def test_a_resubmitted_shard_skips_what_the_driver_has(tengen, model):
         cpu_seconds=items[-1].cpu_seconds,
         failures=((0, "node 2: illegal move [ee]: the point is occupied"),),
     )
+
+
+def test_a_lost_node_loses_no_review_and_redoes_none(cluster, single_run, tengen, model, records,
+                                                     tmp_path):
+    out = tmp_path / "reviews"
+    text = io.StringIO()
+    run = ReviewRun()
+    outcome = {}
+
+    def drive():
+        try:
+            run_review(tengen, [records], review_args(model), SHARDS, out, out=text, run=run)
+        except Exception as error:  # noqa: BLE001 - reported below
+            outcome["error"] = error
+
+    driver = threading.Thread(target=drive)
+    driver.start()
+    # Shard 1 has two records of about ten seconds each: its node goes
+    # once the first review is here.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        attempts = [a for a in list(run.attempts) if a.shard == 1]
+        if attempts and attempts[0].reviews >= 1:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail(f"shard 1 sent no review:\n{text.getvalue()}")
+    victims = [n for n in cluster.worker_nodes if n.node_id in attempts[0].node]
+    assert len(victims) == 1, (attempts[0].node, [n.node_id for n in cluster.worker_nodes])
+    cluster.remove_node(victims[0], allow_graceful=False)
+    driver.join(timeout=240)
+    assert not driver.is_alive(), text.getvalue()
+    assert "error" not in outcome, f"{outcome.get('error')}\n{text.getvalue()}"
+    assert contents(out) == contents(single_run)
+    retries = run.retries()
+    assert [a.shard for a in retries] == [1], run.attempts
+    lost = [a for a in run.attempts if a.lost_because]
+    assert [a.shard for a in lost] == [1] and lost[0].reviews == 1
+    # The new attempt was given the review already here and sent only the other.
+    assert retries[0].resumed == 1 and retries[0].reviews == 1
+    assert sum(a.reviews for a in run.attempts) == len(RECORDS) and run.duplicates == 0
+    assert "shard 1/3 lost its worker" in text.getvalue()
+    cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
+    cluster.wait_for_nodes()
