@@ -62,7 +62,7 @@ def review_args(model):
     # positions share the network's batches (positions and records
     # searched at once), which depends on timing, and these tests compare
     # bytes.
-    return ["--model", model, "--visits", "2", "--positions-at-once", "1", "--records-at-once", "1"]
+    return ["--model", model, "--visits", "2", "--reproducible"]
 
 
 @pytest.fixture(scope="module")

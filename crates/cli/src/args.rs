@@ -118,6 +118,14 @@ pub struct ReviewArgs {
     /// Threads of the network's forward pass [default: the cores].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
+    /// Search one position at a time (--positions-at-once 1
+    /// --records-at-once 1), so that every forward pass of the network holds
+    /// one search's positions only and a record's review is the same byte
+    /// for byte on every run, in any shard, beside any other record. Shared
+    /// batches otherwise change the network's outputs in their last bits,
+    /// which now and then moves a rounded value by its last digit.
+    #[arg(long, conflicts_with_all = ["positions_at_once", "records_at_once"])]
+    pub reproducible: bool,
     /// Review only shard I of N of the records: those whose place in the
     /// list (from 0) is I modulo N; the shards' --out folders together hold
     /// what one run writes.

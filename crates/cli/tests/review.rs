@@ -96,7 +96,9 @@ fn a_folder_is_resumable_and_its_shards_write_what_one_run_writes() {
     games(&records, &[1, 8, 14]);
     let model = model_path().to_str().unwrap();
     let whole = dir.join("whole");
-    let common = ["--model", model, "--visits", "2"];
+    // One position at a time: byte-for-byte comparisons need every forward
+    // pass to hold one search's positions.
+    let common = ["--model", model, "--visits", "2", "--reproducible"];
     let run = |out: &Path, extra: &[&str]| {
         let mut args = vec![records.to_str().unwrap(), "--out", out.to_str().unwrap()];
         args.extend_from_slice(&common);
@@ -206,7 +208,7 @@ fn arguments_that_cannot_work_are_refused() {
     let model = model_path().to_str().unwrap();
     let one = dir.join("game-0001.sgf");
     let two = dir.join("game-0008.sgf");
-    let cases: [(Vec<&str>, &str); 4] = [
+    let cases: [(Vec<&str>, &str); 5] = [
         (
             vec![
                 one.to_str().unwrap(),
@@ -231,6 +233,17 @@ fn arguments_that_cannot_work_are_refused() {
                 "/nonexistent/model.bin.gz",
             ],
             "model /nonexistent/model.bin.gz",
+        ),
+        (
+            vec![
+                one.to_str().unwrap(),
+                "--model",
+                model,
+                "--reproducible",
+                "--positions-at-once",
+                "4",
+            ],
+            "cannot be used with",
         ),
     ];
     for (args, reason) in cases {

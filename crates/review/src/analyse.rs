@@ -23,7 +23,9 @@ use crate::error::ReviewError;
 pub struct AnalyserOptions {
     /// Visits a position.
     pub visits: u64,
-    /// Positions searched at once (their evaluations share batches).
+    /// Positions searched at once (their evaluations share batches). With
+    /// one, every forward pass holds one search's positions and a review
+    /// is the same byte for byte on every run, beside any other record.
     pub positions_at_once: usize,
     /// Most positions in one forward pass of the network.
     pub max_batch: usize,
@@ -100,7 +102,9 @@ impl Analyser {
             nn_threads: options.nn_threads.max(1),
             max_batch: options.max_batch.max(1),
             // Fixed symmetry: a record reviewed twice, or on another
-            // machine of a cluster, gets the same numbers.
+            // machine of a cluster, gets the same numbers (exactly so when
+            // positions are searched one at a time: a forward pass shared
+            // between searches changes the outputs in their last bits).
             nn_randomize: false,
             cache_power: 16,
             ..EngineSettings::default()

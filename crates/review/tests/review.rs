@@ -132,27 +132,62 @@ fn a_reviewed_record_carries_the_analysis_of_every_position() {
     assert_eq!(nodes[0].first("PB"), Some("GNU Go 3.8"));
 }
 
-#[test]
-fn a_review_is_the_same_alone_or_beside_other_records() {
-    let first = tengen_review::read_record(&game_file(1)).unwrap();
-    let second = tengen_review::read_record(&game_file(8)).unwrap();
+/// `first` reviewed alone, and again while `second` is reviewed beside it
+/// on the same analyser.
+fn alone_and_beside(positions_at_once: usize, first: u32, second: u32) -> (String, String) {
+    let options = AnalyserOptions {
+        visits: 6,
+        positions_at_once,
+        max_batch: 16,
+        nn_threads: 2,
+    };
+    let first = tengen_review::read_record(&game_file(first)).unwrap();
+    let second = tengen_review::read_record(&game_file(second)).unwrap();
     let alone = {
-        let analyser = analyser(6);
+        let analyser = Analyser::new(network(), model_path(), options);
         tengen_review::review_record(&analyser, &first, &reviewer(6), &mut |_| {})
             .unwrap()
             .1
     };
-    let analyser = analyser(6);
-    let (together, _) = std::thread::scope(|scope| {
+    let analyser = Analyser::new(network(), model_path(), options);
+    let beside = std::thread::scope(|scope| {
         let other = scope.spawn(|| {
             tengen_review::review_record(&analyser, &second, &reviewer(6), &mut |_| {}).unwrap()
         });
         let mine = tengen_review::review_record(&analyser, &first, &reviewer(6), &mut |_| {})
             .unwrap()
             .1;
-        (mine, other.join().unwrap())
+        other.join().unwrap();
+        mine
     });
-    assert_eq!(alone, together);
+    (alone, beside)
+}
+
+#[test]
+fn searched_one_at_a_time_a_review_is_the_same_alone_or_beside_other_records() {
+    let (alone, beside) = alone_and_beside(1, 1, 8);
+    assert_eq!(alone, beside);
+}
+
+#[test]
+fn with_shared_batches_a_review_differs_at_most_in_its_last_digits() {
+    // Positions searched at once share the network's forward passes, whose
+    // outputs then differ in their last bits with the batch's make-up.
+    let (alone, beside) = alone_and_beside(4, 26, 8);
+    let (alone, beside) = (
+        tengen_sgf::read_game(&alone).unwrap(),
+        tengen_sgf::read_game(&beside).unwrap(),
+    );
+    let (alone, beside) = (main_line(&alone.tree), main_line(&beside.tree));
+    assert_eq!(alone.len(), beside.len());
+    for (a, b) in alone.iter().zip(&beside) {
+        for id in ["SBKV", "SBKS"] {
+            let (x, y) = (value(a, id), value(b, id));
+            assert!((x - y).abs() <= 0.011, "{id} {x} against {y}");
+        }
+        assert_eq!(a.first("B"), b.first("B"));
+        assert_eq!(a.first("W"), b.first("W"));
+    }
 }
 
 #[test]

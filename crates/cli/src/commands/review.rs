@@ -80,7 +80,11 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         &args.model,
         AnalyserOptions {
             visits: args.visits,
-            positions_at_once: args.positions_at_once as usize,
+            positions_at_once: if args.reproducible {
+                1
+            } else {
+                args.positions_at_once as usize
+            },
             nn_threads: threads,
             ..AnalyserOptions::default()
         },
@@ -122,7 +126,12 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     let reviewed_positions = AtomicUsize::new(0);
     let summaries = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..args.records_at_once.max(1) {
+        let records_at_once = if args.reproducible {
+            1
+        } else {
+            args.records_at_once.max(1)
+        };
+        for _ in 0..records_at_once {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = prepared.get(index) else {
