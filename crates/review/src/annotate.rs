@@ -161,6 +161,16 @@ fn move_comment(review: &MoveReview, after: &PositionAnalysis, size: BoardSize) 
         color_name(review.color),
         size.gtp(review.mv)
     );
+    if review.ends_game {
+        let _ = write!(
+            text,
+            "ends the game; not rated (score {} → {}: the search counts a game ended by passes \
+             as it stands, dead stones and all, where players remove them by agreement).",
+            lead_text(before_lead),
+            lead_text(after.score_lead),
+        );
+        return text;
+    }
     if review.was_best() {
         text.push_str("the engine's first choice; ");
     }
@@ -216,7 +226,7 @@ fn summary(review: &GameReview, reviewer: &Reviewer, size: BoardSize) -> String 
             .collect();
         let _ = write!(
             text,
-            "{}: {} moves, {} points lost in all",
+            "{}: {} moves rated, {} points lost in all",
             color_name(color),
             moves,
             points(lost)

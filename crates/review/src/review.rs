@@ -31,6 +31,12 @@ pub struct MoveReview {
     pub points_lost: f64,
     /// Win rate before minus after, from the mover's point of view (0 to 1).
     pub winrate_lost: f64,
+    /// One of the two passes that end the game. They are not rated: the
+    /// search counts a game ended by passes strictly, as Tromp-Taylor does
+    /// (stones left on the board are alive), where players take dead
+    /// stones off by agreement, so a pass that leaves dead stones would
+    /// look like a blunder.
+    pub ends_game: bool,
     /// The engine's candidates in the position the move was played in,
     /// the best first, each with the points it loses against the
     /// position's own value (as the played move's are counted).
@@ -73,6 +79,11 @@ impl GameReview {
             moves.len() + 1,
             "a position before each move and after the last"
         );
+        // The game ends with two passes: the last two moves.
+        let ending = match moves {
+            [.., (_, Move::Pass), (_, Move::Pass)] => moves.len() - 2,
+            _ => moves.len(),
+        };
         let moves = moves
             .iter()
             .enumerate()
@@ -86,6 +97,7 @@ impl GameReview {
                     mv,
                     points_lost: s * (before.score_lead - after.score_lead),
                     winrate_lost: s * (before.winrate - after.winrate),
+                    ends_game: index >= ending,
                     preferred: before
                         .candidates
                         .iter()
@@ -98,12 +110,12 @@ impl GameReview {
     }
 
     /// `color`'s biggest mistakes, the biggest first: at most `count`
-    /// moves that lost at least [`MISTAKE_THRESHOLD`] points.
+    /// rated moves that lost at least [`MISTAKE_THRESHOLD`] points.
     pub fn mistakes(&self, color: Color, count: usize) -> Vec<&MoveReview> {
         let mut mistakes: Vec<&MoveReview> = self
             .moves
             .iter()
-            .filter(|m| m.color == color && m.points_lost >= MISTAKE_THRESHOLD)
+            .filter(|m| m.color == color && !m.ends_game && m.points_lost >= MISTAKE_THRESHOLD)
             .collect();
         mistakes.sort_by(|a, b| {
             b.points_lost
@@ -114,12 +126,12 @@ impl GameReview {
         mistakes
     }
 
-    /// `color`'s moves and the points they lost in all (gains count
+    /// `color`'s rated moves and the points they lost in all (gains count
     /// against losses, as a game's score does).
     pub fn total_points_lost(&self, color: Color) -> (usize, f64) {
         self.moves
             .iter()
-            .filter(|m| m.color == color)
+            .filter(|m| m.color == color && !m.ends_game)
             .fold((0, 0.0), |(n, sum), m| (n + 1, sum + m.points_lost))
     }
 }
@@ -196,6 +208,41 @@ mod tests {
         // the mover than the position (White's G3 leaves Black 2.25, not 2.5).
         assert_eq!(review.moves[1].preferred[0].1, -0.25);
         assert_eq!(review.moves[0].preferred[0].1, -0.25);
+    }
+
+    #[test]
+    fn the_passes_that_end_the_game_are_not_rated() {
+        let size = BoardSize::square(9).unwrap();
+        let moves = [
+            (Color::Black, size.parse_gtp("E5").unwrap()),
+            (Color::White, Move::Pass),
+            (Color::Black, Move::Pass),
+        ];
+        let positions = vec![
+            position(0, Color::Black, 0.6, 2.0, "E5"),
+            position(1, Color::White, 0.6, 2.0, "C3"),
+            position(2, Color::Black, 0.99, 20.0, "C3"),
+            position(3, Color::White, 0.6, 2.0, "C3"),
+        ];
+        let review = GameReview::new(&moves, positions);
+        let ends: Vec<bool> = review.moves.iter().map(|m| m.ends_game).collect();
+        assert_eq!(ends, [false, true, true]);
+        assert!(review.mistakes(Color::White, 5).is_empty());
+        assert!(review.mistakes(Color::Black, 5).is_empty());
+        assert_eq!(review.total_points_lost(Color::White), (0, 0.0));
+        // A pass answered by a move is rated.
+        let moves = [
+            (Color::Black, Move::Pass),
+            (Color::White, size.parse_gtp("C3").unwrap()),
+        ];
+        let positions = vec![
+            position(0, Color::Black, 0.6, 2.0, "E5"),
+            position(1, Color::White, 0.3, -5.0, "C3"),
+            position(2, Color::Black, 0.3, -5.0, "E5"),
+        ];
+        let review = GameReview::new(&moves, positions);
+        assert!(!review.moves[0].ends_game);
+        assert_eq!(review.mistakes(Color::Black, 5)[0].points_lost, 7.0);
     }
 
     #[test]

@@ -104,8 +104,14 @@ fn a_reviewed_record_carries_the_analysis_of_every_position() {
                 comment.contains(&format!("Move {turn}, ")),
                 "move {turn}: {comment}"
             );
-            assert!(comment.contains("points lost"), "{comment}");
-            assert!(comment.contains("The engine preferred"), "{comment}");
+            // The record ends with two passes: those are not rated.
+            assert_eq!(m.ends_game, turn + 2 > moves.len(), "move {turn}");
+            if m.ends_game {
+                assert!(comment.contains("ends the game; not rated"), "{comment}");
+            } else {
+                assert!(comment.contains("points lost"), "{comment}");
+                assert!(comment.contains("The engine preferred"), "{comment}");
+            }
             // Points lost are the score lead before minus after, the
             // mover's way round.
             let before = review.positions[turn - 1].score_lead;
@@ -123,7 +129,8 @@ fn a_reviewed_record_carries_the_analysis_of_every_position() {
         "Reviewed by tengen test with the network b10c384h6nbttflrs, 4 visits a position."
     ));
     assert!(
-        summary.contains("Black: 25 moves") && summary.contains("White: 25 moves"),
+        // 25 moves each, the last of each a pass that ends the game.
+        summary.contains("Black: 24 moves rated") && summary.contains("White: 24 moves rated"),
         "{summary}"
     );
     assert_eq!(nodes[0].first("KTV"), Some("1.0"));

@@ -66,14 +66,19 @@ test('Sabaki reads the win rate, the score lead and the comments of a review', {
       let comment = node.data.C[0]
       assert.match(comment, /^—— tengen review ——\n/)
       if (depth > 0) {
-        assert.match(comment, new RegExp(`^Move ${depth}, (Black|White) ([A-HJ-T]\\d+|pass): .*-?\\d+\\.\\d points lost`, 'm'))
-        assert.match(comment, /^The engine preferred \(points lost\): /m)
+        let last = depth > nodes.length - 3 // the two passes that end the game
+        if (last) {
+          assert.match(comment, new RegExp(`^Move ${depth}, (Black|White) pass: ends the game; not rated`, 'm'))
+        } else {
+          assert.match(comment, new RegExp(`^Move ${depth}, (Black|White) ([A-HJ-T]\\d+|pass): .*-?\\d+\\.\\d points lost`, 'm'))
+          assert.match(comment, /^The engine preferred \(points lost\): /m)
+        }
       }
     }
     let summary = nodes[0].data.C[0]
     assert.match(summary, /Reviewed by tengen \S+ with the network b10c384h6nbttflrs, 3 visits a position\./)
-    assert.match(summary, /^Black: \d+ moves, -?\d+\.\d points lost in all/m)
-    assert.match(summary, /^White: \d+ moves, -?\d+\.\d points lost in all/m)
+    assert.match(summary, /^Black: \d+ moves rated, -?\d+\.\d points lost in all/m)
+    assert.match(summary, /^White: \d+ moves rated, -?\d+\.\d points lost in all/m)
     // The game's result went the way the review's last position says.
     let last = +nodes[nodes.length - 1].data.SBKS[0]
     assert.equal(original.data.RE[0][0], last > 0 ? 'B' : 'W', `RE ${original.data.RE} but SBKS ${last}`)

@@ -239,7 +239,7 @@ fn print_mistakes(review: &tengen_review::GameReview, size: tengen_core::BoardSi
             .map(|m| format!("{} {} ({:.1})", m.number, size.gtp(m.mv), m.points_lost))
             .collect();
         println!(
-            "{}: {moves} moves, {lost:.1} points lost; biggest mistakes (move, points lost): {}",
+            "{}: {moves} moves rated, {lost:.1} points lost; biggest mistakes (move, points lost): {}",
             match color {
                 tengen_core::Color::Black => "Black",
                 tengen_core::Color::White => "White",

@@ -108,11 +108,18 @@ export function candidateLosses(analysis, unit, count = 5) {
 /**
  * The biggest mistakes of each side: {[BLACK]: [...], [WHITE]: [...]}, each
  * {move (its number, from 1), text, color, loss}, the largest loss first,
- * at most `count` each, losses under `floor` left out.
+ * at most `count` each, losses under `floor` and the two passes that end
+ * a game left out.
  */
 export function mistakes(moves, colorAt, analyses, unit, count = 3, floor = 0.5) {
   const found = { [BLACK]: [], [WHITE]: [] };
-  for (let t = 0; t < moves.length; t++) {
+  // The two passes that end a game are not rated (as in `tengen review`):
+  // the search counts a game ended by passes as it stands, dead stones
+  // and all, where players take them off by agreement.
+  const isPass = (m) => typeof m === "string" && m.toLowerCase() === "pass";
+  const n = moves.length;
+  const rated = n >= 2 && isPass(moves[n - 1]) && isPass(moves[n - 2]) ? n - 2 : n;
+  for (let t = 0; t < rated; t++) {
     const color = colorAt(t);
     const loss = moveLoss(analyses[t], analyses[t + 1], color, unit);
     if (loss === null || loss < floor) continue;
