@@ -154,7 +154,7 @@ mod tests {
         for name in ["c.sgf", "a.sgf", "b.SGF", "notes.txt"] {
             std::fs::write(inputs.join(name), "(;)").unwrap();
         }
-        let records = records(&[inputs.clone()]).unwrap();
+        let records = records(std::slice::from_ref(&inputs)).unwrap();
         let names: Vec<_> = records
             .iter()
             .map(|p| p.file_name().unwrap().to_owned())
@@ -185,7 +185,7 @@ mod tests {
         ));
         let missing = dir.join("nothing");
         assert_eq!(
-            super::records(&[missing.clone()]),
+            super::records(std::slice::from_ref(&missing)),
             Err(PlanError::Missing(missing.display().to_string()))
         );
         // No partial file is left behind.

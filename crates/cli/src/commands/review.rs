@@ -188,13 +188,15 @@ pub fn run(args: ReviewArgs) -> Result<()> {
             print_mistakes(review, *size);
         }
     }
-    println!(
-        "{done} records reviewed ({analysed} positions, {} visits each) in {seconds:.1} s: \
-         {:.2} records a minute, {:.2} positions a second",
-        args.visits,
-        done as f64 * 60.0 / seconds.max(1e-9),
-        analysed as f64 / seconds.max(1e-9),
-    );
+    if done > 0 {
+        println!(
+            "{done} records reviewed ({analysed} positions, {} visits each) in {seconds:.1} s: \
+             {:.2} records a minute, {:.2} positions a second",
+            args.visits,
+            done as f64 * 60.0 / seconds.max(1e-9),
+            analysed as f64 / seconds.max(1e-9),
+        );
+    }
     let failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
     if !failures.is_empty() {
         bail!(
