@@ -3,6 +3,8 @@
 //! channels per board point, positions of a batch one after another, so a
 //! 1×1 convolution or a per-point matrix is a single matrix product.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use gemm::Parallelism;
 
 use crate::model::{Activation, Conv, MatMul, Norm};
@@ -35,10 +37,118 @@ impl Layout {
     }
 }
 
+/// How matrix products emulate bfloat16 matrix units, for measuring what
+/// bf16 costs in accuracy (see [`set_bf16_emulation`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bf16Emulation {
+    /// f32 throughout: what every network runs.
+    Off,
+    /// Both operands rounded to bf16, products accumulated in f32, as one
+    /// pass of `VDPBF16PS` or AMX's `TDPBF16PS` computes.
+    Rounded,
+    /// The right operand (the weights of a layer) rounded to bf16, the left
+    /// one (the activations) split into a bf16 part and a bf16 remainder,
+    /// each multiplied in its own pass and accumulated in f32: twice the
+    /// bf16 work, activations kept to about 16 bits.
+    SplitActivations,
+}
+
+/// The emulation every matrix product follows, as a [`Bf16Emulation`]'s
+/// index.
+static BF16_EMULATION: AtomicU8 = AtomicU8::new(0);
+
+/// Makes every matrix product of every network in the process follow
+/// `mode`: a portable emulation of bf16 matrix units (round to nearest,
+/// ties to even; f32 accumulation) for measuring accuracy, not a fast path.
+/// Element-wise layers stay in f32. [`Bf16Emulation::Off`] by default.
+pub fn set_bf16_emulation(mode: Bf16Emulation) {
+    BF16_EMULATION.store(mode as u8, Ordering::Relaxed);
+}
+
+/// The mode [`set_bf16_emulation`] set.
+pub fn bf16_emulation() -> Bf16Emulation {
+    match BF16_EMULATION.load(Ordering::Relaxed) {
+        1 => Bf16Emulation::Rounded,
+        2 => Bf16Emulation::SplitActivations,
+        _ => Bf16Emulation::Off,
+    }
+}
+
+/// `x` rounded to the nearest bfloat16 (the top 16 bits of an f32), ties
+/// to even, as `VCVTNE2PS2BF16` rounds; NaN stays NaN, and values beyond the
+/// largest bfloat16 round to infinity.
+pub fn round_to_bf16(x: f32) -> f32 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        // Quiet, with the sign and the top of the payload kept.
+        return f32::from_bits((bits | 0x0040_0000) & 0xffff_0000);
+    }
+    let lowest_kept = (bits >> 16) & 1;
+    f32::from_bits(bits.wrapping_add(0x7fff + lowest_kept) & 0xffff_0000)
+}
+
 /// `dst (+)= scale * lhs · rhs` for an `m` × `k` lhs and a `k` × `n` rhs,
-/// each laid out as described; `accumulate` keeps what `dst` held.
+/// each laid out as described; `accumulate` keeps what `dst` held. Under
+/// [`set_bf16_emulation`] the operands are rounded to bfloat16 first.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemm_strided(
+    m: usize,
+    n: usize,
+    k: usize,
+    dst: &mut [f32],
+    dst_layout: Layout,
+    lhs: &[f32],
+    lhs_layout: Layout,
+    rhs: &[f32],
+    rhs_layout: Layout,
+    scale: f32,
+    accumulate: bool,
+    threads: usize,
+) {
+    let mode = bf16_emulation();
+    if mode != Bf16Emulation::Off && m > 0 && n > 0 && k > 0 {
+        // The part of each operand the product reads, rounded.
+        let part = |values: &[f32], layout: Layout, rows: usize, cols: usize| {
+            values[layout.offset..layout.end(rows, cols)].to_vec()
+        };
+        let lhs_part = part(lhs, lhs_layout, m, k);
+        let lhs_layout = Layout {
+            offset: 0,
+            ..lhs_layout
+        };
+        let rhs: Vec<f32> = part(rhs, rhs_layout, k, n)
+            .into_iter()
+            .map(round_to_bf16)
+            .collect();
+        let rhs_layout = Layout {
+            offset: 0,
+            ..rhs_layout
+        };
+        let high: Vec<f32> = lhs_part.iter().map(|&v| round_to_bf16(v)).collect();
+        gemm_f32(
+            m, n, k, dst, dst_layout, &high, lhs_layout, &rhs, rhs_layout, scale, accumulate,
+            threads,
+        );
+        if mode == Bf16Emulation::SplitActivations {
+            let low: Vec<f32> = lhs_part
+                .iter()
+                .zip(&high)
+                .map(|(&v, &h)| round_to_bf16(v - h))
+                .collect();
+            gemm_f32(
+                m, n, k, dst, dst_layout, &low, lhs_layout, &rhs, rhs_layout, scale, true, threads,
+            );
+        }
+        return;
+    }
+    gemm_f32(
+        m, n, k, dst, dst_layout, lhs, lhs_layout, rhs, rhs_layout, scale, accumulate, threads,
+    )
+}
+
+/// [`gemm_strided`] in f32 throughout.
+#[allow(clippy::too_many_arguments)]
+fn gemm_f32(
     m: usize,
     n: usize,
     k: usize,
@@ -500,7 +610,56 @@ pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::{fast_exp, flush_subnormals};
+    use super::{fast_exp, flush_subnormals, round_to_bf16};
+
+    #[test]
+    fn bf16_rounding_is_to_nearest_even_as_the_half_crate_rounds() {
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            f32::MIN_POSITIVE,
+            f32::MIN_POSITIVE / 3.0,
+            f32::MAX,
+            -f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            // Exactly halfway: ties go to the even neighbour.
+            f32::from_bits(0x3f80_8000),
+            f32::from_bits(0x3f81_8000),
+            f32::from_bits(0x3f80_8001),
+            f32::from_bits(0x3f80_7fff),
+        ];
+        // A sweep over the bit patterns, every sign and exponent.
+        let mut bits = 1u32;
+        for _ in 0..200_000 {
+            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            values.push(f32::from_bits(bits));
+        }
+        for x in values {
+            let ours = round_to_bf16(x);
+            let theirs = half::bf16::from_f32(x).to_f32();
+            if x.is_nan() {
+                assert!(ours.is_nan(), "{x:e}");
+            } else {
+                assert_eq!(
+                    ours.to_bits(),
+                    theirs.to_bits(),
+                    "{x:e} ({:#010x})",
+                    x.to_bits()
+                );
+            }
+            assert_eq!(ours.to_bits() & 0xffff, 0, "only bf16 bits are kept");
+        }
+        assert_eq!(
+            round_to_bf16(f32::from_bits(0x3f80_8000)).to_bits(),
+            0x3f80_0000
+        );
+        assert_eq!(
+            round_to_bf16(f32::from_bits(0x3f81_8000)).to_bits(),
+            0x3f82_0000
+        );
+    }
 
     #[test]
     fn subnormals_are_flushed_on_the_thread_that_asks() {

@@ -7,8 +7,10 @@
 
 mod kernels;
 
-pub use kernels::flush_subnormals;
 pub(crate) use kernels::matmul;
+pub use kernels::{
+    bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation,
+};
 
 use kernels::{
     act_in_place, add_per_position, apply_conv, apply_matmul, gemm_strided, norm_act,

@@ -1,0 +1,225 @@
+//! What bfloat16 matrix products would cost in accuracy, measured as KataGo
+//! measures its FP16 paths (`katago testgpuerror`): positions of real games
+//! evaluated in f32 and again with every matrix product's operands rounded
+//! to bf16 (f32 accumulation, [`forward::set_bf16_emulation`]), and the
+//! differences summed up: win rate, score lead, policy (KL divergence, the
+//! top move), ownership.
+//!
+//! ```sh
+//! cargo run --release -p tengen-katago --example bf16_accuracy -- \
+//!     --model "$(scripts/katago-model)" --positions 1000
+//! ```
+//!
+//! Positions: the professional 19×19 records of `/usr/share/goban`
+//! (Debian's goban-original-games), and tengen's own 9×9 and 13×13 games
+//! against GNU Go (`crates/gtp/tests/data/finished/`), every 10th move of
+//! each, a quarter of them 9×9 and 13×13 when there are enough.
+
+use std::path::{Path, PathBuf};
+
+use tengen_core::{Action, Game};
+use tengen_katago::forward::{set_bf16_emulation, Bf16Emulation};
+use tengen_katago::network::{EvalOptions, Network, Symmetries};
+use tengen_katago::output::Evaluation;
+
+struct Options {
+    model: PathBuf,
+    positions: usize,
+    threads: usize,
+}
+
+fn options() -> Options {
+    let mut options = Options {
+        model: PathBuf::new(),
+        positions: 1000,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = args.next().unwrap_or_else(|| panic!("{arg} needs a value"));
+        match arg.as_str() {
+            "--model" => options.model = PathBuf::from(value),
+            "--positions" => options.positions = value.parse().expect("--positions N"),
+            "--threads" => options.threads = value.parse().expect("--threads N"),
+            _ => panic!("unknown argument {arg} (--model PATH --positions N --threads N)"),
+        }
+    }
+    assert!(
+        !options.model.as_os_str().is_empty(),
+        "--model PATH is needed"
+    );
+    options
+}
+
+/// Every 10th position (from move 10) of each record in `dir` with one of
+/// `extensions`, records in name order, until `wanted`.
+fn positions_from(dir: &Path, extensions: &[&str], wanted: usize) -> Vec<Game> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+    });
+    files.sort();
+    let mut games = Vec::new();
+    for file in files {
+        let Ok(bytes) = std::fs::read(&file) else {
+            continue;
+        };
+        let Ok(record) = tengen_sgf::read_game_bytes(&bytes) else {
+            continue;
+        };
+        let moves: Vec<_> = record
+            .game
+            .history()
+            .filter_map(|(color, action)| match action {
+                Action::Move(mv) => Some((color, mv)),
+                Action::Resign => None,
+            })
+            .collect();
+        let Some(&(first, _)) = moves.first() else {
+            continue;
+        };
+        let mut game = Game::from_position(
+            record.game.initial_board().clone(),
+            first,
+            *record.game.rules(),
+        );
+        for (i, &(color, mv)) in moves.iter().enumerate() {
+            if i > 0 && i % 10 == 0 {
+                games.push(game.clone());
+                if games.len() == wanted {
+                    return games;
+                }
+            }
+            if game.play_as(color, mv).is_err() {
+                break;
+            }
+        }
+    }
+    games
+}
+
+fn evaluate(network: &Network, games: &[Game]) -> Vec<Evaluation> {
+    let mut out = Vec::with_capacity(games.len());
+    for chunk in games.chunks(8) {
+        let refs: Vec<&Game> = chunk.iter().collect();
+        out.extend(
+            network
+                .evaluate(&refs, Symmetries::One(0), &EvalOptions::default())
+                .expect("the network evaluates the position"),
+        );
+    }
+    out
+}
+
+/// Mean, 99th percentile and largest of `values`.
+fn summary(mut values: Vec<f64>) -> (f64, f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let p99 = values[((values.len() as f64 * 0.99).ceil() as usize).saturating_sub(1)];
+    (mean, p99, *values.last().unwrap())
+}
+
+fn main() {
+    let options = options();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let finished = root.join("crates/gtp/tests/data/finished");
+    let small = options.positions / 8;
+    let mut games = positions_from(&finished.join("mcts-vs-gnugo-level10-9x9"), &["sgf"], small);
+    games.extend(positions_from(
+        &finished.join("mcts-vs-gnugo-level1-13x13"),
+        &["sgf"],
+        small,
+    ));
+    let rest = options.positions.saturating_sub(games.len());
+    games.extend(positions_from(
+        Path::new("/usr/share/goban"),
+        &["sgf", "mgt"],
+        rest,
+    ));
+    let mut sizes: Vec<(usize, usize)> = Vec::new();
+    for game in &games {
+        let side = game.size().width();
+        match sizes.iter_mut().find(|(s, _)| *s == side) {
+            Some((_, n)) => *n += 1,
+            None => sizes.push((side, 1)),
+        }
+    }
+    eprintln!("{} positions by board side: {sizes:?}", games.len());
+    let network = Network::load(&options.model, options.threads).expect("the model loads");
+    let started = std::time::Instant::now();
+    let exact = evaluate(&network, &games);
+    let f32_seconds = started.elapsed().as_secs_f64();
+    println!(
+        "model {}, {} positions (by side: {sizes:?}), f32 in {f32_seconds:.1} s",
+        network.model().name,
+        games.len()
+    );
+    for mode in [Bf16Emulation::Rounded, Bf16Emulation::SplitActivations] {
+        set_bf16_emulation(mode);
+        let started = std::time::Instant::now();
+        let emulated = evaluate(&network, &games);
+        let seconds = started.elapsed().as_secs_f64();
+        set_bf16_emulation(Bf16Emulation::Off);
+        println!("\n{mode:?} (emulated in {seconds:.1} s):\n");
+        report(&exact, &emulated);
+    }
+}
+
+/// The differences of `emulated` from `exact`, as a Markdown table.
+fn report(exact: &[Evaluation], rounded: &[Evaluation]) {
+    let mut winrate = Vec::new();
+    let mut lead = Vec::new();
+    let mut kl = Vec::new();
+    let mut ownership = Vec::new();
+    let mut top_same = 0usize;
+    for (e, r) in exact.iter().zip(rounded) {
+        winrate.push((e.white_win - r.white_win).abs());
+        lead.push((e.white_lead - r.white_lead).abs());
+        let mut divergence = 0.0f64;
+        for (&p, &q) in e.policy.iter().zip(&r.policy) {
+            if p > 0.0 {
+                divergence += f64::from(p) * (f64::from(p) / f64::from(q.max(1e-30))).ln();
+            }
+        }
+        kl.push(divergence.max(0.0));
+        let top = |policy: &[f32]| {
+            policy
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, _)| i)
+        };
+        if top(&e.policy) == top(&r.policy) {
+            top_same += 1;
+        }
+        let n = e.white_ownership.len() as f64;
+        ownership.push(
+            e.white_ownership
+                .iter()
+                .zip(&r.white_ownership)
+                .map(|(a, b)| f64::from((a - b).abs()))
+                .sum::<f64>()
+                / n,
+        );
+    }
+    let n = exact.len();
+    println!("| measure | mean | 99th percentile | max |");
+    println!("|---|---:|---:|---:|");
+    for (name, values) in [
+        ("win rate, absolute error", winrate),
+        ("score lead, absolute error (points)", lead),
+        ("policy KL divergence (f32 ‖ bf16)", kl),
+        ("ownership, mean absolute error per point", ownership),
+    ] {
+        let (mean, p99, max) = summary(values);
+        println!("| {name} | {mean:.6} | {p99:.6} | {max:.6} |");
+    }
+    println!(
+        "top policy move the same: {top_same} of {n} ({:.2}%)",
+        100.0 * top_same as f64 / n as f64
+    );
+}
