@@ -244,26 +244,32 @@ class _Gatherer:
                 pass
 
 
-def _run_shard(
-    gatherer: _Gatherer,
-    task: Callable,
-    binary: str,
-    match_args: List[str],
+def drive_shard(
+    gatherer,
     shard: int,
     count: int,
     retries: int,
+    resumed: Callable[[], list],
+    new_attempt: Callable[[int, int], object],
+    submit: Callable[[list], object],
+    finished: Callable[[object], None],
+    resubmitted: Callable[[int], str],
 ) -> None:
-    """Runs one shard to its end, submitting it again (with its finished
-    games) each time its worker is lost, at most `retries` times."""
+    """Runs one shard to its end, submitting it again each time its worker
+    is lost, at most `retries` times: what the gatherer already has of it
+    (`resumed()`) goes to each new task (`submit`), so nothing finished is
+    done again. `new_attempt(number, resumed)` records each submission;
+    `finished` takes the shard's closing `ShardFinished`; `resubmitted(n)`
+    says what a resubmission keeps. Shared by matches and reviews."""
     number = 0
     while True:
         if gatherer.failure is not None:
             return
-        lines = gatherer.finished_lines(shard, count)
-        attempt = Attempt(shard=shard, number=number, resumed=len(lines))
+        given = resumed()
+        attempt = new_attempt(number, len(given))
         with gatherer.lock:
             gatherer.run.attempts.append(attempt)
-        generator = task.remote(binary, match_args, shard, count, lines)
+        generator = submit(given)
         with gatherer.lock:
             gatherer.running[shard] = generator
         try:
@@ -273,6 +279,7 @@ def _run_shard(
                     attempt.node = item.node
                 elif isinstance(item, ShardFinished):
                     attempt.cpu_seconds = item.cpu_seconds
+                    finished(item)
                 else:
                     gatherer.add(shard, count, attempt, item)
                 if gatherer.failure is not None:
@@ -294,8 +301,8 @@ def _run_shard(
             if gatherer.failure is not None:
                 # Cancelled because another shard failed.
                 return
-            # The worker, its node or the task's results were lost: the
-            # games already here are safe; play the rest elsewhere.
+            # The worker, its node or the task's results were lost: what is
+            # already here is safe; do the rest elsewhere.
             reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             attempt.lost_because = f"{type(error).__name__}: {reason}"
             if number >= retries:
@@ -306,9 +313,32 @@ def _run_shard(
             number += 1
             gatherer.say(
                 f"shard {shard}/{count} lost its worker on {attempt.node or 'an unknown node'} "
-                f"({type(error).__name__}); resubmitting it with its "
-                f"{len(gatherer.finished_lines(shard, count))} finished games"
+                f"({type(error).__name__}); resubmitting it {resubmitted(len(resumed()))}"
             )
+
+
+def _run_shard(
+    gatherer: _Gatherer,
+    task: Callable,
+    binary: str,
+    match_args: List[str],
+    shard: int,
+    count: int,
+    retries: int,
+) -> None:
+    """Runs one shard of a match to its end, submitting it again with its
+    finished games each time its worker is lost."""
+    drive_shard(
+        gatherer,
+        shard,
+        count,
+        retries,
+        resumed=lambda: gatherer.finished_lines(shard, count),
+        new_attempt=lambda number, resumed: Attempt(shard=shard, number=number, resumed=resumed),
+        submit=lambda lines: task.remote(binary, match_args, shard, count, lines),
+        finished=lambda item: None,
+        resubmitted=lambda n: f"with its {n} finished games",
+    )
 
 
 def run_match(

@@ -37,8 +37,8 @@ from typing import Callable, Dict, List, Optional, TextIO, Tuple
 
 import ray
 
-from .driver import DriverError
-from .shard import ReviewedRecord, ShardFailed, ShardFinished, ShardStarted, option_value, review_shard
+from .driver import DriverError, drive_shard
+from .shard import ReviewedRecord, option_value, review_shard
 
 # Options of `tengen review` that the driver sets itself for each shard.
 DRIVER_OPTIONS = ("--out", "--shard")
@@ -232,58 +232,17 @@ def _review_one_shard(
     """Runs one shard to its end, submitting it again (with the reviews
     already here marked done) each time its worker is lost, at most
     `retries` times."""
-    number = 0
-    while True:
-        if gatherer.failure is not None:
-            return
-        done = gatherer.done(shard, count)
-        attempt = ReviewAttempt(shard=shard, number=number, resumed=len(done))
-        with gatherer.lock:
-            gatherer.run.attempts.append(attempt)
-        generator = task.remote(binary, records, review_args, shard, count, done)
-        with gatherer.lock:
-            gatherer.running[shard] = generator
-        try:
-            for reference in generator:
-                item = ray.get(reference)
-                if isinstance(item, ShardStarted):
-                    attempt.node = item.node
-                elif isinstance(item, ShardFinished):
-                    attempt.cpu_seconds = item.cpu_seconds
-                    gatherer.add_failures(shard, count, item.failures)
-                else:
-                    gatherer.add(shard, count, attempt, item)
-                if gatherer.failure is not None:
-                    return
-            return
-        except ray.exceptions.RayTaskError as error:
-            cause = error.cause
-            if isinstance(cause, ShardFailed):
-                reason = str(cause)
-            elif cause is not None:
-                reason = f"{type(cause).__name__}: {cause}"
-            else:
-                reason = str(error)
-            gatherer.fail(f"shard {shard}/{count} failed: {reason}")
-            return
-        except ray.exceptions.RayError as error:
-            if gatherer.failure is not None:
-                return
-            # The worker, its node or the task's results were lost: the
-            # reviews already here are safe; review the rest elsewhere.
-            reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            attempt.lost_because = f"{type(error).__name__}: {reason}"
-            if number >= retries:
-                gatherer.fail(
-                    f"shard {shard}/{count} lost its worker {number + 1} times, giving up: {reason}"
-                )
-                return
-            number += 1
-            gatherer.say(
-                f"shard {shard}/{count} lost its worker on {attempt.node or 'an unknown node'} "
-                f"({type(error).__name__}); resubmitting it without its "
-                f"{len(gatherer.done(shard, count))} finished reviews"
-            )
+    drive_shard(
+        gatherer,
+        shard,
+        count,
+        retries,
+        resumed=lambda: gatherer.done(shard, count),
+        new_attempt=lambda number, resumed: ReviewAttempt(shard=shard, number=number, resumed=resumed),
+        submit=lambda done: task.remote(binary, records, review_args, shard, count, done),
+        finished=lambda item: gatherer.add_failures(shard, count, item.failures),
+        resubmitted=lambda n: f"without its {n} finished reviews",
+    )
 
 
 def run_review(

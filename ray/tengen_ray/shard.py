@@ -24,7 +24,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Generator, Iterator, List, Optional, Sequence, Tuple
 
 # How often the task looks for new lines in the results file.
 POLL_SECONDS = 0.05
@@ -149,6 +149,44 @@ def _read_new_games(results: Path, offset: int) -> tuple[list[FinishedGame], int
     return games, offset + end + 1
 
 
+def _run_watching(command: List[str], work: Path, look: Callable[[], list]) -> Generator:
+    """Runs tengen's `command` in `work` (its output in `stdout.txt` and
+    `stderr.txt` there), yielding what `look` finds each time it looks, as
+    soon as tengen has written it; returns tengen's exit status and the
+    processor time it and the engines it waited for used. tengen is killed
+    if the caller stops early."""
+    with open(work / "stderr.txt", "wb") as stderr, open(work / "stdout.txt", "wb") as stdout:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            preexec_fn=_die_with_parent,
+        )
+    ended = False
+    try:
+        while True:
+            # wait4 rather than Popen.poll: it also tells the processor
+            # time. Looked at after the wait, so that the last look after
+            # tengen's end finds everything it wrote.
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+            found = look()
+            # A loop, not `yield from`: Ray's streaming generators send
+            # values in, which a list's iterator does not take.
+            for item in found:
+                yield item
+            if pid != 0:
+                ended = True
+                process.returncode = os.waitstatus_to_exitcode(status)
+                return process.returncode, usage.ru_utime + usage.ru_stime
+            if not found:
+                time.sleep(POLL_SECONDS)
+    finally:
+        if not ended:
+            process.kill()
+            process.wait()
+
+
 def play_shard(
     binary: str,
     match_args: List[str],
@@ -172,36 +210,15 @@ def play_shard(
         offset = results.stat().st_size
         yield ShardStarted(node=node, resumed=len(finished_lines))
         command = shard_command(binary, match_args, shard, count, results, sgf_dir)
-        stderr_path = work / "stderr.txt"
-        with open(stderr_path, "wb") as stderr, open(work / "stdout.txt", "wb") as stdout:
-            process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                preexec_fn=_die_with_parent,
-            )
-        cpu_seconds = 0.0
-        try:
-            while True:
-                # wait4 rather than Popen.poll: it also tells the processor
-                # time of tengen and of the engines it waited for.
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-                games, offset = _read_new_games(results, offset)
-                for game in games:
-                    yield game
-                if pid != 0:
-                    process.returncode = os.waitstatus_to_exitcode(status)
-                    cpu_seconds = usage.ru_utime + usage.ru_stime
-                    break
-                if not games:
-                    time.sleep(POLL_SECONDS)
-        finally:
-            if process.returncode is None:
-                process.kill()
-                process.wait()
-        if process.returncode != 0:
-            raise _tengen_failed(process.returncode, node, stderr_path)
+
+        def look() -> List[FinishedGame]:
+            nonlocal offset
+            games, offset = _read_new_games(results, offset)
+            return games
+
+        returncode, cpu_seconds = yield from _run_watching(command, work, look)
+        if returncode != 0:
+            raise _tengen_failed(returncode, node, work / "stderr.txt")
         yield ShardFinished(cpu_seconds=cpu_seconds)
 
 
@@ -323,37 +340,18 @@ def review_shard(
         yield ShardStarted(node=node, resumed=len(done))
         command = review_command(binary, review_args, shard, count, folder, out)
         stderr_path = work / "stderr.txt"
-        with open(stderr_path, "wb") as stderr, open(work / "stdout.txt", "wb") as stdout:
-            process = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=stdout,
-                stderr=stderr,
-                preexec_fn=_die_with_parent,
-            )
-        cpu_seconds = 0.0
-        try:
-            while True:
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-                # Looked at after the wait, so that the last look after
-                # tengen's end finds every review it wrote.
-                reviews = _new_reviews(out, seen, names)
-                for index, review in reviews:
-                    yield ReviewedRecord(index=index, name=records[index][0], review=review)
-                if pid != 0:
-                    process.returncode = os.waitstatus_to_exitcode(status)
-                    cpu_seconds = usage.ru_utime + usage.ru_stime
-                    break
-                if not reviews:
-                    time.sleep(POLL_SECONDS)
-        finally:
-            if process.returncode is None:
-                process.kill()
-                process.wait()
+
+        def look() -> List[ReviewedRecord]:
+            return [
+                ReviewedRecord(index=index, name=records[index][0], review=review)
+                for index, review in _new_reviews(out, seen, names)
+            ]
+
+        returncode, cpu_seconds = yield from _run_watching(command, work, look)
         # Exit status 1 with records named on standard error: those records
         # could not be reviewed, the others were. Anything else is tengen's
         # failure.
         failures = _record_failures(stderr_path, folder, names)
-        if process.returncode != 0 and not (process.returncode == 1 and failures):
-            raise _tengen_failed(process.returncode, node, stderr_path)
+        if returncode != 0 and not (returncode == 1 and failures):
+            raise _tengen_failed(returncode, node, stderr_path)
         yield ShardFinished(cpu_seconds=cpu_seconds, failures=tuple(failures))
