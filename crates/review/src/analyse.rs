@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
 use tengen_analysis::query::{go_on, Include, Position, Query};
-use tengen_analysis::settings::ReportAs;
+use tengen_analysis::settings::{ReportAs, SearchSettings};
 use tengen_analysis::{Engine, EngineSettings, Output, Workers};
 use tengen_core::{Action, BoardSize, Color, Game, Move};
 use tengen_katago::network::Network;
@@ -92,6 +92,8 @@ pub struct Analyser {
     waiting: Waiting,
     next_id: AtomicU64,
     options: AnalyserOptions,
+    /// The search settings of every query: the engine's own.
+    search: SearchSettings,
 }
 
 impl Analyser {
@@ -120,6 +122,7 @@ impl Analyser {
                 let _ = sender.send(value);
             }
         })));
+        let search = settings.search.clone();
         let engine = Engine::new(settings, network, model_path, output);
         let workers = engine.start();
         Analyser {
@@ -128,6 +131,7 @@ impl Analyser {
             waiting,
             next_id: AtomicU64::new(0),
             options,
+            search,
         }
     }
 
@@ -149,7 +153,6 @@ impl Analyser {
         let id = format!("review-{}", self.next_id.fetch_add(1, Ordering::Relaxed));
         let (sender, receiver) = mpsc::channel();
         self.lock_waiting().insert(id.clone(), sender);
-        let settings = self.engine_search_settings();
         self.engine.submit(Query {
             id: id.clone(),
             positions: games
@@ -163,7 +166,7 @@ impl Analyser {
                     game,
                 })
                 .collect(),
-            settings,
+            settings: self.search.clone(),
             include: Include {
                 ownership: true,
                 policy: true,
@@ -180,13 +183,6 @@ impl Analyser {
             self.engine.cancel(&id);
         }
         result
-    }
-
-    fn engine_search_settings(&self) -> tengen_analysis::settings::SearchSettings {
-        let mut settings = EngineSettings::default().search;
-        settings.puct.visits = Some(self.options.visits.max(1));
-        settings.report_as = ReportAs::Black;
-        settings
     }
 
     fn lock_waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, Sender<Value>>> {

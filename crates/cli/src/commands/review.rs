@@ -112,7 +112,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
     let positions: usize = prepared
         .iter()
         .filter_map(|p| p.record.as_ref().ok())
-        .map(|r| tengen_review::analyse::moves(&r.game).len() + 1)
+        .map(record_positions)
         .sum();
     let reviewable = prepared.iter().filter(|p| p.record.is_ok()).count();
     let bar = stderr_bar(

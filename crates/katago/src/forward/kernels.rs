@@ -107,7 +107,7 @@ pub(crate) fn gemm_strided(
 ) {
     let mode = bf16_emulation();
     if mode != Bf16Emulation::Off && m > 0 && n > 0 && k > 0 {
-        // The part of each operand the product reads, rounded.
+        // The part of each operand the product reads, copied to be rounded.
         let part = |values: &[f32], layout: Layout, rows: usize, cols: usize| {
             values[layout.offset..layout.end(rows, cols)].to_vec()
         };
