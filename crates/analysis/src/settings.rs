@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use tengen_katago::forward::Precision;
 use tengen_puct::katago::KataGoEvalSettings;
 use tengen_puct::PuctConfig;
 
@@ -51,6 +52,8 @@ pub struct EngineSettings {
     pub analysis_threads: usize,
     /// Threads of the network's forward pass (`numNNThreads`).
     pub nn_threads: usize,
+    /// The arithmetic of the network's matrix products (`precision`).
+    pub precision: Precision,
     /// Most positions in one forward pass (`nnMaxBatchSize`).
     pub max_batch: usize,
     /// The evaluation cache holds 2^this positions (`nnCacheSizePowerOfTwo`).
@@ -69,6 +72,7 @@ impl Default for EngineSettings {
         EngineSettings {
             analysis_threads: 2,
             nn_threads: cores,
+            precision: Precision::Auto,
             max_batch: 32,
             cache_power: 14,
             nn_randomize: true,
@@ -513,6 +517,16 @@ pub static SETTINGS: &[Setting] = &[
             max: 256,
             get: |s| s.nn_threads as u64,
             set: |s, n| s.nn_threads = n as usize,
+        },
+    },
+    Setting {
+        name: "precision",
+        help: "the network's matrix products (tengen's own): 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AVX-512-BF16 or AMX, f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' the fastest, a little less accurate",
+        scope: Scope::Engine,
+        kind: Kind::Choice {
+            words: &["auto", "f32", "bf16"],
+            get: |s| s.precision.name(),
+            set: |s, word| s.precision = word.parse().unwrap_or_default(),
         },
     },
     Setting {

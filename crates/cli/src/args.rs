@@ -90,6 +90,11 @@ pub struct ReviewArgs {
     /// The KataGo network file (.bin.gz).
     #[arg(long)]
     pub model: std::path::PathBuf,
+    /// The network's matrix products: auto (the fastest whose accuracy
+    /// meets the bounds of docs/performance.md: bf16 on CPUs with
+    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, or bf16 (the fastest).
+    #[arg(long, default_value = "auto")]
+    pub precision: tengen_katago::forward::Precision,
     /// With one record: the file its review goes to [default: NAME-review.sgf
     /// beside the record].
     #[arg(
@@ -349,6 +354,11 @@ pub struct ServeArgs {
     /// start-up, and the server does not start if it cannot be read.
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
+    /// The network's matrix products: auto (the fastest whose accuracy
+    /// meets the bounds of docs/performance.md: bf16 on CPUs with
+    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, or bf16 (the fastest).
+    #[arg(long, default_value = "auto")]
+    pub precision: tengen_katago::forward::Precision,
 }
 
 #[derive(Debug, Subcommand)]
@@ -446,6 +456,11 @@ pub struct KatagoBenchArgs {
     /// for the search speed (0 skips it).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub visits: u64,
+    /// Precisions to measure, comma-separated (auto, f32, bf16); each
+    /// runs on the kernel it picks on this CPU, and a kernel picked twice
+    /// is measured once.
+    #[arg(long, default_value = "f32,bf16,auto", value_delimiter = ',')]
+    pub precision: Vec<tengen_katago::forward::Precision>,
 }
 
 #[derive(Debug, Args)]

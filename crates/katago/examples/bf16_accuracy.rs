@@ -1,9 +1,10 @@
-//! What bfloat16 matrix products would cost in accuracy, measured as KataGo
+//! What bfloat16 matrix products cost in accuracy, measured as KataGo
 //! measures its FP16 paths (`katago testgpuerror`): positions of real games
-//! evaluated in f32 and again with every matrix product's operands rounded
-//! to bf16 (f32 accumulation, [`forward::set_bf16_emulation`]), and the
-//! differences summed up: win rate, score lead, policy (KL divergence, the
-//! top move), ownership.
+//! evaluated in f32 and again on each bf16 kernel this CPU has (every
+//! rounding of the activations, [`Bf16Rounding`]), and the differences
+//! summed up: win rate, score lead, policy (KL divergence, the top move),
+//! ownership. With `--emulate yes`, also the portable emulation
+//! ([`forward::set_bf16_emulation`]), which runs on any CPU.
 //!
 //! ```sh
 //! cargo run --release -p tengen-katago --example bf16_accuracy -- \
@@ -18,7 +19,10 @@
 use std::path::{Path, PathBuf};
 
 use tengen_core::{Action, Game};
-use tengen_katago::forward::{set_bf16_emulation, Bf16Emulation};
+use tengen_katago::forward::{
+    set_bf16_emulation, Bf16Emulation, Bf16Rounding, Features, Kernel, Unit,
+};
+use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
 
@@ -26,6 +30,7 @@ struct Options {
     model: PathBuf,
     positions: usize,
     threads: usize,
+    emulate: bool,
 }
 
 fn options() -> Options {
@@ -33,6 +38,7 @@ fn options() -> Options {
         model: PathBuf::new(),
         positions: 1000,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        emulate: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -41,7 +47,10 @@ fn options() -> Options {
             "--model" => options.model = PathBuf::from(value),
             "--positions" => options.positions = value.parse().expect("--positions N"),
             "--threads" => options.threads = value.parse().expect("--threads N"),
-            _ => panic!("unknown argument {arg} (--model PATH --positions N --threads N)"),
+            "--emulate" => options.emulate = value == "yes",
+            _ => panic!(
+                "unknown argument {arg} (--model PATH --positions N --threads N --emulate yes|no)"
+            ),
         }
     }
     assert!(
@@ -149,7 +158,8 @@ fn main() {
         }
     }
     eprintln!("{} positions by board side: {sizes:?}", games.len());
-    let network = Network::load(&options.model, options.threads).expect("the model loads");
+    let model = ModelDesc::load(&options.model).expect("the model loads");
+    let network = Network::new(model.clone(), options.threads);
     let started = std::time::Instant::now();
     let exact = evaluate(&network, &games);
     let f32_seconds = started.elapsed().as_secs_f64();
@@ -158,19 +168,49 @@ fn main() {
         network.model().name,
         games.len()
     );
-    for mode in [Bf16Emulation::Rounded, Bf16Emulation::SplitActivations] {
-        set_bf16_emulation(mode);
-        let started = std::time::Instant::now();
-        let emulated = evaluate(&network, &games);
-        let seconds = started.elapsed().as_secs_f64();
-        set_bf16_emulation(Bf16Emulation::Off);
-        println!("\n{mode:?} (emulated in {seconds:.1} s):\n");
-        report(&exact, &emulated);
+    let mut rows = Vec::new();
+    for unit in Features::detect().units() {
+        if unit == Unit::F32 {
+            continue;
+        }
+        for rounding in [
+            Bf16Rounding::Once,
+            Bf16Rounding::SplitConvolutions,
+            Bf16Rounding::Split,
+        ] {
+            let kernel = Kernel { unit, rounding };
+            let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
+            assert_eq!(network.kernel(), kernel);
+            let started = std::time::Instant::now();
+            let rounded = evaluate(&network, &games);
+            let seconds = started.elapsed().as_secs_f64();
+            println!("\n{kernel} (in {seconds:.1} s):\n");
+            rows.push((kernel.to_string(), report(&exact, &rounded)));
+        }
+    }
+    if options.emulate {
+        for mode in [Bf16Emulation::Rounded, Bf16Emulation::SplitActivations] {
+            set_bf16_emulation(mode);
+            let started = std::time::Instant::now();
+            let emulated = evaluate(&network, &games);
+            let seconds = started.elapsed().as_secs_f64();
+            set_bf16_emulation(Bf16Emulation::Off);
+            println!("\n{mode:?} (emulated in {seconds:.1} s):\n");
+            rows.push((format!("emulated: {mode:?}"), report(&exact, &emulated)));
+        }
+    }
+    println!(
+        "\n| kernel | win rate error mean / p99 / max | score lead error mean / p99 / max | policy KL mean / p99 | top move the same | ownership error mean / p99 |"
+    );
+    println!("|---|---|---|---|---:|---|");
+    for (name, row) in rows {
+        println!("| {name} | {row} |");
     }
 }
 
-/// The differences of `emulated` from `exact`, as a Markdown table.
-fn report(exact: &[Evaluation], rounded: &[Evaluation]) {
+/// The differences of `rounded` from `exact`, as a Markdown table, and as
+/// the cells of one row of the summary.
+fn report(exact: &[Evaluation], rounded: &[Evaluation]) -> String {
     let mut winrate = Vec::new();
     let mut lead = Vec::new();
     let mut kl = Vec::new();
@@ -209,6 +249,7 @@ fn report(exact: &[Evaluation], rounded: &[Evaluation]) {
     let n = exact.len();
     println!("| measure | mean | 99th percentile | max |");
     println!("|---|---:|---:|---:|");
+    let mut cells = Vec::new();
     for (name, values) in [
         ("win rate, absolute error", winrate),
         ("score lead, absolute error (points)", lead),
@@ -217,9 +258,21 @@ fn report(exact: &[Evaluation], rounded: &[Evaluation]) {
     ] {
         let (mean, p99, max) = summary(values);
         println!("| {name} | {mean:.6} | {p99:.6} | {max:.6} |");
+        cells.push((mean, p99, max));
     }
-    println!(
-        "top policy move the same: {top_same} of {n} ({:.2}%)",
-        100.0 * top_same as f64 / n as f64
-    );
+    let top = 100.0 * top_same as f64 / n as f64;
+    println!("top policy move the same: {top_same} of {n} ({top:.2}%)");
+    format!(
+        "{:.4} / {:.4} / {:.4} | {:.3} / {:.3} / {:.3} | {:.5} / {:.4} | {top:.1}% | {:.4} / {:.4}",
+        cells[0].0,
+        cells[0].1,
+        cells[0].2,
+        cells[1].0,
+        cells[1].1,
+        cells[1].2,
+        cells[2].0,
+        cells[2].1,
+        cells[3].0,
+        cells[3].1
+    )
 }

@@ -18,7 +18,16 @@ fn main() {
     global[5] = -0.375;
     global[18] = -0.5;
     let t = std::time::Instant::now();
-    let raw = forward::forward(&model, 1, size, size, &spatial, &global, 0.2, 1);
+    let raw = forward::forward(
+        &model,
+        1,
+        size,
+        size,
+        &spatial,
+        &global,
+        0.2,
+        forward::Exec::f32(1),
+    );
     eprintln!("forward {:?}", t.elapsed());
     let legal = vec![true; points + 1];
     let e = output::evaluate(&model, &raw[0], &legal, false, false);

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::forward::forward;
-use crate::model::{ModelDesc, GLOBAL_INPUTS, SPATIAL_INPUTS};
+use crate::forward::{forward, Exec, PackedCache};
+use crate::model::{MatMul, ModelDesc, GLOBAL_INPUTS, SPATIAL_INPUTS};
 
 /// A measured rate.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -17,15 +17,15 @@ pub struct Rate {
 }
 
 /// Runs the forward pass on `batch` empty `side`×`side` boards, again and
-/// again for at least `duration` (after one warm-up pass), on `threads`
-/// threads.
+/// again for at least `duration` (after one warm-up pass), as `exec` says.
 pub fn forward_rate(
     model: &ModelDesc,
     side: usize,
     batch: usize,
-    threads: usize,
+    exec: Exec,
     duration: Duration,
 ) -> Rate {
+    let threads = exec.threads;
     let points = side * side;
     let mut spatial = vec![0.0f32; batch * SPATIAL_INPUTS * points];
     for b in 0..batch {
@@ -38,11 +38,11 @@ pub fn forward_rate(
         .build()
         .expect("a thread pool");
     pool.install(|| {
-        forward(model, batch, side, side, &spatial, &global, 0.0, threads);
+        forward(model, batch, side, side, &spatial, &global, 0.0, exec);
         let start = Instant::now();
         let mut positions = 0usize;
         while start.elapsed() < duration || positions == 0 {
-            forward(model, batch, side, side, &spatial, &global, 0.0, threads);
+            forward(model, batch, side, side, &spatial, &global, 0.0, exec);
             positions += batch;
         }
         let per_second = positions as f64 / start.elapsed().as_secs_f64();
@@ -54,10 +54,19 @@ pub fn forward_rate(
 }
 
 /// Multiplies an `m`×`k` by a `k`×`n` matrix again and again for at least
-/// `duration` on `threads` threads.
-pub fn gemm_rate(m: usize, n: usize, k: usize, threads: usize, duration: Duration) -> Rate {
+/// `duration`, as a layer of the network would with `exec` (bf16 products
+/// included: the activations are rounded on every product, the weights
+/// once).
+pub fn gemm_rate(m: usize, n: usize, k: usize, exec: Exec, duration: Duration) -> Rate {
+    let threads = exec.threads;
     let a: Vec<f32> = (0..m * k).map(|i| (i % 7) as f32 * 0.1).collect();
-    let b: Vec<f32> = (0..k * n).map(|i| (i % 5) as f32 * 0.1).collect();
+    let layer = MatMul {
+        name: "plain".to_string(),
+        in_channels: k,
+        out_channels: n,
+        weights: (0..k * n).map(|i| (i % 5) as f32 * 0.1).collect(),
+        packed: PackedCache::default(),
+    };
     let mut c = vec![0.0f32; m * n];
     let pool = rayon::ThreadPoolBuilder::new()
         .start_handler(|_| crate::forward::flush_subnormals())
@@ -65,11 +74,11 @@ pub fn gemm_rate(m: usize, n: usize, k: usize, threads: usize, duration: Duratio
         .build()
         .expect("a thread pool");
     pool.install(|| {
-        crate::forward::matmul(m, k, n, &a, &b, &mut c, false, threads);
+        crate::forward::apply_matmul(&layer, m, &a, &mut c, false, exec);
         let start = Instant::now();
         let mut products = 0usize;
         while start.elapsed() < duration || products == 0 {
-            crate::forward::matmul(m, k, n, &a, &b, &mut c, false, threads);
+            crate::forward::apply_matmul(&layer, m, &a, &mut c, false, exec);
             products += 1;
         }
         let per_second = products as f64 / start.elapsed().as_secs_f64();

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use tengen_core::{Color, Game, Move, Point};
 
-use crate::forward::{forward_until, RawOutput};
+use crate::forward::{forward_until, Exec, Features, Kernel, Precision, RawOutput};
 use crate::inputs::{self, InputOptions, KataKo, KataRules};
 use crate::model::{ModelDesc, ModelError, GLOBAL_INPUTS, SPATIAL_INPUTS};
 use crate::output::{evaluate, Evaluation};
@@ -85,6 +85,7 @@ impl Default for EvalOptions {
 pub struct Network {
     model: ModelDesc,
     threads: usize,
+    kernel: Kernel,
     pool: rayon::ThreadPool,
 }
 
@@ -94,6 +95,7 @@ impl std::fmt::Debug for Network {
             .field("name", &self.model.name)
             .field("version", &self.model.version)
             .field("threads", &self.threads)
+            .field("kernel", &self.kernel)
             .finish()
     }
 }
@@ -104,7 +106,8 @@ impl Network {
         Ok(Network::new(ModelDesc::load(path)?, threads))
     }
 
-    /// Wraps a model read already.
+    /// Wraps a model read already, to run in f32 (see
+    /// [`Network::with_precision`]).
     pub fn new(model: ModelDesc, threads: usize) -> Network {
         let threads = threads.max(1);
         let pool = rayon::ThreadPoolBuilder::new()
@@ -116,8 +119,28 @@ impl Network {
         Network {
             model,
             threads,
+            kernel: Kernel::F32,
             pool,
         }
+    }
+
+    /// The same network at `precision`, on the kernel it picks on this
+    /// CPU ([`Precision::kernel`]).
+    pub fn with_precision(self, precision: Precision) -> Network {
+        self.with_kernel(precision.kernel(Features::detect()))
+    }
+
+    /// The same network on `kernel`, which must be one this CPU runs
+    /// (one of [`Features::units`]); otherwise f32.
+    pub fn with_kernel(mut self, kernel: Kernel) -> Network {
+        let available = Features::detect().units().contains(&kernel.unit);
+        self.kernel = if available { kernel } else { Kernel::F32 };
+        self
+    }
+
+    /// The arithmetic of its matrix products.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// The model as read from its file.
@@ -252,7 +275,10 @@ impl Network {
                         &spatial,
                         &global,
                         policy_optimism,
-                        self.threads,
+                        Exec {
+                            threads: self.threads,
+                            kernel: self.kernel,
+                        },
                         cancel,
                     )
                 })

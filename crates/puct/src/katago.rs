@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tengen_core::{BoardSize, Color, Game};
+use tengen_katago::forward::{Features, Kernel, Precision};
 use tengen_katago::model::ModelError;
 use tengen_katago::network::{
     grid_point, EvalOptions, NetInput, Network, Symmetries, MAX_BOARD_SIDE,
@@ -15,28 +16,45 @@ use tengen_katago::output::Evaluation;
 use crate::batching::SharedBatches;
 use crate::{EvaluatorError, NetEvaluation, PositionEvaluator};
 
-/// Networks loaded so far, by canonical path and thread count.
-static NETWORKS: Mutex<Vec<(PathBuf, usize, Arc<Network>)>> = Mutex::new(Vec::new());
+/// A network loaded, with its canonical path, thread count and kernel.
+type Loaded = (PathBuf, usize, Kernel, Arc<Network>);
 
-/// The network in `path`, run on `threads` threads, loaded on first use and
-/// shared afterwards.
-pub fn load_network(path: &Path, threads: usize) -> Result<Arc<Network>, String> {
+/// Networks loaded so far.
+static NETWORKS: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
+
+/// The network in `path`, run on `threads` threads at `precision`, loaded
+/// on first use and shared afterwards. The first load of each kernel logs
+/// which one runs.
+pub fn load_network(
+    path: &Path,
+    threads: usize,
+    precision: Precision,
+) -> Result<Arc<Network>, String> {
+    let kernel = precision.kernel(Features::detect());
     let canonical = path
         .canonicalize()
         .map_err(|e| format!("cannot read it: {e}"))?;
     let mut cache = NETWORKS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, _, network)) = cache
+    if let Some((_, _, _, network)) = cache
         .iter()
-        .find(|(p, t, _)| *p == canonical && *t == threads)
+        .find(|(p, t, k, _)| *p == canonical && *t == threads && *k == kernel)
     {
         return Ok(Arc::clone(network));
     }
-    let network = Arc::new(Network::load(&canonical, threads).map_err(|e| match e {
+    let network = Network::load(&canonical, threads).map_err(|e| match e {
         ModelError::Io { source, .. } => format!("cannot read it: {source}"),
         ModelError::Directory(_) => "it is a directory, not a KataGo model file".to_string(),
         ModelError::Format { error, .. } => format!("it cannot be used: {error}"),
-    })?);
-    cache.push((canonical, threads, Arc::clone(&network)));
+    })?;
+    let network = Arc::new(network.with_kernel(kernel));
+    tracing::info!(
+        model = %canonical.display(),
+        threads,
+        %precision,
+        kernel = %network.kernel(),
+        "KataGo network loaded"
+    );
+    cache.push((canonical, threads, kernel, Arc::clone(&network)));
     Ok(network)
 }
 

@@ -25,6 +25,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, Context, Result};
 use tengen_core::{Action, BoardSize, Color, Game, Move, Rules};
+use tengen_katago::forward::Precision;
 use tengen_mcts::book::{canonical, entry_line};
 use tengen_puct::katago::{load_network, KataGoEvaluator};
 use tengen_puct::PositionEvaluator;
@@ -130,7 +131,8 @@ pub fn build_opening_book(
         return Err(anyhow!("opening books are for square boards"));
     }
     let workers = options.workers.max(1);
-    let network = load_network(&options.model, workers)
+    // f32, so that a book does not depend on the CPU that made it.
+    let network = load_network(&options.model, workers, Precision::F32)
         .map_err(|reason| anyhow!("{}: {reason}", options.model.display()))?;
     let start = Game::new(options.size, options.rules);
     let state = Mutex::new(State::default());
@@ -153,7 +155,7 @@ pub fn build_opening_book(
         // pool of one thread per worker: networks are cached by file and
         // thread count, so a pool of one would serialize them all.
         let spec = format!(
-            "katago:model={},visits={},threads={workers}",
+            "katago:model={},visits={},threads={workers},precision=f32",
             options.model.display(),
             options.visits,
         );

@@ -9,6 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use tengen_katago::forward::Precision;
 
 use tengen_bots::registry::{KataGoSettings, KATAGO};
 use tengen_bots::settings::{OptionDoc, OptionList};
@@ -105,18 +106,23 @@ pub struct KataGoModel {
 }
 
 impl KataGoModel {
-    /// Loads the network in `path` to run on `threads` threads, or says in
-    /// one line why it cannot be (missing, a directory, not a KataGo model,
-    /// truncated).
-    pub fn load(path: &Path, threads: usize) -> Result<KataGoModel, ServeError> {
-        let network =
-            tengen_puct::katago::load_network(path, threads.max(1)).map_err(|reason| {
+    /// Loads the network in `path` to run on `threads` threads at
+    /// `precision`, or says in one line why it cannot be (missing, a
+    /// directory, not a KataGo model, truncated).
+    pub fn load(
+        path: &Path,
+        threads: usize,
+        precision: Precision,
+    ) -> Result<KataGoModel, ServeError> {
+        let network = tengen_puct::katago::load_network(path, threads.max(1), precision).map_err(
+            |reason| {
                 ServeError::Model {
                     path: path.display().to_string(),
                     // The reasons are one line; keep them so whatever the source.
                     reason: reason.replace('\n', " "),
                 }
-            })?;
+            },
+        )?;
         let file = path.file_name().map_or_else(
             || path.display().to_string(),
             |name| name.to_string_lossy().into_owned(),

@@ -113,7 +113,8 @@ fn abandoned_searches_stop_and_give_back_their_cores_and_slot() {
         grace: Duration::from_millis(500),
         ..Limits::default()
     };
-    let katago = KataGoModel::load(model_path(), 2).expect("the network loads");
+    let katago = KataGoModel::load(model_path(), 2, tengen_katago::forward::Precision::F32)
+        .expect("the network loads");
     let server = spawn(ServerConfig {
         port: 0,
         limits,

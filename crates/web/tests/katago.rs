@@ -33,7 +33,8 @@ fn server(katago: Option<KataGoModel>) -> ServerHandle {
 }
 
 fn server_with_model() -> ServerHandle {
-    let model = KataGoModel::load(model_path(), 2).expect("the network loads");
+    let model = KataGoModel::load(model_path(), 2, tengen_katago::forward::Precision::F32)
+        .expect("the network loads");
     server(Some(model))
 }
 
@@ -246,7 +247,9 @@ fn networks_that_cannot_be_read_are_refused_when_loading() {
         (dir.clone(), "is a directory"),
         (text, "not a KataGo model"),
     ] {
-        let error = KataGoModel::load(&path, 1).unwrap_err().to_string();
+        let error = KataGoModel::load(&path, 1, tengen_katago::forward::Precision::F32)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.starts_with(&format!(
                 "cannot serve the KataGo network '{}'",
@@ -262,7 +265,8 @@ fn networks_that_cannot_be_read_are_refused_when_loading() {
 
 #[test]
 fn the_network_plays_every_side_up_to_25() {
-    let model = KataGoModel::load(model_path(), 1).expect("the network loads");
+    let model = KataGoModel::load(model_path(), 1, tengen_katago::forward::Precision::F32)
+        .expect("the network loads");
     let state = AppState::from_config(ServerConfig {
         katago: Some(model),
         ..ServerConfig::default()

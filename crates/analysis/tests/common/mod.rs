@@ -21,7 +21,12 @@ pub fn network() -> Arc<Network> {
     static NETWORK: OnceLock<Arc<Network>> = OnceLock::new();
     NETWORK
         .get_or_init(|| {
-            tengen_puct::katago::load_network(model_path(), 2).expect("the network loads")
+            tengen_puct::katago::load_network(
+                model_path(),
+                2,
+                tengen_katago::forward::Precision::F32,
+            )
+            .expect("the network loads")
         })
         .clone()
 }

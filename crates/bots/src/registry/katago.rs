@@ -4,6 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use tengen_core::Agent;
+use tengen_katago::forward::Precision;
 use tengen_katago::network::Network;
 
 use super::{
@@ -24,6 +25,8 @@ pub struct KataGoSettings {
     pub model: FileChoice,
     /// Threads of the network's forward pass.
     pub threads: usize,
+    /// The arithmetic of the network's matrix products.
+    pub precision: Precision,
     /// The search (`visits`, `time`, `batch`, `noise`, `resign-winrate`,
     /// `reuse`).
     pub search: PuctConfig,
@@ -40,6 +43,7 @@ impl Default for KataGoSettings {
         KataGoSettings {
             model: FileChoice::None,
             threads: 1,
+            precision: Precision::Auto,
             search: PuctConfig {
                 // Batching gains little on a CPU (about 7% from 1 to 8 on
                 // 19x19) while wide batches spread visits by virtual loss.
@@ -109,6 +113,16 @@ pub static KATAGO: Table<KataGoSettings> = Table {
                 max: 256,
                 get: |s| s.threads as u64,
                 set: |s, n| s.threads = n as usize,
+            },
+            applies: None,
+        },
+        Setting {
+            name: "precision",
+            help: "the network's matrix products: 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AVX-512-BF16 or AMX, f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' the fastest, a little less accurate",
+            kind: Kind::Choice {
+                words: &["auto", "f32", "bf16"],
+                get: |s| s.precision.name(),
+                set: |s, word| s.precision = word.parse().unwrap_or_default(),
             },
             applies: None,
         },
@@ -356,7 +370,7 @@ impl KataGoSettings {
 }
 
 impl KataGoSettings {
-    /// The network of `model` for `threads` threads, loaded once per
+    /// The network of `model` for `threads` threads at `precision`, loaded once per
     /// process and shared by every bot and tool that asks for it.
     pub fn network(&self) -> Result<Arc<Network>, BotError> {
         let FileChoice::Path(path) = &self.model else {
@@ -365,9 +379,11 @@ impl KataGoSettings {
                 reason: "the katago bot needs model=PATH (a KataGo .bin.gz network)".to_string(),
             });
         };
-        tengen_puct::katago::load_network(path, self.threads).map_err(|reason| BotError::Model {
-            path: path.display().to_string(),
-            reason,
+        tengen_puct::katago::load_network(path, self.threads, self.precision).map_err(|reason| {
+            BotError::Model {
+                path: path.display().to_string(),
+                reason,
+            }
         })
     }
 }

@@ -37,12 +37,17 @@ pub fn run(args: AnalysisArgs) -> Result<()> {
         );
     }
     // A model that cannot be read stops the engine before any query.
-    let network = tengen_puct::katago::load_network(&args.model, engine_settings.nn_threads)
-        .map_err(|reason| anyhow::anyhow!("model {}: {reason}", args.model.display()))?;
+    let network = tengen_puct::katago::load_network(
+        &args.model,
+        engine_settings.nn_threads,
+        engine_settings.precision,
+    )
+    .map_err(|reason| anyhow::anyhow!("model {}: {reason}", args.model.display()))?;
     tracing::info!(
         model = %args.model.display(),
         threads = engine_settings.analysis_threads,
         nn_threads = engine_settings.nn_threads,
+        kernel = %network.kernel(),
         "analysis engine started"
     );
     eprintln!(

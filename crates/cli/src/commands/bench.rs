@@ -86,11 +86,25 @@ fn median(mut values: Vec<f64>) -> f64 {
 pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     use std::io::Write;
     use tengen_katago::bench::{forward_rate, gemm_rate};
+    use tengen_katago::forward::{Exec, Features};
     use tengen_katago::model::ModelDesc;
 
     let model = ModelDesc::load(&args.model)?;
+    let features = Features::detect();
+    // Each kernel once, with the first precision that picks it.
+    let mut kernels = Vec::new();
+    for &precision in &args.precision {
+        let kernel = precision.kernel(features);
+        if !kernels.iter().any(|&(_, k)| k == kernel) {
+            kernels.push((precision, kernel));
+        }
+    }
     let duration = Duration::from_secs_f64(args.seconds);
-    let runs = args.size.len() * args.batch.len() * args.threads.len() * args.repeat as usize;
+    let runs = kernels.len()
+        * args.size.len()
+        * args.batch.len()
+        * args.threads.len()
+        * args.repeat as usize;
     let bar = stderr_bar(
         Some(runs as u64),
         "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} runs",
@@ -107,42 +121,63 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     )?;
     writeln!(
         out,
-        "{:>5} {:>5} {:>7} {:>12} {:>10} {:>14} {:>8}",
-        "size", "batch", "threads", "positions/s", "GFLOP/s", "plain GFLOP/s", "ratio"
+        "CPU: AVX-512-BF16 {}, AMX-BF16 {}; the plain GFLOP/s is a 1024×1024×1024 product on the same kernel",
+        if features.avx512_bf16 { "yes" } else { "no" },
+        if features.amx_bf16 { "yes" } else { "no" },
     )?;
-    for &size in &args.size {
-        let side = size as usize;
-        let gflop = model.flops(side * side) / 1e9;
-        for &batch in &args.batch {
-            for &threads in &args.threads {
-                let (mut nets, mut plains) = (Vec::new(), Vec::new());
-                for run in 0..args.repeat {
-                    bar.set_message(format!(
-                        "{size}x{size}, batch {batch}, {threads} thread(s), run {}",
-                        run + 1
-                    ));
-                    // Alternate the network and the plain product so that
-                    // both see the same machine load.
-                    nets.push(
-                        forward_rate(&model, side, batch as usize, threads as usize, duration)
-                            .per_second,
-                    );
-                    plains.push(gemm_rate(1024, 1024, 1024, threads as usize, duration / 2).gflops);
-                    bar.inc(1);
+    writeln!(
+        out,
+        "{:>9} {:<40} {:>5} {:>5} {:>7} {:>12} {:>10} {:>14} {:>8}",
+        "precision",
+        "kernel",
+        "size",
+        "batch",
+        "threads",
+        "positions/s",
+        "GFLOP/s",
+        "plain GFLOP/s",
+        "ratio"
+    )?;
+    for &(precision, kernel) in &kernels {
+        for &size in &args.size {
+            let side = size as usize;
+            let gflop = model.flops(side * side) / 1e9;
+            for &batch in &args.batch {
+                for &threads in &args.threads {
+                    let (mut nets, mut plains) = (Vec::new(), Vec::new());
+                    for run in 0..args.repeat {
+                        bar.set_message(format!(
+                            "{size}x{size}, batch {batch}, {threads} thread(s), run {}",
+                            run + 1
+                        ));
+                        // Alternate the network and the plain product so that
+                        // both see the same machine load.
+                        let exec = Exec {
+                            threads: threads as usize,
+                            kernel,
+                        };
+                        nets.push(
+                            forward_rate(&model, side, batch as usize, exec, duration).per_second,
+                        );
+                        plains.push(gemm_rate(1024, 1024, 1024, exec, duration / 2).gflops);
+                        bar.inc(1);
+                    }
+                    let positions = median(nets);
+                    let plain = median(plains);
+                    writeln!(
+                        out,
+                        "{:>9} {:<40} {:>5} {:>5} {:>7} {:>12.2} {:>10.1} {:>14.1} {:>8.2}",
+                        precision.to_string(),
+                        kernel.to_string(),
+                        format!("{size}x{size}"),
+                        batch,
+                        threads,
+                        positions,
+                        positions * gflop,
+                        plain,
+                        positions * gflop / plain
+                    )?;
                 }
-                let positions = median(nets);
-                let plain = median(plains);
-                writeln!(
-                    out,
-                    "{:>5} {:>5} {:>7} {:>12.2} {:>10.1} {:>14.1} {:>8.2}",
-                    format!("{size}x{size}"),
-                    batch,
-                    threads,
-                    positions,
-                    positions * gflop,
-                    plain,
-                    positions * gflop / plain
-                )?;
             }
         }
     }
@@ -155,32 +190,35 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
         )?;
         writeln!(
             out,
-            "{:>5} {:>7} {:>10} {:>10}",
-            "size", "threads", "visits", "visits/s"
+            "{:>9} {:>5} {:>7} {:>10} {:>10}",
+            "precision", "size", "threads", "visits", "visits/s"
         )?;
-        for &size in &args.size {
-            for &threads in &args.threads {
-                let spec: tengen_bots::BotSpec = format!(
-                    "katago:model={},visits={},threads={threads},reuse=false",
-                    args.model.display(),
-                    args.visits
-                )
-                .parse()?;
-                let mut bot = tengen_bots::make_bot(&spec, 1)?;
-                let size = tengen_core::BoardSize::square(size as usize)?;
-                let game = tengen_core::Game::new(size, tengen_core::Rules::default());
-                let start = std::time::Instant::now();
-                let _ = bot.select_move(&game);
-                let elapsed = start.elapsed().as_secs_f64();
-                let visits = bot.analysis().map_or(args.visits, |a| a.playouts);
-                writeln!(
-                    out,
-                    "{:>5} {:>7} {:>10} {:>10.1}",
-                    format!("{}x{}", size.width(), size.height()),
-                    threads,
-                    visits,
-                    visits as f64 / elapsed
-                )?;
+        for &(precision, _) in &kernels {
+            for &size in &args.size {
+                for &threads in &args.threads {
+                    let spec: tengen_bots::BotSpec = format!(
+                        "katago:model={},visits={},threads={threads},reuse=false,precision={precision}",
+                        args.model.display(),
+                        args.visits
+                    )
+                    .parse()?;
+                    let mut bot = tengen_bots::make_bot(&spec, 1)?;
+                    let size = tengen_core::BoardSize::square(size as usize)?;
+                    let game = tengen_core::Game::new(size, tengen_core::Rules::default());
+                    let start = std::time::Instant::now();
+                    let _ = bot.select_move(&game);
+                    let elapsed = start.elapsed().as_secs_f64();
+                    let visits = bot.analysis().map_or(args.visits, |a| a.playouts);
+                    writeln!(
+                        out,
+                        "{:>9} {:>5} {:>7} {:>10} {:>10.1}",
+                        precision.to_string(),
+                        format!("{}x{}", size.width(), size.height()),
+                        threads,
+                        visits,
+                        visits as f64 / elapsed
+                    )?;
+                }
             }
         }
     }

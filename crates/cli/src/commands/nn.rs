@@ -286,9 +286,14 @@ fn balanced_openings(args: NnBalancedOpeningsArgs) -> Result<()> {
         balanced_openings, openings_text, BalancedOpeningsOptions,
     };
 
-    let network = tengen_puct::katago::load_network(&args.model, args.threads as usize)
-        .map_err(anyhow::Error::msg)
-        .with_context(|| format!("loading {}", args.model.display()))?;
+    // f32, so that the openings do not depend on the CPU that chose them.
+    let network = tengen_puct::katago::load_network(
+        &args.model,
+        args.threads as usize,
+        tengen_katago::forward::Precision::F32,
+    )
+    .map_err(anyhow::Error::msg)
+    .with_context(|| format!("loading {}", args.model.display()))?;
     let evaluator = tengen_puct::katago::KataGoEvaluator::new(network);
     let options = BalancedOpeningsOptions {
         size: args.size,

@@ -68,7 +68,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
     );
-    let network = tengen_puct::katago::load_network(&args.model, threads)
+    let network = tengen_puct::katago::load_network(&args.model, threads, args.precision)
         .map_err(|reason| anyhow::anyhow!("model {}: {reason}", args.model.display()))?;
     let reviewer = Reviewer {
         program: format!("tengen {}", env!("CARGO_PKG_VERSION")),

@@ -18,8 +18,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
         // Loaded now, so that a file that cannot be read stops the server
         // before it listens rather than failing a game.
         let threads = config.limits.max_threads;
-        config.katago = Some(tengen_web::KataGoModel::load(path, threads)?);
-        tracing::info!(model = %path.display(), threads, "KataGo network loaded");
+        config.katago = Some(tengen_web::KataGoModel::load(
+            path,
+            threads,
+            args.precision,
+        )?);
     }
     tengen_web::run(config, |address| {
         let url = format!("http://{address}/");

@@ -5,9 +5,41 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
+use std::cell::RefCell;
+
 use gemm::Parallelism;
 
+use super::bf16::{self, Bf16Path, PackedRows, PackedWeights};
+use super::cpu::Kernel;
 use crate::model::{Activation, Conv, MatMul, Norm};
+
+/// How a forward pass computes: the threads it may use and the arithmetic
+/// of its matrix products.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exec {
+    /// Threads of the current pool the pass may use (at least one).
+    pub threads: usize,
+    /// The arithmetic of the matrix products.
+    pub kernel: Kernel,
+}
+
+impl Exec {
+    /// f32 throughout on `threads` threads.
+    pub fn f32(threads: usize) -> Exec {
+        Exec {
+            threads,
+            kernel: Kernel::F32,
+        }
+    }
+
+    /// The bf16 implementation to use for a `rows` × `k` by `k` × `n`
+    /// product, if any: products too narrow to fill the bf16 units (the
+    /// heads' last layers) stay in f32.
+    fn bf16_for(&self, rows: usize, k: usize, n: usize) -> Option<Bf16Path> {
+        let path = self.kernel.unit.bf16_path()?;
+        (rows >= 8 && k >= 16 && n >= 16).then_some(path)
+    }
+}
 
 /// How a matrix lies in a slice: its first element and its row and column
 /// strides.
@@ -290,18 +322,64 @@ pub(crate) fn apply_matmul(
     input: &[f32],
     out: &mut [f32],
     accumulate: bool,
-    threads: usize,
+    exec: Exec,
 ) {
+    let (k, n) = (layer.in_channels, layer.out_channels);
+    if let Some(path) = exec.bf16_for(rows, k, n) {
+        let packed = layer.packed.get(k, n, &layer.weights);
+        BF16_ROWS.with_borrow_mut(|a| {
+            a.fill(path, rows, k, input, exec.kernel.rounding.splits(false));
+            matmul_bf16(path, a, packed, out, accumulate, exec.threads);
+        });
+        return;
+    }
     matmul(
         rows,
-        layer.in_channels,
-        layer.out_channels,
+        k,
+        n,
         input,
         &layer.weights,
         out,
         accumulate,
-        threads,
+        exec.threads,
     );
+}
+
+thread_local! {
+    /// The activations of the current product as bf16 pairs, kept between
+    /// layers so that their memory is reused.
+    static BF16_ROWS: RefCell<PackedRows> = RefCell::default();
+}
+
+/// `out (+)= a · w` on bf16 units, the rows split between `threads`
+/// threads of the current pool.
+fn matmul_bf16(
+    path: Bf16Path,
+    a: &PackedRows,
+    w: &PackedWeights,
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    let rows = a.rows;
+    // Whole AMX tiles (32 rows) per thread where there are enough rows.
+    let min_rows_per_thread = 32;
+    if threads <= 1 || rows < 2 * min_rows_per_thread {
+        bf16::product(path, a, 0, rows, w, out, accumulate);
+        return;
+    }
+    let parts = threads.min(rows / min_rows_per_thread);
+    let chunk = rows.div_ceil(parts).div_ceil(32) * 32;
+    let n = w.n;
+    let out = &mut out[..rows * n];
+    rayon::scope(|scope| {
+        for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
+            let block_rows = out_block.len() / n;
+            scope.spawn(move |_| {
+                bf16::product(path, a, index * chunk, block_rows, w, out_block, accumulate);
+            });
+        }
+    });
 }
 
 /// Board geometry of a batch: `batch` positions on a `width` × `height` grid.
@@ -333,10 +411,35 @@ pub(crate) fn apply_conv(
     out: &mut [f32],
     accumulate: bool,
     scratch: &mut Vec<f32>,
-    threads: usize,
+    exec: Exec,
 ) {
+    let threads = exec.threads;
     let cin = conv.in_channels;
     let taps = conv.kernel_y * conv.kernel_x;
+    let (k, n) = (taps * cin, conv.out_channels);
+    let bf16_path = exec
+        .bf16_for(grid.rows(), k, n)
+        .filter(|_| taps == 1 || cin.is_multiple_of(2));
+    if let Some(path) = bf16_path {
+        let split = exec.kernel.rounding.splits(true);
+        let packed = conv.packed.get(k, n, &conv.weights);
+        BF16_ROWS.with_borrow_mut(|a| {
+            if taps == 1 {
+                a.fill(path, grid.rows(), k, input, split);
+            } else {
+                a.fill_unrolled(
+                    path,
+                    grid,
+                    (conv.kernel_y, conv.kernel_x),
+                    cin,
+                    input,
+                    split,
+                );
+            }
+            matmul_bf16(path, a, packed, out, accumulate, threads);
+        });
+        return;
+    }
     if taps == 1 {
         matmul(
             grid.rows(),
@@ -442,17 +545,87 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
     e * scale
 }
 
+/// Runs `$body` (an expression over the named variables) compiled for
+/// AVX-512 or AVX2/FMA where the CPU has them, else for the baseline: the
+/// element-wise layers' loops vectorise to the widest registers the CPU
+/// offers without the build asking for any instruction set.
+macro_rules! widest_simd {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) $body:block) => {
+        $(#[$meta])*
+        $vis fn $name($($arg: $ty),*) {
+            #[inline(always)]
+            fn body($($arg: $ty),*) $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+                unsafe fn avx512($($arg: $ty),*) {
+                    body($($arg),*)
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn avx2($($arg: $ty),*) {
+                    body($($arg),*)
+                }
+                match simd_level() {
+                    // SAFETY: each is called only where the CPU has its
+                    // instruction sets.
+                    SimdLevel::Avx512 => return unsafe { avx512($($arg),*) },
+                    SimdLevel::Avx2 => return unsafe { avx2($($arg),*) },
+                    SimdLevel::Baseline => {}
+                }
+            }
+            body($($arg),*)
+        }
+    };
+}
+
+/// The widest vectors the element-wise loops may use on this CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SimdLevel {
+    Baseline,
+    Avx2,
+    Avx512,
+}
+
+fn simd_level() -> SimdLevel {
+    static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512dq") {
+                return SimdLevel::Avx512;
+            }
+            if has!("avx2") && has!("fma") {
+                return SimdLevel::Avx2;
+            }
+        }
+        SimdLevel::Baseline
+    })
+}
+
+/// Mish, `x · tanh(softplus(x))`, without a logarithm: with `e = eˣ`,
+/// `tanh(ln(1 + e)) = ((1 + e)² − 1) / ((1 + e)² + 1) = n / (n + 2)` for
+/// `n = e (e + 2)`; the identity above 20, as KataGo's softplus is kept
+/// finite there.
+#[inline(always)]
+pub(crate) fn mish(x: f32) -> f32 {
+    let e = fast_exp(x.min(20.0));
+    let n = e * (e + 2.0);
+    let value = x * n / (n + 2.0);
+    if x > 20.0 {
+        x
+    } else {
+        value
+    }
+}
+
 /// The activation of one value.
 #[inline]
 pub(crate) fn activate(act: Activation, x: f32) -> f32 {
     match act {
         Activation::Identity => x,
         Activation::Relu => x.max(0.0),
-        Activation::Mish => {
-            // softplus, kept finite for large inputs as KataGo does.
-            let softplus = (x.min(20.0)).exp().ln_1p() + (x.max(20.0) - 20.0);
-            x * softplus.tanh()
-        }
+        Activation::Mish => mish(x),
         Activation::Silu => x / (1.0 + fast_exp(-x)),
     }
 }
@@ -483,25 +656,48 @@ pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Ve
     out.resize(input.len(), 0.0);
     for_row_blocks(out, channels, |first_row, block| {
         let source = &input[first_row * channels..][..block.len()];
+        norm_act_rows(norm, act, source, block);
+    });
+}
+
+widest_simd! {
+    fn norm_act_rows(norm: &Norm, act: Activation, source: &[f32], block: &mut [f32]) {
+        let channels = norm.scale.len();
         for (dst_row, row) in block
             .chunks_exact_mut(channels)
             .zip(source.chunks_exact(channels))
         {
-            for (((d, &x), &s), &b) in dst_row.iter_mut().zip(row).zip(&norm.scale).zip(&norm.bias)
-            {
-                *d = activate(act, x * s + b);
+            // One loop per activation, so that each vectorises.
+            let rows = dst_row.iter_mut().zip(row).zip(&norm.scale).zip(&norm.bias);
+            match act {
+                Activation::Identity => rows.for_each(|(((d, &x), &s), &b)| *d = x * s + b),
+                Activation::Relu => rows.for_each(|(((d, &x), &s), &b)| *d = (x * s + b).max(0.0)),
+                Activation::Mish => rows.for_each(|(((d, &x), &s), &b)| *d = mish(x * s + b)),
+                Activation::Silu => rows.for_each(|(((d, &x), &s), &b)| {
+                    *d = activate(Activation::Silu, x * s + b)
+                }),
             }
         }
-    });
+    }
+}
+
+widest_simd! {
+    /// [`act_in_place`] for the widest vectors.
+    fn act_in_place_inner(act: Activation, values: &mut [f32]) {
+        match act {
+            Activation::Identity => {}
+            Activation::Relu => values.iter_mut().for_each(|v| *v = v.max(0.0)),
+            Activation::Mish => values.iter_mut().for_each(|v| *v = mish(*v)),
+            Activation::Silu => values
+                .iter_mut()
+                .for_each(|v| *v = activate(Activation::Silu, *v)),
+        }
+    }
 }
 
 /// Activation in place.
 pub(crate) fn act_in_place(act: Activation, values: &mut [f32]) {
-    if act != Activation::Identity {
-        for value in values {
-            *value = activate(act, *value);
-        }
-    }
+    act_in_place_inner(act, values)
 }
 
 /// Adds `bias[b][c]` to every point of position `b`.
@@ -593,17 +789,38 @@ pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &m
     });
 }
 
-/// Softmax of each row in place.
-pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
-    for row in values.chunks_exact_mut(width) {
-        let max = row.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        for v in row.iter_mut() {
-            *v = fast_exp(*v - max);
-        }
-        let sum: f32 = row.iter().sum();
-        let inv = 1.0 / sum;
-        for v in row.iter_mut() {
-            *v *= inv;
+widest_simd! {
+    /// Softmax of each row in place.
+    pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
+        for row in values.chunks_exact_mut(width) {
+            // Eight partial maxima and sums, so that the loops vectorise.
+            let mut maxima = [f32::NEG_INFINITY; 16];
+            let mut chunks = row.chunks_exact(16);
+            for chunk in &mut chunks {
+                for (m, &v) in maxima.iter_mut().zip(chunk) {
+                    *m = if v > *m { v } else { *m };
+                }
+            }
+            let max = chunks
+                .remainder()
+                .iter()
+                .chain(&maxima)
+                .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
+            for v in row.iter_mut() {
+                *v = fast_exp(*v - max);
+            }
+            let mut sums = [0.0f32; 16];
+            let mut chunks = row.chunks_exact(16);
+            for chunk in &mut chunks {
+                for (s, &v) in sums.iter_mut().zip(chunk) {
+                    *s += v;
+                }
+            }
+            let sum: f32 = chunks.remainder().iter().sum::<f32>() + sums.iter().sum::<f32>();
+            let inv = 1.0 / sum;
+            for v in row.iter_mut() {
+                *v *= inv;
+            }
         }
     }
 }

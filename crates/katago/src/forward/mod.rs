@@ -5,16 +5,20 @@
 //! network to the board), so every point is on the board and no layer needs
 //! a mask.
 
+mod bf16;
+pub mod cpu;
 mod kernels;
 
-pub(crate) use kernels::matmul;
+pub use bf16::PackedCache;
+pub use cpu::{Bf16Rounding, Features, Kernel, Precision, Unit};
+pub(crate) use kernels::apply_matmul;
 pub use kernels::{
-    bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation,
+    bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,
 };
 
 use kernels::{
-    act_in_place, add_per_position, apply_conv, apply_matmul, gemm_strided, norm_act,
-    pool_mean_max, pool_value, rms_norm_rows, softmax_rows, Grid, Layout,
+    act_in_place, add_per_position, apply_conv, gemm_strided, norm_act, pool_mean_max, pool_value,
+    rms_norm_rows, softmax_rows, Grid, Layout,
 };
 
 use crate::model::{
@@ -65,7 +69,7 @@ pub fn forward(
     spatial: &[f32],
     global: &[f32],
     optimism: f32,
-    threads: usize,
+    exec: Exec,
 ) -> Vec<RawOutput> {
     forward_until(
         model,
@@ -75,7 +79,7 @@ pub fn forward(
         spatial,
         global,
         optimism,
-        threads,
+        exec,
         &|| false,
     )
     .expect("a forward pass that is never cancelled finishes")
@@ -95,7 +99,7 @@ pub fn forward_until(
     spatial: &[f32],
     global: &[f32],
     optimism: f32,
-    threads: usize,
+    exec: Exec,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> Option<Vec<RawOutput>> {
     flush_subnormals();
@@ -137,7 +141,7 @@ pub fn forward_until(
         &mut t,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
     let mut global_bias = vec![0.0f32; batch * channels];
     apply_matmul(
@@ -146,12 +150,12 @@ pub fn forward_until(
         global,
         &mut global_bias,
         false,
-        1,
+        Exec::f32(1),
     );
     add_per_position(grid, channels, &global_bias, &mut t);
 
     for block in &trunk.blocks {
-        if !run_block(block, grid, channels, &mut t, &mut s, threads, cancel) {
+        if !run_block(block, grid, channels, &mut t, &mut s, exec, cancel) {
             return None;
         }
     }
@@ -205,7 +209,7 @@ pub fn forward_until(
         &mut p,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
     s.a.clear();
     s.a.resize(rows * g_channels, 0.0);
@@ -216,7 +220,7 @@ pub fn forward_until(
         &mut s.a,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
     norm_act(&policy.g1_norm, policy.g1_act, &s.a, &mut s.b);
     pool_mean_max(grid, g_channels, &s.b, &mut s.pooled);
@@ -227,7 +231,7 @@ pub fn forward_until(
         &s.pooled,
         &mut policy_bias,
         false,
-        1,
+        Exec::f32(1),
     );
     add_per_position(grid, p_channels, &policy_bias, &mut p);
     norm_act(&policy.p1_norm, policy.p1_act, &p, &mut s.c);
@@ -240,19 +244,33 @@ pub fn forward_until(
         &mut logits,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
     let mut pass = vec![0.0f32; batch * out_channels];
     match &policy.pass_hidden {
         Some((bias, act, mul)) => {
             let hidden = bias.bias.len();
             let mut h = vec![0.0f32; batch * hidden];
-            apply_matmul(&policy.gpool_to_pass, batch, &s.pooled, &mut h, false, 1);
+            apply_matmul(
+                &policy.gpool_to_pass,
+                batch,
+                &s.pooled,
+                &mut h,
+                false,
+                Exec::f32(1),
+            );
             add_to_rows(&mut h, &bias.bias);
             act_in_place(*act, &mut h);
-            apply_matmul(mul, batch, &h, &mut pass, false, 1);
+            apply_matmul(mul, batch, &h, &mut pass, false, Exec::f32(1));
         }
-        None => apply_matmul(&policy.gpool_to_pass, batch, &s.pooled, &mut pass, false, 1),
+        None => apply_matmul(
+            &policy.gpool_to_pass,
+            batch,
+            &s.pooled,
+            &mut pass,
+            false,
+            Exec::f32(1),
+        ),
     }
 
     // Value head.
@@ -267,20 +285,41 @@ pub fn forward_until(
         &mut s.a,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
     norm_act(&value.v1_norm, value.v1_act, &s.a, &mut s.b);
     pool_value(grid, v1, &s.b, &mut s.pooled);
     let v2 = value.v2_mul.out_channels;
     let mut hidden = vec![0.0f32; batch * v2];
-    apply_matmul(&value.v2_mul, batch, &s.pooled, &mut hidden, false, 1);
+    apply_matmul(
+        &value.v2_mul,
+        batch,
+        &s.pooled,
+        &mut hidden,
+        false,
+        Exec::f32(1),
+    );
     add_to_rows(&mut hidden, &value.v2_bias.bias);
     act_in_place(value.v2_act, &mut hidden);
     let mut values = vec![0.0f32; batch * 3];
-    apply_matmul(&value.v3_mul, batch, &hidden, &mut values, false, 1);
+    apply_matmul(
+        &value.v3_mul,
+        batch,
+        &hidden,
+        &mut values,
+        false,
+        Exec::f32(1),
+    );
     let score_count = value.sv3_mul.out_channels;
     let mut scores = vec![0.0f32; batch * score_count];
-    apply_matmul(&value.sv3_mul, batch, &hidden, &mut scores, false, 1);
+    apply_matmul(
+        &value.sv3_mul,
+        batch,
+        &hidden,
+        &mut scores,
+        false,
+        Exec::f32(1),
+    );
     let mut ownership = vec![0.0f32; rows];
     apply_conv(
         &value.ownership_conv,
@@ -289,7 +328,7 @@ pub fn forward_until(
         &mut ownership,
         false,
         &mut s.unrolled,
-        threads,
+        exec,
     );
 
     let outputs = (0..batch)
@@ -343,7 +382,7 @@ fn run_block(
     channels: usize,
     t: &mut [f32],
     s: &mut Scratch,
-    threads: usize,
+    exec: Exec,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> bool {
     if cancel() {
@@ -363,10 +402,10 @@ fn run_block(
                 &mut s.b,
                 false,
                 &mut s.unrolled,
-                threads,
+                exec,
             );
             norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
-            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, threads);
+            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
         }
         Block::GlobalPool(b) => {
             norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
@@ -381,7 +420,7 @@ fn run_block(
                 &mut s.b,
                 false,
                 &mut s.unrolled,
-                threads,
+                exec,
             );
             s.c.clear();
             s.c.resize(rows * pooled_channels, 0.0);
@@ -392,7 +431,7 @@ fn run_block(
                 &mut s.c,
                 false,
                 &mut s.unrolled,
-                threads,
+                exec,
             );
             norm_act(&b.gpool_norm, b.gpool_act, &s.c, &mut s.d);
             pool_mean_max(grid, pooled_channels, &s.d, &mut s.pooled);
@@ -404,11 +443,11 @@ fn run_block(
                 &s.pooled,
                 &mut s.small,
                 false,
-                1,
+                Exec::f32(1),
             );
             add_per_position(grid, regular, &s.small, &mut s.b);
             norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
-            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, threads);
+            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
         }
         Block::Nested(b) => {
             norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
@@ -421,18 +460,18 @@ fn run_block(
                 &mut m,
                 false,
                 &mut s.unrolled,
-                threads,
+                exec,
             );
             for child in &b.blocks {
-                if !run_block(child, grid, inner, &mut m, s, threads, cancel) {
+                if !run_block(child, grid, inner, &mut m, s, exec, cancel) {
                     return false;
                 }
             }
             norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
-            apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, threads);
+            apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
         }
-        Block::Attention(b) => attention(b, grid, channels, t, s, threads),
-        Block::Ffn(b) => ffn(b, grid, t, s, threads),
+        Block::Attention(b) => attention(b, grid, channels, t, s, exec),
+        Block::Ffn(b) => ffn(b, grid, t, s, exec),
     }
     true
 }
@@ -444,7 +483,7 @@ fn attention(
     _channels: usize,
     t: &mut [f32],
     s: &mut Scratch,
-    threads: usize,
+    exec: Exec,
 ) {
     let rows = grid.rows();
     let points = grid.points();
@@ -453,9 +492,9 @@ fn attention(
     let mut q = vec![0.0f32; rows * h_count * d];
     let mut k = vec![0.0f32; rows * kv_count * d];
     let mut v = vec![0.0f32; rows * kv_count * dv];
-    apply_matmul(&b.q_proj, rows, &s.a, &mut q, false, threads);
-    apply_matmul(&b.k_proj, rows, &s.a, &mut k, false, threads);
-    apply_matmul(&b.v_proj, rows, &s.a, &mut v, false, threads);
+    apply_matmul(&b.q_proj, rows, &s.a, &mut q, false, exec);
+    apply_matmul(&b.k_proj, rows, &s.a, &mut k, false, exec);
+    apply_matmul(&b.v_proj, rows, &s.a, &mut v, false, exec);
     if let Some(rope) = &b.rope {
         apply_rope(rope, grid, h_count, kv_count, d, &mut q, &mut k);
     }
@@ -514,7 +553,7 @@ fn attention(
         );
         out
     };
-    let blocks: Vec<Vec<f32>> = if threads > 1 {
+    let blocks: Vec<Vec<f32>> = if exec.threads > 1 {
         use rayon::prelude::*;
         heads.par_iter().map(run_head).collect()
     } else {
@@ -527,7 +566,7 @@ fn attention(
             o[dst..dst + dv].copy_from_slice(&block[p * dv..(p + 1) * dv]);
         }
     }
-    apply_matmul(&b.out_proj, rows, &o, t, true, threads);
+    apply_matmul(&b.out_proj, rows, &o, t, true, exec);
 }
 
 /// Rotates query and key pairs by angles that depend on each point's column
@@ -589,7 +628,7 @@ fn apply_rope(
 }
 
 /// The gated feed-forward block, added to `t`.
-fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize) {
+fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     let rows = grid.rows();
     let width = b.linear1.out_channels;
     rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
@@ -597,8 +636,8 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize)
     s.b.resize(rows * width, 0.0);
     s.c.clear();
     s.c.resize(rows * width, 0.0);
-    apply_matmul(&b.linear1, rows, &s.a, &mut s.b, false, threads);
-    apply_matmul(&b.gate, rows, &s.a, &mut s.c, false, threads);
+    apply_matmul(&b.linear1, rows, &s.a, &mut s.b, false, exec);
+    apply_matmul(&b.gate, rows, &s.a, &mut s.c, false, exec);
     let gate = &s.c;
     kernels::for_row_blocks(&mut s.b, width, |first_row, block| {
         let gate = &gate[first_row * width..][..block.len()];
@@ -606,7 +645,7 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, threads: usize)
             *x = kernels::activate(crate::model::Activation::Silu, *x) * g;
         }
     });
-    apply_matmul(&b.linear2, rows, &s.b, t, true, threads);
+    apply_matmul(&b.linear2, rows, &s.b, t, true, exec);
 }
 
 /// Adds `bias` to every row of `values` (rows as wide as `bias`).

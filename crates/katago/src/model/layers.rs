@@ -6,6 +6,7 @@
 
 use super::reader::Reader;
 use super::FormatError;
+use crate::forward::PackedCache;
 
 /// The most channels any layer may declare (public networks use at most 768).
 const MAX_CHANNELS: usize = 16384;
@@ -44,6 +45,8 @@ pub struct Conv {
     pub out_channels: usize,
     /// Weights, output channel fastest.
     pub weights: Vec<f32>,
+    /// The weights packed for bf16 units, on first use.
+    pub(crate) packed: PackedCache,
 }
 
 /// A normalisation folded to `x * scale + bias` per channel.
@@ -68,6 +71,8 @@ pub struct MatMul {
     pub out_channels: usize,
     /// Weights, output fastest.
     pub weights: Vec<f32>,
+    /// The weights packed for bf16 units, on first use.
+    pub(crate) packed: PackedCache,
 }
 
 /// A bias added to a vector.
@@ -424,6 +429,7 @@ fn read_conv(r: &mut Reader<'_>) -> Result<Conv, FormatError> {
         in_channels,
         out_channels,
         weights,
+        packed: PackedCache::default(),
     })
 }
 
@@ -506,6 +512,7 @@ fn read_matmul(r: &mut Reader<'_>, in_channels: usize) -> Result<MatMul, FormatE
         in_channels,
         out_channels,
         weights,
+        packed: PackedCache::default(),
     })
 }
 

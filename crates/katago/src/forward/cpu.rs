@@ -1,0 +1,369 @@
+//! Which arithmetic the forward pass runs on: what the CPU offers, found
+//! once at run time, and the choice a [`Precision`] setting makes from it.
+//! A path the CPU lacks is never chosen, so no build depends on the
+//! instruction sets of the machine it runs on.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use super::bf16::Bf16Path;
+
+/// The instruction sets the forward pass can use, as found on this CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Features {
+    /// AVX-512 with `VDPBF16PS` (AVX-512-BF16).
+    pub avx512_bf16: bool,
+    /// AMX tiles with `TDPBF16PS`, and the operating system's permission
+    /// to use their state.
+    pub amx_bf16: bool,
+}
+
+impl Features {
+    /// This CPU's, found on the first call (which on Linux also asks the
+    /// kernel for AMX's tile state).
+    pub fn detect() -> Features {
+        static FEATURES: OnceLock<Features> = OnceLock::new();
+        *FEATURES.get_or_init(detect_now)
+    }
+
+    /// The units these features allow, fastest first; f32 is always there.
+    pub fn units(&self) -> Vec<Unit> {
+        let mut units = Vec::new();
+        if self.amx_bf16 {
+            units.push(Unit::AmxBf16);
+        }
+        if self.avx512_bf16 {
+            units.push(Unit::Avx512Bf16);
+        }
+        units.push(Unit::F32);
+        units
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn detect_now() -> Features {
+    let avx512_bf16 = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bf16");
+    Features {
+        avx512_bf16,
+        // The AMX path does its edges on AVX-512-BF16.
+        amx_bf16: avx512_bf16 && amx_usable(),
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn detect_now() -> Features {
+    Features::default()
+}
+
+/// Whether the CPU has AMX-TILE and AMX-BF16 and the kernel lets this
+/// process use the tile data (Linux asks each process to request it).
+#[cfg(target_arch = "x86_64")]
+fn amx_usable() -> bool {
+    use std::arch::x86_64::__cpuid_count;
+    // CPUID exists on every x86-64 CPU; leaf 7 is read only where it exists.
+    let leaf0 = __cpuid_count(0, 0);
+    if leaf0.eax < 7 {
+        return false;
+    }
+    let leaf7 = __cpuid_count(7, 0);
+    let amx_bf16 = leaf7.edx & (1 << 22) != 0;
+    let amx_tile = leaf7.edx & (1 << 24) != 0;
+    amx_bf16 && amx_tile && request_tile_state()
+}
+
+/// Asks Linux for permission to use AMX's tile data
+/// (`arch_prctl(ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)`); without it the
+/// first tile instruction kills the process.
+#[cfg(all(target_arch = "x86_64", target_os = "linux"))]
+fn request_tile_state() -> bool {
+    const SYS_ARCH_PRCTL: i64 = 158;
+    const ARCH_REQ_XCOMP_PERM: i64 = 0x1023;
+    const XFEATURE_XTILEDATA: i64 = 18;
+    let result: i64;
+    // SAFETY: arch_prctl with this request changes only which register
+    // state the process may use; the syscall clobbers rcx and r11.
+    unsafe {
+        std::arch::asm!(
+            "syscall",
+            inlateout("rax") SYS_ARCH_PRCTL => result,
+            in("rdi") ARCH_REQ_XCOMP_PERM,
+            in("rsi") XFEATURE_XTILEDATA,
+            lateout("rcx") _,
+            lateout("r11") _,
+            options(nostack),
+        );
+    }
+    result == 0
+}
+
+/// Other systems: AMX is not used.
+#[cfg(all(target_arch = "x86_64", not(target_os = "linux")))]
+fn request_tile_state() -> bool {
+    false
+}
+
+/// The units a network's matrix products run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Unit {
+    /// f32 throughout (the `gemm` crate's kernels).
+    F32,
+    /// bfloat16 products with f32 sums on AVX-512-BF16 (`VDPBF16PS`).
+    Avx512Bf16,
+    /// bfloat16 products with f32 sums on AMX tiles (`TDPBF16PS`).
+    AmxBf16,
+}
+
+impl Unit {
+    /// The bf16 implementation behind this unit, if it is one.
+    pub(crate) fn bf16_path(self) -> Option<Bf16Path> {
+        match self {
+            Unit::F32 => None,
+            Unit::Avx512Bf16 => Some(Bf16Path::Avx512),
+            Unit::AmxBf16 => Some(Bf16Path::Amx),
+        }
+    }
+
+    /// Its name, as logs and benchmarks print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::F32 => "f32",
+            Unit::Avx512Bf16 => "AVX-512-BF16",
+            Unit::AmxBf16 => "AMX-BF16",
+        }
+    }
+}
+
+/// How a bf16 unit takes the activations of a matrix product (the weights
+/// are always rounded once, when the layer is first packed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bf16Rounding {
+    /// Rounded once to bf16: one pass, about 8 bits kept.
+    Once,
+    /// Split into the bf16 rounding and the rounding of what it lost, each
+    /// multiplied in its own pass: twice the work, about 16 bits kept.
+    Split,
+    /// Convolutions split, matrix layers (attention, feed-forward) rounded
+    /// once. In the transformer networks (`b10c384h6nbttflrs`) the
+    /// convolutions are the 1×1 bottleneck layers that enter and leave the
+    /// residual stream: a ninth of the work, and most of the error of one
+    /// rounding (`docs/performance.md`).
+    SplitConvolutions,
+}
+
+impl Bf16Rounding {
+    /// Whether a convolution (`true`) or a matrix layer (`false`) splits
+    /// its activations.
+    pub(crate) fn splits(self, convolution: bool) -> bool {
+        match self {
+            Bf16Rounding::Once => false,
+            Bf16Rounding::Split => true,
+            Bf16Rounding::SplitConvolutions => convolution,
+        }
+    }
+}
+
+/// The arithmetic of a network's matrix products: the unit, and on bf16
+/// units how the activations are rounded. Element-wise layers, attention's
+/// score products and the heads' last layers are f32 in every case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Kernel {
+    /// The units.
+    pub unit: Unit,
+    /// The activations' rounding (bf16 units only).
+    pub rounding: Bf16Rounding,
+}
+
+impl Kernel {
+    /// f32 throughout.
+    pub const F32: Kernel = Kernel {
+        unit: Unit::F32,
+        rounding: Bf16Rounding::Once,
+    };
+
+    /// Whether its products are rounded to bf16.
+    pub fn is_bf16(self) -> bool {
+        self.unit != Unit::F32
+    }
+}
+
+impl fmt::Display for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.unit, self.rounding) {
+            (Unit::F32, _) => f.write_str("f32"),
+            (unit, Bf16Rounding::Once) => write!(f, "bf16 ({})", unit.name()),
+            (unit, Bf16Rounding::Split) => write!(f, "bf16, split activations ({})", unit.name()),
+            (unit, Bf16Rounding::SplitConvolutions) => {
+                write!(f, "bf16, split convolution inputs ({})", unit.name())
+            }
+        }
+    }
+}
+
+/// The precision a network is asked to run at (the `precision` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// The fastest arithmetic whose accuracy meets the bounds of
+    /// `docs/performance.md`: bf16 products where the CPU has bf16 units,
+    /// with the convolutions' activations split
+    /// ([`Bf16Rounding::SplitConvolutions`]), else f32.
+    #[default]
+    Auto,
+    /// f32 throughout, KataGo's own answers to float rounding.
+    F32,
+    /// bf16 products of one rounding each (f32 sums), the fastest and a
+    /// little less accurate; f32 where the CPU has no bf16 units.
+    Bf16,
+}
+
+impl Precision {
+    /// Every precision, in the order the help lists them.
+    pub const ALL: [Precision; 3] = [Precision::Auto, Precision::F32, Precision::Bf16];
+
+    /// The setting's spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            Precision::Auto => "auto",
+            Precision::F32 => "f32",
+            Precision::Bf16 => "bf16",
+        }
+    }
+
+    /// The kernel this precision runs on a CPU with `features`: never one
+    /// the CPU lacks.
+    pub fn kernel(self, features: Features) -> Kernel {
+        let unit = features.units()[0];
+        match self {
+            Precision::F32 => Kernel::F32,
+            Precision::Auto if unit != Unit::F32 => Kernel {
+                unit,
+                rounding: Bf16Rounding::SplitConvolutions,
+            },
+            Precision::Auto => Kernel::F32,
+            Precision::Bf16 => Kernel {
+                unit,
+                rounding: Bf16Rounding::Once,
+            },
+        }
+    }
+}
+
+impl fmt::Display for Precision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A precision that is not `auto`, `f32` or `bf16`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown precision {0:?} (expected auto, f32 or bf16)")]
+pub struct UnknownPrecision(pub String);
+
+impl FromStr for Precision {
+    type Err = UnknownPrecision;
+
+    fn from_str(s: &str) -> Result<Precision, UnknownPrecision> {
+        Precision::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownPrecision(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Bf16Rounding, Features, Kernel, Precision, Unit};
+
+    fn all_features() -> Vec<Features> {
+        let mut all = Vec::new();
+        for avx512_bf16 in [false, true] {
+            for amx_bf16 in [false, true] {
+                all.push(Features {
+                    avx512_bf16,
+                    amx_bf16,
+                });
+            }
+        }
+        all
+    }
+
+    fn allowed(unit: Unit, features: Features) -> bool {
+        match unit {
+            Unit::F32 => true,
+            Unit::Avx512Bf16 => features.avx512_bf16,
+            Unit::AmxBf16 => features.amx_bf16,
+        }
+    }
+
+    #[test]
+    fn no_precision_chooses_a_kernel_the_cpu_lacks() {
+        for features in all_features() {
+            for precision in Precision::ALL {
+                let kernel = precision.kernel(features);
+                assert!(
+                    allowed(kernel.unit, features),
+                    "{precision} chose {kernel} on {features:?}"
+                );
+                assert!(kernel.is_bf16() || kernel == Kernel::F32);
+            }
+            for unit in features.units() {
+                assert!(allowed(unit, features), "{unit:?} listed on {features:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fastest_available_kernel_is_chosen() {
+        let none = Features::default();
+        let avx512 = Features {
+            avx512_bf16: true,
+            amx_bf16: false,
+        };
+        let amx = Features {
+            avx512_bf16: true,
+            amx_bf16: true,
+        };
+        let bf16 = |unit, rounding| Kernel { unit, rounding };
+        assert_eq!(Precision::Auto.kernel(none), Kernel::F32);
+        assert_eq!(Precision::Bf16.kernel(none), Kernel::F32);
+        assert_eq!(
+            Precision::Auto.kernel(avx512),
+            bf16(Unit::Avx512Bf16, Bf16Rounding::SplitConvolutions)
+        );
+        assert_eq!(
+            Precision::Bf16.kernel(avx512),
+            bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
+        );
+        assert_eq!(
+            Precision::Auto.kernel(amx),
+            bf16(Unit::AmxBf16, Bf16Rounding::SplitConvolutions)
+        );
+        assert_eq!(Precision::F32.kernel(amx), Kernel::F32);
+    }
+
+    #[test]
+    fn precisions_parse_and_print() {
+        for precision in Precision::ALL {
+            assert_eq!(precision.name().parse(), Ok(precision));
+        }
+        assert_eq!("BF16".parse(), Ok(Precision::Bf16));
+        assert!("fp16".parse::<Precision>().is_err());
+    }
+
+    #[test]
+    fn detection_is_stable_and_consistent() {
+        let features = Features::detect();
+        assert_eq!(features, Features::detect());
+        assert!(!features.amx_bf16 || features.avx512_bf16);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            features.avx512_bf16,
+            std::arch::is_x86_feature_detected!("avx512bf16")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+        );
+    }
+}
