@@ -122,7 +122,17 @@ pub(crate) struct PackedRows {
 impl PackedRows {
     /// Rounds `rows` rows of `k` values (row-major) to bf16 pairs; with
     /// `split`, the remainders too.
-    pub(crate) fn fill(&mut self, path: Bf16Path, rows: usize, k: usize, src: &[f32], split: bool) {
+    /// The rows are shared between `threads` threads of the current pool
+    /// when there are enough of them.
+    pub(crate) fn fill(
+        &mut self,
+        path: Bf16Path,
+        rows: usize,
+        k: usize,
+        src: &[f32],
+        split: bool,
+        threads: usize,
+    ) {
         let pairs = padded_pairs(k);
         self.rows = rows;
         self.pairs = pairs;
@@ -134,14 +144,41 @@ impl PackedRows {
         } else {
             self.low.clear();
         }
-        let mut rest = Vec::new();
-        for r in 0..rows {
-            let (high, low) = (
-                &mut self.high[r * pairs..(r + 1) * pairs],
-                split.then(|| &mut self.low[r * pairs..(r + 1) * pairs]),
-            );
-            pack_row(path, &src[r * k..(r + 1) * k], high, low, &mut rest);
+        let pack_rows = |src: &[f32], high: &mut [u32], mut low: Option<&mut [u32]>| {
+            let mut rest = Vec::new();
+            for (r, (row, high)) in src
+                .chunks_exact(k)
+                .zip(high.chunks_exact_mut(pairs))
+                .enumerate()
+            {
+                let low = low
+                    .as_deref_mut()
+                    .map(|low| &mut low[r * pairs..(r + 1) * pairs]);
+                pack_row(path, row, high, low, &mut rest);
+            }
+        };
+        let src = &src[..rows * k];
+        if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {
+            let low = split.then_some(&mut self.low[..]);
+            pack_rows(src, &mut self.high, low);
+            return;
         }
+        let block = rows.div_ceil(threads);
+        let mut lows: Vec<Option<&mut [u32]>> = if split {
+            self.low.chunks_mut(block * pairs).map(Some).collect()
+        } else {
+            (0..threads).map(|_| None).collect()
+        };
+        rayon::scope(|scope| {
+            for ((src, high), low) in src
+                .chunks(block * k)
+                .zip(self.high.chunks_mut(block * pairs))
+                .zip(lows.iter_mut().map(Option::take))
+            {
+                let pack_rows = &pack_rows;
+                scope.spawn(move |_| pack_rows(src, high, low));
+            }
+        });
     }
 
     /// Unrolls a "same" convolution's input for a kernel `taps` = (height,
@@ -354,7 +391,8 @@ mod x86 {
                     _mm512_loadu_ps(src.as_ptr().add(i + 16)),
                 )
             };
-            let packed: __m512i = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(hi, lo));
+            let packed: __m512i =
+                std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(hi, lo));
             unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(i / 2).cast(), packed) };
             i += 32;
         }
@@ -488,20 +526,28 @@ mod x86 {
             // the block's pair p at b + p * 32, all inside the operands.
             let (b0, b1): (__m512bh, __m512bh) = unsafe {
                 (
-                    std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(b.add(p * COLUMN_BLOCK).cast())),
-                    std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(b.add(p * COLUMN_BLOCK + 16).cast())),
+                    std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
+                        b.add(p * COLUMN_BLOCK).cast(),
+                    )),
+                    std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
+                        b.add(p * COLUMN_BLOCK + 16).cast(),
+                    )),
                 )
             };
             for (r, acc) in acc.iter_mut().enumerate() {
                 let x: __m512bh =
-                    std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe { *a.add(r * pairs + p) } as i32));
+                    std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
+                        *a.add(r * pairs + p)
+                    }
+                        as i32));
                 acc[0] = _mm512_dpbf16_ps(acc[0], x, b0);
                 acc[1] = _mm512_dpbf16_ps(acc[1], x, b1);
                 if SPLIT {
                     let y: __m512bh =
-                        std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(
-                            unsafe { *low.add(r * pairs + p) } as i32
-                        ));
+                        std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
+                            *low.add(r * pairs + p)
+                        }
+                            as i32));
                     acc[0] = _mm512_dpbf16_ps(acc[0], y, b0);
                     acc[1] = _mm512_dpbf16_ps(acc[1], y, b1);
                 }
@@ -820,7 +866,7 @@ mod tests {
                 let (a, w) = (values(rows * k, 1), values(k * n, 2));
                 let packed = PackedWeights::new(k, n, &w);
                 let mut rows_bf16 = PackedRows::default();
-                rows_bf16.fill(Bf16Path::Portable, rows, k, &a, split);
+                rows_bf16.fill(Bf16Path::Portable, rows, k, &a, split, 1);
                 let mut out = vec![0.0f32; rows * n];
                 product(
                     Bf16Path::Portable,
@@ -872,9 +918,9 @@ mod tests {
                         let start = values(rows * n, 5);
                         let packed = PackedWeights::new(k, n, &w);
                         let mut reference_rows = PackedRows::default();
-                        reference_rows.fill(Bf16Path::Portable, rows, k, &a, split);
+                        reference_rows.fill(Bf16Path::Portable, rows, k, &a, split, 1);
                         let mut hardware_rows = PackedRows::default();
-                        hardware_rows.fill(path, rows, k, &a, split);
+                        hardware_rows.fill(path, rows, k, &a, split, 2);
                         assert_eq!(
                             reference_rows.high, hardware_rows.high,
                             "{path:?} rounds as the reference"
@@ -966,7 +1012,7 @@ mod tests {
             let mut direct = PackedRows::default();
             direct.fill_unrolled(Bf16Path::Portable, grid, (ky, kx), channels, &input, split);
             let mut via_f32 = PackedRows::default();
-            via_f32.fill(Bf16Path::Portable, grid.rows(), row, &unrolled, split);
+            via_f32.fill(Bf16Path::Portable, grid.rows(), row, &unrolled, split, 2);
             assert_eq!(direct.pairs, via_f32.pairs);
             assert_eq!(direct.high, via_f32.high);
             assert_eq!(direct.low, via_f32.low);

@@ -328,7 +328,14 @@ pub(crate) fn apply_matmul(
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = layer.packed.get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
-            a.fill(path, rows, k, input, exec.kernel.rounding.splits(false));
+            a.fill(
+                path,
+                rows,
+                k,
+                input,
+                exec.kernel.rounding.splits(false),
+                exec.threads,
+            );
             matmul_bf16(path, a, packed, out, accumulate, exec.threads);
         });
         return;
@@ -343,6 +350,43 @@ pub(crate) fn apply_matmul(
         accumulate,
         exec.threads,
     );
+}
+
+/// Several matrix layers applied to the same `input`, each into its own
+/// output (overwritten): on bf16 units the input is rounded once for all.
+pub(crate) fn apply_matmuls(
+    layers: &mut [(&MatMul, &mut [f32])],
+    rows: usize,
+    input: &[f32],
+    exec: Exec,
+) {
+    let k = layers[0].0.in_channels;
+    let bf16_path = layers
+        .iter()
+        .map(|(layer, _)| exec.bf16_for(rows, layer.in_channels, layer.out_channels))
+        .reduce(|a, b| if a == b { a } else { None })
+        .flatten();
+    let Some(path) = bf16_path else {
+        for (layer, out) in layers.iter_mut() {
+            apply_matmul(layer, rows, input, out, false, exec);
+        }
+        return;
+    };
+    BF16_ROWS.with_borrow_mut(|a| {
+        a.fill(
+            path,
+            rows,
+            k,
+            input,
+            exec.kernel.rounding.splits(false),
+            exec.threads,
+        );
+        for (layer, out) in layers.iter_mut() {
+            assert_eq!(layer.in_channels, k, "layers of one input");
+            let packed = layer.packed.get(k, layer.out_channels, &layer.weights);
+            matmul_bf16(path, a, packed, out, false, exec.threads);
+        }
+    });
 }
 
 thread_local! {
@@ -425,7 +469,7 @@ pub(crate) fn apply_conv(
         let packed = conv.packed.get(k, n, &conv.weights);
         BF16_ROWS.with_borrow_mut(|a| {
             if taps == 1 {
-                a.fill(path, grid.rows(), k, input, split);
+                a.fill(path, grid.rows(), k, input, split, threads);
             } else {
                 a.fill_unrolled(
                     path,
@@ -532,7 +576,8 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
     // Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
     const ROUND: f32 = 12_582_912.0;
     let x = x.clamp(-87.0, 88.0);
-    let n = (x * LOG2E + ROUND) - ROUND;
+    let rounded = x * LOG2E + ROUND;
+    let n = rounded - ROUND;
     let r = x - n * LN2_HI - n * LN2_LO;
     let mut p = 1.987_569_1e-4_f32;
     p = p * r + 1.398_199_9e-3;
@@ -541,7 +586,11 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
     p = p * r + 1.666_666_5e-1;
     p = p * r + 0.5;
     let e = p * r * r + r + 1.0;
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // `rounded`'s low mantissa bits hold n itself (|n| < 2^22), so 2^n is
+    // built without a float-to-integer conversion, which would not
+    // vectorise.
+    let biased = rounded.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127);
+    let scale = f32::from_bits(biased << 23);
     e * scale
 }
 
@@ -790,10 +839,14 @@ pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &m
 }
 
 widest_simd! {
-    /// Softmax of each row in place.
-    pub(crate) fn softmax_rows(values: &mut [f32], width: usize) {
-        for row in values.chunks_exact_mut(width) {
-            // Eight partial maxima and sums, so that the loops vectorise.
+    /// The numerators of a softmax of each row, `e^(x − max)`, in place,
+    /// and one over each row's sum in `inverse`: the division is left to
+    /// the caller, who applies it to a product of the rows (attention's
+    /// `softmax(scores) · v` is `(e^scores · v) / sum`, a 32-wide row
+    /// instead of a 361-wide one on 19×19).
+    pub(crate) fn softmax_numerators(values: &mut [f32], width: usize, inverse: &mut [f32]) {
+        for (row, inverse) in values.chunks_exact_mut(width).zip(inverse.iter_mut()) {
+            // Sixteen partial maxima and sums, so that the loops vectorise.
             let mut maxima = [f32::NEG_INFINITY; 16];
             let mut chunks = row.chunks_exact(16);
             for chunk in &mut chunks {
@@ -806,21 +859,20 @@ widest_simd! {
                 .iter()
                 .chain(&maxima)
                 .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
-            for v in row.iter_mut() {
-                *v = fast_exp(*v - max);
-            }
             let mut sums = [0.0f32; 16];
-            let mut chunks = row.chunks_exact(16);
+            let mut chunks = row.chunks_exact_mut(16);
             for chunk in &mut chunks {
-                for (s, &v) in sums.iter_mut().zip(chunk) {
-                    *s += v;
+                for (s, v) in sums.iter_mut().zip(chunk.iter_mut()) {
+                    *v = fast_exp(*v - max);
+                    *s += *v;
                 }
             }
-            let sum: f32 = chunks.remainder().iter().sum::<f32>() + sums.iter().sum::<f32>();
-            let inv = 1.0 / sum;
-            for v in row.iter_mut() {
-                *v *= inv;
+            let mut sum: f32 = sums.iter().sum();
+            for v in chunks.into_remainder() {
+                *v = fast_exp(*v - max);
+                sum += *v;
             }
+            *inverse = 1.0 / sum;
         }
     }
 }

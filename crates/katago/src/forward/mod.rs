@@ -11,14 +11,14 @@ mod kernels;
 
 pub use bf16::PackedCache;
 pub use cpu::{Bf16Rounding, Features, Kernel, Precision, Unit};
-pub(crate) use kernels::apply_matmul;
+pub(crate) use kernels::{apply_matmul, apply_matmuls};
 pub use kernels::{
     bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,
 };
 
 use kernels::{
     act_in_place, add_per_position, apply_conv, gemm_strided, norm_act, pool_mean_max, pool_value,
-    rms_norm_rows, softmax_rows, Grid, Layout,
+    rms_norm_rows, softmax_numerators, Grid, Layout,
 };
 
 use crate::model::{
@@ -476,6 +476,12 @@ fn run_block(
     true
 }
 
+thread_local! {
+    /// One head's attention scores, kept between heads so that their
+    /// memory is reused.
+    static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Self-attention over the points of each position, added to `t`.
 fn attention(
     b: &AttentionBlock,
@@ -492,9 +498,16 @@ fn attention(
     let mut q = vec![0.0f32; rows * h_count * d];
     let mut k = vec![0.0f32; rows * kv_count * d];
     let mut v = vec![0.0f32; rows * kv_count * dv];
-    apply_matmul(&b.q_proj, rows, &s.a, &mut q, false, exec);
-    apply_matmul(&b.k_proj, rows, &s.a, &mut k, false, exec);
-    apply_matmul(&b.v_proj, rows, &s.a, &mut v, false, exec);
+    apply_matmuls(
+        &mut [
+            (&b.q_proj, &mut q[..]),
+            (&b.k_proj, &mut k[..]),
+            (&b.v_proj, &mut v[..]),
+        ],
+        rows,
+        &s.a,
+        exec,
+    );
     if let Some(rope) = &b.rope {
         apply_rope(rope, grid, h_count, kv_count, d, &mut q, &mut k);
     }
@@ -505,65 +518,74 @@ fn attention(
     let heads: Vec<(usize, usize)> = (0..grid.batch)
         .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
         .collect();
-    let run_head = |&(pos, h): &(usize, usize)| -> Vec<f32> {
+    let run_head = |&(pos, h): &(usize, usize)| -> (Vec<f32>, Vec<f32>) {
         let kvh = h / group;
-        let mut scores = vec![0.0f32; points * points];
-        // scores = q_h · k_hᵀ / sqrt(d)
-        gemm_strided(
-            points,
-            points,
-            d,
-            &mut scores,
-            Layout::rows(0, points),
-            &q,
-            Layout {
-                offset: pos * points * h_count * d + h * d,
-                row_stride: h_count * d,
-                col_stride: 1,
-            },
-            &k,
-            Layout {
-                offset: pos * points * kv_count * d + kvh * d,
-                row_stride: 1,
-                col_stride: kv_count * d,
-            },
-            scale,
-            false,
-            1,
-        );
-        softmax_rows(&mut scores, points);
-        let mut out = vec![0.0f32; points * dv];
-        gemm_strided(
-            points,
-            dv,
-            points,
-            &mut out,
-            Layout::rows(0, dv),
-            &scores,
-            Layout::rows(0, points),
-            &v,
-            Layout {
-                offset: pos * points * kv_count * dv + kvh * dv,
-                row_stride: kv_count * dv,
-                col_stride: 1,
-            },
-            1.0,
-            false,
-            1,
-        );
-        out
+        SCORES.with_borrow_mut(|scores| {
+            // Sized, not cleared: the product below overwrites every score.
+            scores.resize(points * points, 0.0);
+            // scores = q_h · k_hᵀ / sqrt(d)
+            gemm_strided(
+                points,
+                points,
+                d,
+                scores,
+                Layout::rows(0, points),
+                &q,
+                Layout {
+                    offset: pos * points * h_count * d + h * d,
+                    row_stride: h_count * d,
+                    col_stride: 1,
+                },
+                &k,
+                Layout {
+                    offset: pos * points * kv_count * d + kvh * d,
+                    row_stride: 1,
+                    col_stride: kv_count * d,
+                },
+                scale,
+                false,
+                1,
+            );
+            let mut inverse = vec![0.0f32; points];
+            softmax_numerators(scores, points, &mut inverse);
+            let mut out = vec![0.0f32; points * dv];
+            gemm_strided(
+                points,
+                dv,
+                points,
+                &mut out,
+                Layout::rows(0, dv),
+                scores,
+                Layout::rows(0, points),
+                &v,
+                Layout {
+                    offset: pos * points * kv_count * dv + kvh * dv,
+                    row_stride: kv_count * dv,
+                    col_stride: 1,
+                },
+                1.0,
+                false,
+                1,
+            );
+            (out, inverse)
+        })
     };
-    let blocks: Vec<Vec<f32>> = if exec.threads > 1 {
+    let blocks: Vec<(Vec<f32>, Vec<f32>)> = if exec.threads > 1 {
         use rayon::prelude::*;
         heads.par_iter().map(run_head).collect()
     } else {
         heads.iter().map(run_head).collect()
     };
     let mut o = vec![0.0f32; rows * h_count * dv];
-    for (&(pos, h), block) in heads.iter().zip(&blocks) {
+    for (&(pos, h), (block, inverse)) in heads.iter().zip(&blocks) {
         for p in 0..points {
             let dst = (pos * points + p) * h_count * dv + h * dv;
-            o[dst..dst + dv].copy_from_slice(&block[p * dv..(p + 1) * dv]);
+            for (o, &x) in o[dst..dst + dv]
+                .iter_mut()
+                .zip(&block[p * dv..(p + 1) * dv])
+            {
+                *o = x * inverse[p];
+            }
         }
     }
     apply_matmul(&b.out_proj, rows, &o, t, true, exec);
@@ -636,8 +658,12 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     s.b.resize(rows * width, 0.0);
     s.c.clear();
     s.c.resize(rows * width, 0.0);
-    apply_matmul(&b.linear1, rows, &s.a, &mut s.b, false, exec);
-    apply_matmul(&b.gate, rows, &s.a, &mut s.c, false, exec);
+    apply_matmuls(
+        &mut [(&b.linear1, &mut s.b[..]), (&b.gate, &mut s.c[..])],
+        rows,
+        &s.a,
+        exec,
+    );
     let gate = &s.c;
     kernels::for_row_blocks(&mut s.b, width, |first_row, block| {
         let gate = &gate[first_row * width..][..block.len()];
