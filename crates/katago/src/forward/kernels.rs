@@ -589,7 +589,10 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
     // `rounded`'s low mantissa bits hold n itself (|n| < 2^22), so 2^n is
     // built without a float-to-integer conversion, which would not
     // vectorise.
-    let biased = rounded.to_bits().wrapping_sub(ROUND.to_bits()).wrapping_add(127);
+    let biased = rounded
+        .to_bits()
+        .wrapping_sub(ROUND.to_bits())
+        .wrapping_add(127);
     let scale = f32::from_bits(biased << 23);
     e * scale
 }
