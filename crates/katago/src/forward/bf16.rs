@@ -9,7 +9,7 @@
 //! run is found once, at run time ([`crate::forward::cpu`]); a path the CPU
 //! lacks is never called.
 
-use super::kernels::{round_to_bf16, Grid};
+use super::kernels::{round_to_bf16, unroll, Grid};
 
 /// Pairs of the inner dimension are padded to a multiple of this: one AMX
 /// tile row holds 16 pairs (32 bf16).
@@ -222,40 +222,25 @@ impl PackedRows {
         let pairs = padded_pairs(kernel_y * kernel_x * channels);
         self.rows = rows;
         self.pairs = pairs;
-        for (dst, src) in [
-            (&mut self.high, &packed_input.high),
-            (&mut self.low, &packed_input.low),
-        ] {
-            dst.clear();
-            if src.is_empty() {
-                continue;
-            }
-            dst.resize(rows * pairs, 0);
-            let (half_y, half_x) = (kernel_y as isize / 2, kernel_x as isize / 2);
-            let points = grid.points();
-            for b in 0..grid.batch {
-                for y in 0..grid.height {
-                    for x in 0..grid.width {
-                        let row = (b * points + y * grid.width + x) * pairs;
-                        for ky in 0..kernel_y {
-                            let sy = y as isize + ky as isize - half_y;
-                            if sy < 0 || sy >= grid.height as isize {
-                                continue;
-                            }
-                            for kx in 0..kernel_x {
-                                let sx = x as isize + kx as isize - half_x;
-                                if sx < 0 || sx >= grid.width as isize {
-                                    continue;
-                                }
-                                let from =
-                                    (b * points + sy as usize * grid.width + sx as usize) * half;
-                                let to = row + (ky * kernel_x + kx) * half;
-                                dst[to..to + half].copy_from_slice(&src[from..from + half]);
-                            }
-                        }
-                    }
-                }
-            }
+        unroll(
+            grid,
+            (kernel_y, kernel_x),
+            half,
+            &packed_input.high,
+            pairs,
+            &mut self.high,
+        );
+        if split {
+            unroll(
+                grid,
+                (kernel_y, kernel_x),
+                half,
+                &packed_input.low,
+                pairs,
+                &mut self.low,
+            );
+        } else {
+            self.low.clear();
         }
     }
 

@@ -497,35 +497,15 @@ pub(crate) fn apply_conv(
         );
         return;
     }
-    // Unroll each point's neighbourhood into one row of taps × channels, in
-    // the weights' [y][x][in] order, zeros off the grid.
     let row = taps * cin;
-    scratch.clear();
-    scratch.resize(grid.rows() * row, 0.0);
-    let (half_y, half_x) = (conv.kernel_y as isize / 2, conv.kernel_x as isize / 2);
-    let points = grid.points();
-    for b in 0..grid.batch {
-        for y in 0..grid.height {
-            for x in 0..grid.width {
-                let dst_row = (b * points + y * grid.width + x) * row;
-                for ky in 0..conv.kernel_y {
-                    let sy = y as isize + ky as isize - half_y;
-                    if sy < 0 || sy >= grid.height as isize {
-                        continue;
-                    }
-                    for kx in 0..conv.kernel_x {
-                        let sx = x as isize + kx as isize - half_x;
-                        if sx < 0 || sx >= grid.width as isize {
-                            continue;
-                        }
-                        let src = (b * points + sy as usize * grid.width + sx as usize) * cin;
-                        let dst = dst_row + (ky * conv.kernel_x + kx) * cin;
-                        scratch[dst..dst + cin].copy_from_slice(&input[src..src + cin]);
-                    }
-                }
-            }
-        }
-    }
+    unroll(
+        grid,
+        (conv.kernel_y, conv.kernel_x),
+        cin,
+        input,
+        row,
+        scratch,
+    );
     matmul(
         grid.rows(),
         row,
@@ -536,6 +516,47 @@ pub(crate) fn apply_conv(
         accumulate,
         threads,
     );
+}
+
+/// Unrolls a "same" convolution's input for a kernel (height, width) over
+/// `grid`: each point's row of `dst` (`row` wide, at least taps × `width`)
+/// holds its neighbourhood's `width` values per tap, in the weights'
+/// `[y][x][in]` order, zero off the board and past the taps. `T` is an f32
+/// channel, or a pair of bf16 channels.
+pub(crate) fn unroll<T: Copy + Default>(
+    grid: Grid,
+    (kernel_y, kernel_x): (usize, usize),
+    width: usize,
+    src: &[T],
+    row: usize,
+    dst: &mut Vec<T>,
+) {
+    dst.clear();
+    dst.resize(grid.rows() * row, T::default());
+    let (half_y, half_x) = (kernel_y as isize / 2, kernel_x as isize / 2);
+    let points = grid.points();
+    for b in 0..grid.batch {
+        for y in 0..grid.height {
+            for x in 0..grid.width {
+                let dst_row = (b * points + y * grid.width + x) * row;
+                for ky in 0..kernel_y {
+                    let sy = y as isize + ky as isize - half_y;
+                    if sy < 0 || sy >= grid.height as isize {
+                        continue;
+                    }
+                    for kx in 0..kernel_x {
+                        let sx = x as isize + kx as isize - half_x;
+                        if sx < 0 || sx >= grid.width as isize {
+                            continue;
+                        }
+                        let from = (b * points + sy as usize * grid.width + sx as usize) * width;
+                        let to = dst_row + (ky * kernel_x + kx) * width;
+                        dst[to..to + width].copy_from_slice(&src[from..from + width]);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Makes the calling thread treat subnormal floats as zero, in its inputs
