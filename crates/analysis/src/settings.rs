@@ -325,6 +325,17 @@ pub static SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        name: "subtreeValueBiasFactor",
+        help: "share of the error found in the network's values of a local situation that corrects new leaves of the same situation (0: off)",
+        scope: Scope::Query,
+        kind: Kind::Real {
+            min: 0.0,
+            max: 1.0,
+            get: |s| f64::from(s.search.puct.subtree_value_bias),
+            set: |s, v| s.search.puct.subtree_value_bias = v as f32,
+        },
+    },
+    Setting {
         name: "useLcbForSelection",
         help: "order the moves by a lower confidence bound of their utility",
         scope: Scope::Query,

@@ -33,6 +33,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("minVisitPropForLCB", "lcb-min-visits"),
     ("cpuctUtilityStdevScale", "cpuct-stdev-scale"),
     ("fpuParentWeightByVisitedPolicy", "fpu-parent-blend"),
+    ("subtreeValueBiasFactor", "subtree-bias"),
     ("policyOptimism", "policy-optimism"),
     ("rootPolicyOptimism", "root-policy-optimism"),
 ];

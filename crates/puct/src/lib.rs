@@ -18,14 +18,21 @@
 //!
 //! The network plugs in through [`PositionEvaluator`].
 //!
-//! Not (yet) done as KataGo does: exploration is not scaled by the parent's
-//! utility spread, the score utility is taken of the mean lead rather than
-//! in expectation over the score's distribution, and the search runs on the
-//! caller's thread (the evaluator parallelises a batch itself). Each descent
-//! clones the root [`Game`] (history included, since the evaluator may want
-//! it), which is cheap beside a network evaluation but not free.
+//! KataGo's refinements are fields of [`PuctConfig`], on by default as in
+//! KataGo's GTP engine: LCB move selection, exploration scaled by the
+//! utility's spread, first-play urgency blended towards the parent's
+//! network value, uncertainty-weighted playouts, the score utility over the
+//! score's distribution, subtree value bias ([`bias`]) and policy optimism.
+//!
+//! Not done as KataGo does: positions reached by different move orders are
+//! separate nodes (an evaluation cache shares their network evaluations,
+//! not their subtrees), and the search runs on the caller's thread (the
+//! evaluator parallelises a batch itself). Each descent clones the root
+//! [`Game`] (history included, since the evaluator may want it), which is
+//! cheap beside a network evaluation but not free.
 
 pub mod batching;
+pub mod bias;
 pub mod cache;
 pub mod katago;
 pub mod mirror;
@@ -277,6 +284,11 @@ pub struct PuctConfig {
     pub uncertainty_coeff: f32,
     /// `uncertaintyMaxWeight`, 8.
     pub uncertainty_max_weight: f32,
+    /// Subtree value bias (`subtreeValueBiasFactor`, 0.45; 0 turns it
+    /// off): the share of the difference between searched and network
+    /// values that nodes of the same local situation showed, added to a
+    /// new leaf's network value ([`crate::bias`]).
+    pub subtree_value_bias: f32,
     /// Make batches no larger than an eighth of a visit budget: at 16
     /// visits, batches of 2, not 8 (virtual loss spreads a wide batch over
     /// moves a sequential search would not try).
@@ -366,6 +378,7 @@ impl Default for PuctConfig {
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
             adaptive_batch: true,
+            subtree_value_bias: 0.45,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,

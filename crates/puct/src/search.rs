@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{AnalysisDetail, BoardSize, Color, Game, Move, MoveFilter, Outcome, MAX_CELLS};
 
+use super::bias::{situation_key, NO_ENTRY};
 use super::noise::dirichlet;
 use super::tree::{sign, LeafValue, NodeId, NodeState, Tree, ROOT};
 use super::{EvaluatorError, NetEvaluation, PositionEvaluator, PuctConfig};
@@ -670,10 +671,77 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         let value = leaf_value(to_move, &eval);
-        self.tree.node_mut(id).nn_utility = self.utility.of_value(&value) as f32;
+        let nn_utility = self.utility.of_value(&value);
         let weight = self.evaluation_weight(&eval, &value);
-        self.backup(&leaf.path, &value, weight);
+        // The network's value corrected by what the search has learned of
+        // positions like this one (KataGo's subtree value bias); a frozen
+        // pass stands for the game's end and is not corrected.
+        let bias = match self.tree.node(id).bias_entry {
+            entry if entry != NO_ENTRY && !leaf.frozen && self.config.subtree_value_bias > 0.0 => {
+                let mean = self.tree.bias.get(entry).mean().unwrap_or(0.0);
+                f64::from(self.config.subtree_value_bias) * mean
+            }
+            _ => 0.0,
+        };
+        let utility = nn_utility + bias;
+        let node = self.tree.node_mut(id);
+        node.nn_utility = nn_utility as f32;
+        node.own_weight = weight;
+        node.own_utility = utility;
+        self.backup_with(&leaf.path, &value, utility, weight);
         self.stats.new_visits += 1;
+    }
+
+    /// Gives `child` of `parent` (whose position is `game`'s, before the
+    /// child's move) its subtree value bias entry, the first time a descent
+    /// passes through it on the way to evaluating it.
+    fn assign_bias_entry(&mut self, parent: NodeId, child: NodeId, game: &Game) {
+        if self.config.subtree_value_bias <= 0.0 {
+            return;
+        }
+        let node = self.tree.node(child);
+        if node.state != NodeState::Leaf || node.pending || node.bias_entry != NO_ENTRY {
+            return;
+        }
+        // The move before: the parent's, or the game's last one at the root
+        // (none at the start of a game: KataGo keys only from the second
+        // move on).
+        let previous = if parent == ROOT {
+            match game.last_move() {
+                Some((_, mv)) => mv,
+                None => return,
+            }
+        } else {
+            self.tree.node(parent).mv
+        };
+        let mover = game.to_move();
+        if let Some(key) = situation_key(game.board(), mover, previous, node.mv) {
+            let entry = self.tree.bias.entry_for(key);
+            self.tree.node_mut(child).bias_entry = entry;
+        }
+    }
+
+    /// Brings the bias entries of the nodes of `path` up to date with their
+    /// subtrees: each node's contribution is the difference between its
+    /// children's average utility and its own network utility, weighted by
+    /// the children's weight to the power 0.85 (KataGo's
+    /// `recomputeNodeStats`).
+    fn update_bias(&mut self, path: &[NodeId]) {
+        if self.config.subtree_value_bias <= 0.0 {
+            return;
+        }
+        for &id in path {
+            let node = self.tree.node(id);
+            if node.bias_entry == NO_ENTRY || node.state != NodeState::Expanded {
+                continue;
+            }
+            let Some(new) = bias_contribution(node) else {
+                continue;
+            };
+            let (entry, last) = (node.bias_entry, node.bias_last);
+            self.tree.bias.replace(entry, last, new);
+            self.tree.node_mut(id).bias_last = new;
+        }
     }
 
     /// One descent from the root along PUCT choices.
@@ -735,6 +803,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         return Descent::Terminal;
                     };
                     let mv = self.tree.node(child).mv;
+                    self.assign_bias_entry(id, child, &game);
                     if game.play(mv).is_err() {
                         self.tree.node_mut(child).excluded = true;
                         self.undo_virtual_loss(&path);
@@ -960,11 +1029,17 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// Adds `value` to every node of `path`, taking its virtual loss off.
     fn backup(&mut self, path: &[NodeId], value: &LeafValue, weight: f64) {
         let utility = self.utility.of_value(value);
+        self.backup_with(path, value, utility, weight);
+    }
+
+    /// The same with the utility given.
+    fn backup_with(&mut self, path: &[NodeId], value: &LeafValue, utility: f64, weight: f64) {
         for &id in path {
             let node = self.tree.node_mut(id);
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
             node.add(value, utility, weight);
         }
+        self.update_bias(path);
     }
 
     /// Takes the virtual losses of `path` off.
@@ -974,6 +1049,21 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
         }
     }
+}
+
+/// What an expanded node adds to its subtree value bias entry, from its
+/// statistics: `(w · (children's average utility − own network utility),
+/// w)` with `w` the children's weight to the power 0.85; `None` before any
+/// child has a visit.
+pub fn bias_contribution(node: &super::tree::Node) -> Option<(f64, f64)> {
+    let children_weight = node.weight_sum - node.own_weight;
+    if children_weight <= 1e-10 {
+        return None;
+    }
+    let children_mean = (node.utility_sum - node.own_weight * node.own_utility) / children_weight;
+    let delta = children_mean - f64::from(node.nn_utility);
+    let weight = children_weight.powf(crate::bias::WEIGHT_EXPONENT);
+    Some((delta * weight, weight))
 }
 
 /// The exact value of a finished game (or of the position as it stands):

@@ -1130,3 +1130,133 @@ fn uncertain_evaluations_weigh_less() {
     let searcher = Searcher::new(&mut tree, &game, &eval, &off, false);
     assert_eq!(searcher.evaluation_weight(&with(0.25, 0.0), &value), 1.0);
 }
+
+/// Every node's last contribution to its subtree value bias entry, and
+/// every entry, recomputed from scratch from the node statistics.
+fn check_bias(tree: &Tree) {
+    let mut sums = vec![(0.0f64, 0.0f64); tree.bias.len()];
+    for id in 0..tree.len() as u32 {
+        let node = tree.node(id);
+        if node.bias_entry == bias::NO_ENTRY {
+            assert_eq!(node.bias_last, (0.0, 0.0), "node {id}");
+            continue;
+        }
+        let expected = if node.state == NodeState::Expanded {
+            search::bias_contribution(node).unwrap_or((0.0, 0.0))
+        } else {
+            (0.0, 0.0)
+        };
+        let (a, b) = (node.bias_last, expected);
+        assert!(
+            (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9,
+            "node {id}: {a:?} against {b:?}"
+        );
+        let sum = &mut sums[node.bias_entry as usize];
+        sum.0 += a.0;
+        sum.1 += a.1;
+    }
+    for (i, (delta, weight)) in sums.into_iter().enumerate() {
+        let entry = tree.bias.get(i as u32);
+        assert!(
+            (entry.delta_sum - delta).abs() < 1e-9,
+            "entry {i}: {entry:?} against {delta}"
+        );
+        assert!(
+            (entry.weight_sum - weight).abs() < 1e-9,
+            "entry {i}: {entry:?} against {weight}"
+        );
+    }
+}
+
+#[test]
+fn subtree_value_bias_entries_add_up_and_correct_new_leaves() {
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    let mut bot = PuctBot::new(config(400, 4), TestEval::new(area_eval));
+    bot.search(&game);
+    let tree = bot.kept.tree().unwrap();
+    check_tree(tree);
+    check_bias(tree);
+    assert!(tree.bias.len() > 10, "{} entries", tree.bias.len());
+    // Entries were learned, and later leaves of the same situation were
+    // corrected by them.
+    assert!((0..tree.bias.len() as u32).any(|e| tree.bias.get(e).delta_sum.abs() > 1e-6));
+    let corrected = (0..tree.len() as u32)
+        .map(|id| tree.node(id))
+        .filter(|n| n.visits > 0 && (n.own_utility - f64::from(n.nn_utility)).abs() > 1e-6)
+        .count();
+    assert!(corrected > 0);
+
+    // Off: no entry, no correction.
+    let off = PuctConfig {
+        subtree_value_bias: 0.0,
+        ..config(400, 4)
+    };
+    let mut plain = PuctBot::new(off, TestEval::new(area_eval));
+    plain.search(&game);
+    let tree = plain.kept.tree().unwrap();
+    assert!(tree.bias.is_empty());
+    assert!((0..tree.len() as u32)
+        .map(|id| tree.node(id))
+        .filter(|n| n.visits > 0)
+        .all(|n| (n.own_utility - f64::from(n.nn_utility)).abs() < 1e-6));
+}
+
+#[test]
+fn a_kept_tree_keeps_its_bias_entries_and_a_fifth_of_the_dropped_nodes() {
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    let mut bot = PuctBot::new(config(400, 4), TestEval::new(area_eval));
+    let Action::Move(first) = bot.select_move(&game) else {
+        panic!("resigned")
+    };
+    let reply = bot.detailed_analysis().unwrap().candidates[0].pv[1];
+    let old = bot.kept.tree().unwrap().clone();
+    let new = old.reroot(&[first, reply]).unwrap();
+    // Survivors' contributions by old entry, read off the new tree's nodes
+    // (their statistics came along unchanged).
+    let mut alive = std::collections::HashMap::<u32, (f64, f64)>::new();
+    let old_root = old.descendant(&[first, reply]).unwrap();
+    let mut stack: Vec<u32> = old.children(old_root).collect();
+    while let Some(id) = stack.pop() {
+        let node = old.node(id);
+        if node.bias_entry != bias::NO_ENTRY {
+            let sum = alive.entry(node.bias_entry).or_default();
+            sum.0 += node.bias_last.0;
+            sum.1 += node.bias_last.1;
+        }
+        stack.extend(old.children(id));
+    }
+    assert!(!alive.is_empty());
+    assert_eq!(new.bias.len(), alive.len());
+    // Each new entry is its survivors plus a fifth of the rest.
+    let mut expected: Vec<(f64, f64)> = alive
+        .iter()
+        .map(|(&e, &(d, w))| {
+            let all = old.bias.get(e);
+            (
+                d + 0.2 * (all.delta_sum - d),
+                w + 0.2 * (all.weight_sum - w),
+            )
+        })
+        .collect();
+    let mut got: Vec<(f64, f64)> = (0..new.bias.len() as u32)
+        .map(|e| (new.bias.get(e).delta_sum, new.bias.get(e).weight_sum))
+        .collect();
+    let order = |v: &mut Vec<(f64, f64)>| v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    order(&mut expected);
+    order(&mut got);
+    for (g, e) in got.iter().zip(&expected) {
+        assert!(
+            (g.0 - e.0).abs() < 1e-9 && (g.1 - e.1).abs() < 1e-9,
+            "{g:?} against {e:?}"
+        );
+    }
+    // The search goes on from the kept tree and keeps its books straight
+    // for the nodes it adds (their sums are on top of the kept residue).
+    game.play(first).unwrap();
+    game.play(reply).unwrap();
+    let stats = bot.search(&game);
+    assert!(stats.reused_visits > 0);
+    check_tree(bot.kept.tree().unwrap());
+}

@@ -9,6 +9,8 @@
 
 use tengen_core::{Color, Move};
 
+use crate::bias::{BiasTable, EntryId, NO_ENTRY};
+
 /// Index of a node in the arena; the root is 0.
 pub type NodeId = u32;
 
@@ -81,6 +83,17 @@ pub struct Node {
     /// (set when expanded): first-play urgency leans on it while few of the
     /// children have been visited.
     pub nn_utility: f32,
+    /// The subtree value bias entry this node feeds and reads
+    /// ([`crate::bias`]); [`NO_ENTRY`] for none.
+    pub bias_entry: EntryId,
+    /// The weight of the node's own evaluation among its visits.
+    pub own_weight: f64,
+    /// Black's utility its own evaluation was backed up with (the
+    /// network's, corrected by the subtree value bias).
+    pub own_utility: f64,
+    /// What this node last added to its bias entry: (weight × difference,
+    /// weight).
+    pub bias_last: (f64, f64),
 }
 
 impl Node {
@@ -108,6 +121,10 @@ impl Node {
             utility_sum: 0.0,
             utility_sq_sum: 0.0,
             nn_utility: 0.0,
+            bias_entry: NO_ENTRY,
+            own_weight: 0.0,
+            own_utility: 0.0,
+            bias_last: (0.0, 0.0),
         }
     }
 
@@ -222,6 +239,8 @@ impl LeafValue {
 pub struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,
+    /// The subtree value bias learned in this tree.
+    pub bias: BiasTable,
 }
 
 impl Tree {
@@ -231,6 +250,7 @@ impl Tree {
         Tree {
             nodes: vec![Node::new(Move::Pass, to_move, 1.0)],
             max_nodes: max_nodes.max(1),
+            bias: BiasTable::default(),
         }
     }
 
@@ -409,9 +429,24 @@ impl Tree {
             node.pending = false;
             node.virtual_loss = 0;
         }
+        // The new root is a position reached, no longer a move searched:
+        // it feeds no entry.
+        let root = &mut nodes[ROOT as usize];
+        root.bias_entry = NO_ENTRY;
+        root.bias_last = (0.0, 0.0);
+        let (bias, remap) = self.bias.kept(
+            nodes.iter().map(|n| (n.bias_entry, n.bias_last)),
+            crate::bias::FREED_SHARE,
+        );
+        for node in &mut nodes {
+            if node.bias_entry != NO_ENTRY {
+                node.bias_entry = remap[node.bias_entry as usize];
+            }
+        }
         Some(Tree {
             nodes,
             max_nodes: self.max_nodes,
+            bias,
         })
     }
 

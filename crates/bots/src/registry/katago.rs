@@ -270,6 +270,17 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "subtree-bias",
+            help: "correct each new leaf's network value by this share of the error the search found in the network's values of the same local situation elsewhere in the tree (subtreeValueBiasFactor; 0: off)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.subtree_value_bias),
+                set: |s, x| s.search.subtree_value_bias = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
             name: "adaptive-batch",
             help: "batches no larger than an eighth of a visit budget (batches spread their leaves by virtual loss)",
             kind: Kind::Flag {
