@@ -8,15 +8,22 @@ pub struct Rng {
     state: u64,
 }
 
+/// SplitMix64's output for the state `x`: a well-spread 64-bit value for
+/// each input (nearby inputs give unrelated outputs), used to scramble
+/// seeds and to make hash keys without a table.
+pub fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 impl Rng {
     /// A generator whose whole sequence is determined by `seed`.
     pub fn new(seed: u64) -> Rng {
         // Scramble the seed once so that nearby seeds start far apart.
-        let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         Rng {
-            state: z ^ (z >> 31),
+            state: splitmix64(seed),
         }
     }
 

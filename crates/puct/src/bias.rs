@@ -25,6 +25,7 @@
 
 use std::collections::HashMap;
 
+use tengen_core::splitmix64 as mix;
 use tengen_core::{Board, Color, Move, Point};
 
 /// The index of an entry in a [`BiasTable`]; [`NO_ENTRY`] for a node
@@ -193,15 +194,6 @@ fn move_code(mv: Move) -> u64 {
 
 fn point_code(p: Point) -> u64 {
     p.index() as u64
-}
-
-/// SplitMix64's finaliser: a well-spread 64-bit value for each input, so
-/// that XOR-ing them gives a key with as few collisions as a Zobrist table.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -159,11 +159,9 @@ impl KataGoEvaluator {
         let mut state = draw.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.settings.seed;
         (0..count)
             .map(|_| {
+                let z = tengen_core::splitmix64(state);
                 state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                ((z ^ (z >> 31)) % 8) as u8
+                (z % 8) as u8
             })
             .collect()
     }

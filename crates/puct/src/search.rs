@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
+use tengen_core::splitmix64;
 use tengen_core::{AnalysisDetail, BoardSize, Color, Game, Move, MoveFilter, Outcome, MAX_CELLS};
 
 use super::bias::{situation_key, NO_ENTRY};
@@ -676,12 +677,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         // The network's value corrected by what the search has learned of
         // positions like this one (KataGo's subtree value bias); a frozen
         // pass stands for the game's end and is not corrected.
-        let bias = match self.tree.node(id).bias_entry {
-            entry if entry != NO_ENTRY && !leaf.frozen && self.config.subtree_value_bias > 0.0 => {
-                let mean = self.tree.bias.get(entry).mean().unwrap_or(0.0);
-                f64::from(self.config.subtree_value_bias) * mean
-            }
-            _ => 0.0,
+        let entry = self.tree.node(id).bias_entry;
+        let bias = if entry != NO_ENTRY && !leaf.frozen {
+            let mean = self.tree.bias.get(entry).mean().unwrap_or(0.0);
+            f64::from(self.config.subtree_value_bias) * mean
+        } else {
+            0.0
         };
         let utility = nn_utility + bias;
         let node = self.tree.node_mut(id);
@@ -735,7 +736,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if node.bias_entry == NO_ENTRY || node.state != NodeState::Expanded {
                 continue;
             }
-            let Some(new) = bias_contribution(node) else {
+            let Some(new) = node.bias_contribution() else {
                 continue;
             };
             let (entry, last) = (node.bias_entry, node.bias_last);
@@ -951,12 +952,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 
     /// A uniform draw in [0, 1) from the searcher's own generator.
     fn next_uniform(&self) -> f64 {
-        let state = self.noise_state.get().wrapping_add(0x9e37_79b9_7f4a_7c15);
-        self.noise_state.set(state);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        let state = self.noise_state.get();
+        self.noise_state
+            .set(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+        (splitmix64(state) >> 11) as f64 / (1u64 << 53) as f64
     }
 
     /// How much wider to explore below `node` for the spread of its
@@ -1049,21 +1048,6 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
         }
     }
-}
-
-/// What an expanded node adds to its subtree value bias entry, from its
-/// statistics: `(w · (children's average utility − own network utility),
-/// w)` with `w` the children's weight to the power 0.85; `None` before any
-/// child has a visit.
-pub fn bias_contribution(node: &super::tree::Node) -> Option<(f64, f64)> {
-    let children_weight = node.weight_sum - node.own_weight;
-    if children_weight <= 1e-10 {
-        return None;
-    }
-    let children_mean = (node.utility_sum - node.own_weight * node.own_utility) / children_weight;
-    let delta = children_mean - f64::from(node.nn_utility);
-    let weight = children_weight.powf(crate::bias::WEIGHT_EXPONENT);
-    Some((delta * weight, weight))
 }
 
 /// The exact value of a finished game (or of the position as it stands):

@@ -1142,7 +1142,7 @@ fn check_bias(tree: &Tree) {
             continue;
         }
         let expected = if node.state == NodeState::Expanded {
-            search::bias_contribution(node).unwrap_or((0.0, 0.0))
+            node.bias_contribution().unwrap_or((0.0, 0.0))
         } else {
             (0.0, 0.0)
         };
