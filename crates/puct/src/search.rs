@@ -429,16 +429,22 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // Under a time limit a round must fit in the time left: one
             // network evaluation of a large board can take a quarter of a
             // second, so a full batch could overrun a short clock by
-            // seconds. The first round measures the cost of a visit.
-            if let Some(limit) = limits.max_time {
+            // seconds. The first round measures the cost of a visit, and
+            // the visits the clock affords are then a budget like a visit
+            // limit: at 1 s a move on 19×19 about 11, so batches of 2.
+            if let Some(limit) = limits.max_time.or(limits.target_time) {
                 let elapsed = start.elapsed();
                 let done = self.stats.new_visits;
                 want = if done == 0 {
                     want.min(1)
                 } else {
-                    let per_visit = elapsed.as_secs_f64() / done as f64;
+                    let per_visit = (elapsed.as_secs_f64() / done as f64).max(1e-9);
                     let left = limit.saturating_sub(elapsed).as_secs_f64();
-                    want.min(((left / per_visit.max(1e-9)) as u64).max(1))
+                    let affordable = ((left / per_visit) as u64).max(1);
+                    if self.config.adaptive_batch {
+                        want = want.min((done + affordable).div_ceil(8).max(1));
+                    }
+                    want.min(affordable)
                 };
             }
             if want == 0 {

@@ -17,6 +17,8 @@ struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
     batches: Mutex<Vec<usize>>,
     saw_finished_game: AtomicBool,
     delay: Duration,
+    /// Added to `delay` for each position of a batch.
+    delay_per_position: Duration,
     fail: bool,
 }
 
@@ -28,6 +30,7 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> TestEval<F> {
             batches: Mutex::new(Vec::new()),
             saw_finished_game: AtomicBool::new(false),
             delay: Duration::ZERO,
+            delay_per_position: Duration::ZERO,
             fail: false,
         }
     }
@@ -46,7 +49,7 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> PositionEvaluator for TestEval
         if self.fail {
             return Err(EvaluatorError::new("no network"));
         }
-        std::thread::sleep(self.delay);
+        std::thread::sleep(self.delay + self.delay_per_position * positions.len() as u32);
         self.positions
             .fetch_add(positions.len() as u64, Ordering::SeqCst);
         self.batches.lock().unwrap().push(positions.len());
@@ -262,6 +265,32 @@ fn small_budgets_get_small_batches() {
     let mut wide = PuctBot::new(config(800, 8), TestEval::new(area_eval));
     wide.search(&game);
     assert!(wide.evaluator().batch_sizes().contains(&8));
+}
+
+#[test]
+fn a_short_clock_gets_small_batches() {
+    // Each position costs at least 3 ms, so 60 ms afford at most 20 visits
+    // however fast the machine: batches of at most ⌈20 / 8⌉ = 3.
+    let game = Game::new(size(5), rules(7.5));
+    let search = |adaptive_batch: bool| {
+        let mut eval = TestEval::new(area_eval);
+        eval.delay_per_position = Duration::from_millis(3);
+        let cfg = PuctConfig {
+            visits: None,
+            time: Some(Duration::from_millis(60)),
+            adaptive_batch,
+            ..config(0, 8)
+        };
+        let mut bot = PuctBot::new(cfg, eval);
+        bot.search(&game);
+        bot.evaluator().batch_sizes()
+    };
+    let sizes = search(true);
+    assert!(sizes.len() > 1, "{sizes:?}");
+    assert!(sizes.iter().all(|&b| b <= 3), "{sizes:?}");
+    // Without it the clock alone allows full batches.
+    let sizes = search(false);
+    assert!(sizes.iter().any(|&b| b > 3), "{sizes:?}");
 }
 
 #[test]
