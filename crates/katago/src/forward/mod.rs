@@ -16,6 +16,8 @@ pub use kernels::{
     bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,
 };
 
+use std::sync::Arc;
+
 use kernels::{
     act_in_place, add_per_position, apply_conv, gemm_strided, norm_act, pool_mean_max, pool_value,
     rms_norm_rows, softmax_numerators, Grid, Layout,
@@ -509,7 +511,10 @@ fn attention(
         exec,
     );
     if let Some(rope) = &b.rope {
-        apply_rope(rope, grid, h_count, kv_count, d, &mut q, &mut k);
+        let table = b
+            .rope_tables
+            .get(grid, || rope_table(rope, grid, kv_count, d));
+        apply_rope(&table, grid, h_count, kv_count, d, &mut q, &mut k);
     }
     let scale = 1.0 / (d as f32).sqrt();
     let group = h_count / kv_count;
@@ -591,21 +596,46 @@ fn attention(
     apply_matmul(&b.out_proj, rows, &o, t, true, exec);
 }
 
-/// Rotates query and key pairs by angles that depend on each point's column
-/// and row.
-fn apply_rope(
-    rope: &Rope,
-    grid: Grid,
-    heads: usize,
-    kv_heads: usize,
-    d: usize,
-    q: &mut [f32],
-    k: &mut [f32],
-) {
+/// An attention block's rotary angles as (cos, sin) by `[point][kv
+/// head][pair]`, for each board size met, kept with the block: the same on
+/// every evaluation of a size, and costly (a sine and cosine per entry) to
+/// make again each time.
+#[derive(Default)]
+pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), Arc<[(f32, f32)]>)>>);
+
+impl RopeTables {
+    /// The table for `grid`'s board size, made by `make` on first use.
+    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<(f32, f32)>) -> Arc<[(f32, f32)]> {
+        let key = (grid.width, grid.height);
+        let mut tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(table);
+        }
+        let table: Arc<[(f32, f32)]> = make().into();
+        tables.push((key, Arc::clone(&table)));
+        table
+    }
+}
+
+impl Clone for RopeTables {
+    fn clone(&self) -> RopeTables {
+        // Made again on the clone's first use.
+        RopeTables::default()
+    }
+}
+
+impl std::fmt::Debug for RopeTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        write!(f, "RopeTables({} sizes)", tables.len())
+    }
+}
+
+/// The rotary angles of every point of `grid`'s board as (cos, sin), by
+/// `[point][kv head][pair]`.
+fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f32)> {
     let pairs = d / 2;
-    let points = grid.points();
-    // Angle table [point][kv head][pair] as (cos, sin).
-    let mut table = vec![(0.0f32, 0.0f32); points * kv_heads * pairs];
+    let mut table = vec![(0.0f32, 0.0f32); grid.points() * kv_heads * pairs];
     for y in 0..grid.height {
         for x in 0..grid.width {
             for kvh in 0..kv_heads {
@@ -630,6 +660,22 @@ fn apply_rope(
             }
         }
     }
+    table
+}
+
+/// Rotates query and key pairs by the angles of `table` (see
+/// [`rope_table`]), which depend on each point's column and row.
+fn apply_rope(
+    table: &[(f32, f32)],
+    grid: Grid,
+    heads: usize,
+    kv_heads: usize,
+    d: usize,
+    q: &mut [f32],
+    k: &mut [f32],
+) {
+    let pairs = d / 2;
+    let points = grid.points();
     let rotate = |values: &mut [f32], head_count: usize, kv_of: &dyn Fn(usize) -> usize| {
         for (row_index, row) in values.chunks_exact_mut(head_count * d).enumerate() {
             let point = row_index % points;

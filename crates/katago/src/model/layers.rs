@@ -6,7 +6,7 @@
 
 use super::reader::Reader;
 use super::FormatError;
-use crate::forward::PackedCache;
+use crate::forward::{PackedCache, RopeTables};
 
 /// The most channels any layer may declare (public networks use at most 768).
 const MAX_CHANNELS: usize = 16384;
@@ -198,6 +198,8 @@ pub struct AttentionBlock {
     pub out_proj: MatMul,
     /// Rotary position encoding, if any.
     pub rope: Option<Rope>,
+    /// The rotary angles by board size, computed on first use.
+    pub(crate) rope_tables: RopeTables,
 }
 
 /// A gated (SwiGLU) feed-forward block.
@@ -716,6 +718,7 @@ fn read_block(
                 v_proj,
                 out_proj,
                 rope,
+                rope_tables: RopeTables::default(),
             }))
         }
         "transformer_ffn_block" => {
