@@ -601,17 +601,20 @@ fn attention(
 /// every evaluation of a size, and costly (a sine and cosine per entry) to
 /// make again each time.
 #[derive(Default)]
-pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), Arc<[(f32, f32)]>)>>);
+pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), RopeTable)>>);
+
+/// Rotary angles as (cos, sin) by `[point][kv head][pair]`.
+type RopeTable = Arc<[(f32, f32)]>;
 
 impl RopeTables {
     /// The table for `grid`'s board size, made by `make` on first use.
-    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<(f32, f32)>) -> Arc<[(f32, f32)]> {
+    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<(f32, f32)>) -> RopeTable {
         let key = (grid.width, grid.height);
         let mut tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
             return Arc::clone(table);
         }
-        let table: Arc<[(f32, f32)]> = make().into();
+        let table: RopeTable = make().into();
         tables.push((key, Arc::clone(&table)));
         table
     }
