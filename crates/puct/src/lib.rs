@@ -289,10 +289,12 @@ pub struct PuctConfig {
     /// values that nodes of the same local situation showed, added to a
     /// new leaf's network value ([`crate::bias`]).
     pub subtree_value_bias: f32,
-    /// Make batches no larger than an eighth of the budget: at 16 visits,
-    /// batches of 2, not 8 (virtual loss spreads a wide batch over moves a
-    /// sequential search would not try). Under a clock the budget is the
-    /// visits the time left affords at the cost per visit measured so far.
+    /// Make batches no larger than one leaf for every 32 visits of the
+    /// budget: single positions up to 63 visits, batches of 2 at 64
+    /// (virtual loss spreads a wide batch over moves a sequential search
+    /// would not try, and on one CPU thread batching gains little). Under a
+    /// clock the budget is the visits the time left affords at the cost
+    /// per visit measured so far.
     pub adaptive_batch: bool,
     /// Weight of the score utility centred on a draw
     /// (`staticScoreUtilityFactor`, 0.1).

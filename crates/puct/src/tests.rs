@@ -258,10 +258,15 @@ fn small_budgets_get_small_batches() {
     let game = Game::new(size(5), rules(7.5));
     let mut bot = PuctBot::new(config(16, 8), TestEval::new(area_eval));
     bot.search(&game);
-    // The root alone, then batches of at most 16 / 8 = 2.
+    // 16 visits: one position at a time.
     let sizes = bot.evaluator().batch_sizes();
-    assert_eq!(sizes[0], 1);
-    assert!(sizes[1..].iter().all(|&b| b <= 2), "{sizes:?}");
+    assert!(sizes.iter().all(|&b| b == 1), "{sizes:?}");
+    // 64 visits: batches of at most 64 / 32 = 2.
+    let mut two = PuctBot::new(config(64, 8), TestEval::new(area_eval));
+    two.search(&game);
+    let sizes = two.evaluator().batch_sizes();
+    assert!(sizes.iter().all(|&b| b <= 2), "{sizes:?}");
+    assert!(sizes.contains(&2), "{sizes:?}");
     let mut wide = PuctBot::new(config(800, 8), TestEval::new(area_eval));
     wide.search(&game);
     assert!(wide.evaluator().batch_sizes().contains(&8));
@@ -269,12 +274,12 @@ fn small_budgets_get_small_batches() {
 
 #[test]
 fn a_short_clock_gets_small_batches() {
-    // Each position costs at least 3 ms, so 60 ms afford at most 20 visits
-    // however fast the machine: batches of at most ⌈20 / 8⌉ = 3.
+    // Each position costs at least 1 ms, so 60 ms afford at most 60 visits
+    // however fast the machine: single positions (one per 32 visits).
     let game = Game::new(size(5), rules(7.5));
     let search = |adaptive_batch: bool| {
         let mut eval = TestEval::new(area_eval);
-        eval.delay_per_position = Duration::from_millis(3);
+        eval.delay_per_position = Duration::from_millis(1);
         let cfg = PuctConfig {
             visits: None,
             time: Some(Duration::from_millis(60)),
@@ -287,7 +292,7 @@ fn a_short_clock_gets_small_batches() {
     };
     let sizes = search(true);
     assert!(sizes.len() > 1, "{sizes:?}");
-    assert!(sizes.iter().all(|&b| b <= 3), "{sizes:?}");
+    assert!(sizes.iter().all(|&b| b == 1), "{sizes:?}");
     // Without it the clock alone allows full batches.
     let sizes = search(false);
     assert!(sizes.iter().any(|&b| b > 3), "{sizes:?}");
