@@ -240,6 +240,10 @@ impl<E: PositionEvaluator> PositionEvaluator for CachedEvaluator<E> {
         self.inner.gives_uncertainty()
     }
 
+    fn positions_in_parallel(&self) -> usize {
+        self.inner.positions_in_parallel()
+    }
+
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         self.inner.supports(size)
     }

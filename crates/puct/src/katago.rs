@@ -273,6 +273,16 @@ impl PositionEvaluator for KataGoEvaluator {
         true
     }
 
+    fn positions_in_parallel(&self) -> usize {
+        // Batches shared between searches keep the threads busy with other
+        // searches' positions.
+        if self.batches.is_some() {
+            1
+        } else {
+            self.network.threads()
+        }
+    }
+
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         if size.width() > MAX_BOARD_SIDE || size.height() > MAX_BOARD_SIDE {
             return Err(format!(

@@ -142,6 +142,12 @@ pub trait PositionEvaluator: Send + Sync {
         }
         Ok(evaluations.remove(0))
     }
+    /// How many positions it evaluates at the same time (its threads, each
+    /// taking positions of a batch): the adaptive batch never goes below
+    /// it, so that no thread idles. One by default.
+    fn positions_in_parallel(&self) -> usize {
+        1
+    }
     /// Whether its evaluations carry the network's short-term errors
     /// ([`NetEvaluation::shortterm_error`]), so that playouts can be
     /// weighted by uncertainty (finished games then weigh the most).
@@ -188,6 +194,9 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
     }
     fn gives_uncertainty(&self) -> bool {
         (**self).gives_uncertainty()
+    }
+    fn positions_in_parallel(&self) -> usize {
+        (**self).positions_in_parallel()
     }
     fn supports(&self, size: BoardSize) -> Result<(), String> {
         (**self).supports(size)
@@ -292,9 +301,10 @@ pub struct PuctConfig {
     /// Make batches no larger than one leaf for every 32 visits of the
     /// budget: single positions up to 63 visits, batches of 2 at 64
     /// (virtual loss spreads a wide batch over moves a sequential search
-    /// would not try, and on one CPU thread batching gains little). Under a
-    /// clock the budget is the visits the time left affords at the cost
-    /// per visit measured so far.
+    /// would not try, and on one CPU thread batching gains little), but
+    /// never fewer than the evaluator's threads. Under a clock the budget
+    /// is the visits the time left affords at the cost per visit measured
+    /// so far.
     pub adaptive_batch: bool,
     /// Weight of the score utility centred on a draw
     /// (`staticScoreUtilityFactor`, 0.1).

@@ -48,13 +48,9 @@ pub struct Limits {
 /// over moves a sequential search would not try (at 64 visits a move on
 /// 9×9, batches of 8 scored 31% against KataGo's one-at-a-time search; see
 /// docs/experiments). So a batch takes at most one leaf for every 32
-/// visits of the budget: 1 up to 63 visits, 2 at 64, 8 from 256.
+/// visits of the budget: 1 up to 63 visits, 2 at 64, 8 from 256; but at
+/// least one per thread of the evaluator.
 const VISITS_PER_BATCH_LEAF: u64 = 32;
-
-/// The largest batch for a budget of `visits` (at least one leaf).
-fn batch_for_budget(visits: u64) -> u64 {
-    (visits / VISITS_PER_BATCH_LEAF).max(1)
-}
 
 /// Ownership summed over the evaluations of a search, from Black's point of
 /// view, by [`tengen_core::Point::index`].
@@ -402,6 +398,14 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         }
     }
 
+    /// The largest batch for a budget of `visits`: one leaf per
+    /// [`VISITS_PER_BATCH_LEAF`], but never fewer than the evaluator works
+    /// on at once.
+    fn batch_for_budget(&self, visits: u64) -> u64 {
+        let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
+        (visits / VISITS_PER_BATCH_LEAF).max(parallel)
+    }
+
     /// Searches until `limits` or `monitor` (called after every round with
     /// the searcher and the time so far) says stop, or `stop` does: it is
     /// also asked while a batch is being evaluated, and a batch it stops is
@@ -437,7 +441,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // gets small batches.
             if self.config.adaptive_batch && left != u64::MAX {
                 let total = left + self.stats.new_visits;
-                want = want.min(batch_for_budget(total));
+                want = want.min(self.batch_for_budget(total));
             }
             if self.tree.root().state == NodeState::Leaf {
                 want = want.min(1);
@@ -458,7 +462,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     let left = limit.saturating_sub(elapsed).as_secs_f64();
                     let affordable = ((left / per_visit) as u64).max(1);
                     if self.config.adaptive_batch {
-                        want = want.min(batch_for_budget(done + affordable));
+                        want = want.min(self.batch_for_budget(done + affordable));
                     }
                     want.min(affordable)
                 };

@@ -19,6 +19,8 @@ struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
     delay: Duration,
     /// Added to `delay` for each position of a batch.
     delay_per_position: Duration,
+    /// What it says of [`PositionEvaluator::positions_in_parallel`].
+    parallel: usize,
     fail: bool,
 }
 
@@ -31,6 +33,7 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> TestEval<F> {
             saw_finished_game: AtomicBool::new(false),
             delay: Duration::ZERO,
             delay_per_position: Duration::ZERO,
+            parallel: 1,
             fail: false,
         }
     }
@@ -57,6 +60,10 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> PositionEvaluator for TestEval
             self.saw_finished_game.store(true, Ordering::SeqCst);
         }
         Ok(positions.iter().map(|g| (self.f)(g)).collect())
+    }
+
+    fn positions_in_parallel(&self) -> usize {
+        self.parallel
     }
 
     fn supports(&self, size: BoardSize) -> Result<(), String> {
@@ -265,6 +272,14 @@ fn small_budgets_get_small_batches() {
     let mut two = PuctBot::new(config(64, 8), TestEval::new(area_eval));
     two.search(&game);
     let sizes = two.evaluator().batch_sizes();
+    assert!(sizes.iter().all(|&b| b <= 2), "{sizes:?}");
+    assert!(sizes.contains(&2), "{sizes:?}");
+    // An evaluator of two threads gets two positions even at 16 visits.
+    let mut eval = TestEval::new(area_eval);
+    eval.parallel = 2;
+    let mut threads = PuctBot::new(config(16, 8), eval);
+    threads.search(&game);
+    let sizes = threads.evaluator().batch_sizes();
     assert!(sizes.iter().all(|&b| b <= 2), "{sizes:?}");
     assert!(sizes.contains(&2), "{sizes:?}");
     let mut wide = PuctBot::new(config(800, 8), TestEval::new(area_eval));

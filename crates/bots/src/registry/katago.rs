@@ -282,7 +282,7 @@ pub static KATAGO: Table<KataGoSettings> = Table {
         },
         Setting {
             name: "adaptive-batch",
-            help: "batches of at most one leaf per 32 visits the limit or the clock affords (batches spread their leaves by virtual loss)",
+            help: "batches of at most one leaf per 32 visits the limit or the clock affords, and at least one per thread (batches spread their leaves by virtual loss)",
             kind: Kind::Flag {
                 get: |s| s.search.adaptive_batch,
                 set: |s, on| s.search.adaptive_batch = on,

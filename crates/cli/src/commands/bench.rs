@@ -185,7 +185,7 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     if args.visits > 0 {
         writeln!(
             out,
-            "\nsearch from the empty board ({} visits, the bot's default batch of 8)",
+            "\nsearch from the empty board ({} visits, the bot's default batches: up to 8, one position per 32 visits)",
             args.visits
         )?;
         writeln!(
