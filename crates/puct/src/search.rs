@@ -451,7 +451,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // second, so a full batch could overrun a short clock by
             // seconds. The first round measures the cost of a visit, and
             // the visits the clock affords are then a budget like a visit
-            // limit: at 1 s a move on 19×19 about 11, so batches of 2.
+            // limit: at 1 s a move on 9×9 about 60, so single positions.
             if let Some(limit) = limits.max_time.or(limits.target_time) {
                 let elapsed = start.elapsed();
                 let done = self.stats.new_visits;
@@ -461,10 +461,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     let per_visit = (elapsed.as_secs_f64() / done as f64).max(1e-9);
                     let left = limit.saturating_sub(elapsed).as_secs_f64();
                     let affordable = ((left / per_visit) as u64).max(1);
-                    if self.config.adaptive_batch {
-                        want = want.min(self.batch_for_budget(done + affordable));
-                    }
-                    want.min(affordable)
+                    let cap = if self.config.adaptive_batch {
+                        affordable.min(self.batch_for_budget(done + affordable))
+                    } else {
+                        affordable
+                    };
+                    want.min(cap)
                 };
             }
             if want == 0 {
