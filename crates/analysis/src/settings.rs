@@ -325,6 +325,15 @@ pub static SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        name: "useGraphSearch",
+        help: "share the search of a position between the move orders that reach it (transpositions)",
+        scope: Scope::Query,
+        kind: Kind::Flag {
+            get: |s| s.search.puct.transpositions,
+            set: |s, on| s.search.puct.transpositions = on,
+        },
+    },
+    Setting {
         name: "subtreeValueBiasFactor",
         help: "share of the error found in the network's values of a local situation that corrects new leaves of the same situation (0: off)",
         scope: Scope::Query,

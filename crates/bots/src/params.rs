@@ -34,6 +34,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("cpuctUtilityStdevScale", "cpuct-stdev-scale"),
     ("fpuParentWeightByVisitedPolicy", "fpu-parent-blend"),
     ("subtreeValueBiasFactor", "subtree-bias"),
+    ("useGraphSearch", "transpositions"),
     ("policyOptimism", "policy-optimism"),
     ("rootPolicyOptimism", "root-policy-optimism"),
 ];

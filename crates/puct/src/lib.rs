@@ -298,6 +298,13 @@ pub struct PuctConfig {
     /// values that nodes of the same local situation showed, added to a
     /// new leaf's network value ([`crate::bias`]).
     pub subtree_value_bias: f32,
+    /// Share what is learned of a position between the lines that reach
+    /// it (KataGo's `useGraphSearch`, on): the first expanded node of a
+    /// position owns its search; another node of the same position (a
+    /// transposition) takes the owner's average while it has fewer visits
+    /// than the owner, and passes its visits on into the owner's subtree
+    /// once it has as many. A shared position costs one evaluation.
+    pub transpositions: bool,
     /// Make batches no larger than one leaf for every 32 visits of the
     /// budget: single positions up to 63 visits, batches of 2 at 64
     /// (virtual loss spreads a wide batch over moves a sequential search
@@ -392,6 +399,7 @@ impl Default for PuctConfig {
             lcb_min_visits: 0.15,
             adaptive_batch: true,
             subtree_value_bias: 0.45,
+            transpositions: true,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,
@@ -930,8 +938,8 @@ fn best_non_pass(tree: &Tree, game: &Game) -> Option<Move> {
         .map(|c| tree.node(c))
         .filter(|n| n.mv != Move::Pass && !n.excluded && game.legal(n.mv).is_ok())
         .max_by(|a, b| {
-            a.visits
-                .cmp(&b.visits)
+            a.edge_visits()
+                .cmp(&b.edge_visits())
                 .then(a.raw_prior.total_cmp(&b.raw_prior))
         })
         .map(|n| n.mv)
@@ -962,8 +970,8 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
     let value = |c| search::node_utility(tree, c, utility).map_or(0.0, |u| s * u);
     children.sort_by(|&a, &b| {
         tree.node(b)
-            .visits
-            .cmp(&tree.node(a).visits)
+            .edge_visits()
+            .cmp(&tree.node(a).edge_visits())
             .then(value(b).total_cmp(&value(a)))
     });
     let config = searcher.config();
@@ -974,10 +982,10 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
         .collect();
     // The move chosen by its bound goes first: the order is the choice.
     if config.lcb_selection {
-        if let Some(most) = children.first().map(|&c| tree.node(c).visits) {
+        if let Some(most) = children.first().map(|&c| tree.node(c).edge_visits()) {
             let floor = f64::from(config.lcb_min_visits) * f64::from(most);
             let chosen = (0..children.len())
-                .filter(|&i| f64::from(tree.node(children[i]).visits) >= floor)
+                .filter(|&i| f64::from(tree.node(children[i]).edge_visits()) >= floor)
                 .max_by(|&a, &b| bounds[a].0.total_cmp(&bounds[b].0));
             if let Some(i) = chosen.filter(|&i| i > 0) {
                 children[..=i].rotate_right(1);
@@ -1031,13 +1039,13 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
             let node = tree.node(c);
             let mut pv = vec![node.mv];
             pv.extend(tree.principal_variation(c, 20));
-            let mut pv_visits = vec![u64::from(node.visits)];
+            let mut pv_visits = vec![u64::from(node.edge_visits())];
             let mut at = c;
             while pv_visits.len() < pv.len() {
                 let Some(next) = tree.best_child(at) else {
                     break;
                 };
-                pv_visits.push(u64::from(tree.node(next).visits));
+                pv_visits.push(u64::from(tree.node(next).edge_visits()));
                 at = next;
             }
             let winrate = node.winrate_for(to_move).unwrap_or(0.5) as f32;
@@ -1050,7 +1058,7 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
             };
             PuctCandidate {
                 mv: node.mv,
-                visits: u64::from(node.visits),
+                visits: u64::from(node.edge_visits()),
                 no_result: no_result as f32,
                 winrate,
                 lead: (s * node.black_lead().unwrap_or(0.0)) as f32,

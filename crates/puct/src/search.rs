@@ -23,7 +23,7 @@ use tengen_core::{AnalysisDetail, BoardSize, Color, Game, Move, MoveFilter, Outc
 
 use super::bias::{situation_key, NO_ENTRY};
 use super::noise::dirichlet;
-use super::tree::{sign, LeafValue, NodeId, NodeState, Tree, ROOT};
+use super::tree::{position_key, sign, LeafValue, NodeId, NodeState, Tree, ROOT};
 use super::{EvaluatorError, NetEvaluation, PositionEvaluator, PuctConfig};
 
 /// When a search stops.
@@ -140,6 +140,9 @@ pub struct SearchStats {
     pub batches: u64,
     /// Visits that ended in a finished game, scored by the rules.
     pub terminal_visits: u64,
+    /// Visits that took a transposition's average instead of searching
+    /// ([`PuctConfig::transpositions`]).
+    pub transposed_visits: u64,
     /// Descents abandoned because their leaf was already queued in the batch.
     pub collisions: u64,
     /// Whether growth stopped because the tree reached its node limit.
@@ -303,12 +306,24 @@ struct Pending {
     frozen: bool,
 }
 
+/// What a descent does at a node whose position another node owns.
+enum Transposition {
+    /// Nothing: go on as in a tree.
+    None,
+    /// Back up the owner's average and stop.
+    CatchUp(NodeId),
+    /// Continue the descent in the owner's subtree.
+    Enter(NodeId),
+}
+
 /// How a descent ended.
 enum Descent {
     /// At an unevaluated position, queued.
     Leaf(Box<Pending>),
     /// At a finished game, already backed up.
     Terminal,
+    /// At a transposition with more visits, its average already backed up.
+    Transposed,
     /// At a leaf already queued; virtual losses undone.
     Collision,
     /// A move turned out illegal and was excluded; virtual losses undone.
@@ -503,7 +518,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     pub fn top_two(&self) -> (u32, u32) {
         let mut top = (0, 0);
         for c in self.tree.children(ROOT) {
-            let v = self.tree.node(c).visits;
+            let v = self.tree.node(c).edge_visits();
             if v > top.0 {
                 top = (v, top.0);
             } else if v > top.1 {
@@ -596,12 +611,14 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn round(&mut self, want: u64, stop: &dyn Fn() -> bool) -> Result<Round, EvaluatorError> {
         let mut leaves: Vec<Pending> = Vec::new();
         let mut terminal = 0u64;
+        let mut transposed = 0u64;
         let mut failures = 0u64;
         let max_failures = want + 16;
-        while (leaves.len() as u64 + terminal) < want && failures < max_failures {
+        while (leaves.len() as u64 + terminal + transposed) < want && failures < max_failures {
             match self.descend() {
                 Descent::Leaf(leaf) => leaves.push(*leaf),
                 Descent::Terminal => terminal += 1,
+                Descent::Transposed => transposed += 1,
                 Descent::Collision => {
                     self.stats.collisions += 1;
                     failures += 1;
@@ -614,9 +631,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         self.stats.terminal_visits += terminal;
-        self.stats.new_visits += terminal;
+        self.stats.transposed_visits += transposed;
+        self.stats.new_visits += terminal + transposed;
         if leaves.is_empty() {
-            if terminal == 0 {
+            if terminal + transposed == 0 {
                 // Nothing could be visited (should not happen): stop.
                 let error = EvaluatorError::new("no leaf could be reached");
                 self.stats.error = Some(error.to_string());
@@ -683,6 +701,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             let children = legal_policy(game, &eval.policy);
             if self.tree.has_room(children.len()) {
                 self.tree.expand(id, !to_move, &children);
+                if self.config.transpositions {
+                    self.tree.claim(id);
+                }
             } else {
                 self.stats.tree_full = true;
             }
@@ -777,9 +798,34 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn descend(&mut self) -> Descent {
         let mut game = self.game.clone();
         let mut path = vec![ROOT];
+        // Moves played from the root (a path also passes through the
+        // owners of transposed positions, which are no moves).
+        let mut depth = 1u32;
         self.tree.node_mut(ROOT).virtual_loss += 1;
         loop {
-            let id = *path.last().expect("a path has a root");
+            let mut id = *path.last().expect("a path has a root");
+            if self.config.transpositions && path.len() > 1 {
+                match self.transposition(id, &game, &path) {
+                    Transposition::None => {}
+                    Transposition::CatchUp(owner) => {
+                        let source = self.tree.node(owner).clone();
+                        for &at in &path {
+                            let node = self.tree.node_mut(at);
+                            node.virtual_loss = node.virtual_loss.saturating_sub(1);
+                            node.add_average_of(&source);
+                        }
+                        self.tree.node_mut(id).transposed += 1;
+                        self.count_entries(&path);
+                        self.update_bias(&path);
+                        return Descent::Transposed;
+                    }
+                    Transposition::Enter(owner) => {
+                        self.tree.node_mut(owner).virtual_loss += 1;
+                        path.push(owner);
+                        id = owner;
+                    }
+                }
+            }
             match self.tree.node(id).state {
                 NodeState::Terminal => {
                     let value = self.terminal_value(id, &game);
@@ -825,7 +871,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     }));
                 }
                 NodeState::Expanded => {
-                    let Some(child) = self.select(id, path.len() as u32, &game) else {
+                    let Some(child) = self.select(id, depth, &game) else {
                         // Every move excluded: score the position as it stands.
                         let value = exact_value(&game);
                         self.backup(&path, &value, self.exact_weight());
@@ -840,8 +886,45 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     }
                     self.tree.node_mut(child).virtual_loss += 1;
                     path.push(child);
+                    depth += 1;
                 }
             }
+        }
+    }
+
+    /// What a descent at `id` (not the root), whose position is `game`'s,
+    /// does about other nodes of the same position: nothing when `id` owns
+    /// its position or none is expanded elsewhere; take the owner's
+    /// average while `id` has fewer visits (KataGo's edge catch-up); go on
+    /// into the owner's subtree once it has as many. An owner on the path
+    /// (a repetition) is left alone.
+    fn transposition(&mut self, id: NodeId, game: &Game, path: &[NodeId]) -> Transposition {
+        let node = self.tree.node(id);
+        if node.pending || node.state == NodeState::Terminal {
+            return Transposition::None;
+        }
+        let key = if node.position_key != 0 {
+            node.position_key
+        } else {
+            match position_key(game) {
+                Some(key) => {
+                    self.tree.node_mut(id).position_key = key;
+                    key
+                }
+                None => return Transposition::None,
+            }
+        };
+        let Some(owner) = self.tree.owner(key) else {
+            return Transposition::None;
+        };
+        let owned = self.tree.node(owner);
+        if owner == id || owned.state != NodeState::Expanded || path.contains(&owner) {
+            return Transposition::None;
+        }
+        if self.tree.node(id).edge_visits() < owned.visits {
+            Transposition::CatchUp(owner)
+        } else {
+            Transposition::Enter(owner)
         }
     }
 
@@ -887,7 +970,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if child.excluded {
                 continue;
             }
-            let n = f64::from(child.visits + child.virtual_loss);
+            let n = f64::from(child.edge_visits() + child.virtual_loss);
             total += n;
             total_weight += child.weight_sum;
             if n > 0.0 {
@@ -924,7 +1007,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if child.excluded || filtered(c) {
                 continue;
             }
-            let visits = f64::from(child.visits);
+            let visits = f64::from(child.edge_visits());
             let vl = f64::from(child.virtual_loss);
             let n = visits + vl;
             let q = if n == 0.0 {
@@ -1066,7 +1149,22 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
             node.add(value, utility, weight);
         }
+        self.count_entries(path);
         self.update_bias(path);
+    }
+
+    /// Counts the transpositions a backed-up `path` entered: a step to a
+    /// node that is not a child.
+    fn count_entries(&mut self, path: &[NodeId]) {
+        if !self.config.transpositions {
+            return;
+        }
+        for step in path.windows(2) {
+            if !self.tree.children(step[0]).contains(&step[1]) {
+                self.tree.node_mut(step[0]).transposed += 1;
+                self.tree.node_mut(step[1]).entered += 1;
+            }
+        }
     }
 
     /// Takes the virtual losses of `path` off.

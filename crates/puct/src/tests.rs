@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use tengen_core::scoring::ownership;
 use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
 
-use super::tree::{NodeState, ROOT};
+use super::tree::{position_key, NodeState, ROOT};
 use super::*;
 
 /// An evaluator from a function of the position, counting what it is asked.
@@ -175,16 +175,21 @@ fn capture_position() -> Game {
     Game::from_position(board, Color::Black, rules(0.5))
 }
 
-/// Every expanded node has one visit of its own plus its children's; no
-/// virtual loss or queued mark is left behind.
+/// Every expanded node has one visit of its own plus its children's plus
+/// those it passed to a transposition; an unexpanded one only the latter;
+/// no virtual loss or queued mark is left behind.
 fn check_tree(tree: &Tree) {
     for id in 0..tree.len() as u32 {
         let node = tree.node(id);
         assert_eq!(node.virtual_loss, 0, "node {id}");
         assert!(!node.pending, "node {id}");
-        if node.state == NodeState::Expanded {
-            let children: u32 = tree.children(id).map(|c| tree.node(c).visits).sum();
-            assert_eq!(node.visits, 1 + children, "node {id}");
+        match node.state {
+            NodeState::Expanded => {
+                let children: u32 = tree.children(id).map(|c| tree.node(c).edge_visits()).sum();
+                assert_eq!(node.visits, 1 + children + node.transposed, "node {id}");
+            }
+            NodeState::Leaf => assert_eq!(node.visits, node.transposed, "node {id}"),
+            NodeState::Terminal => assert_eq!(node.transposed, 0, "node {id}"),
         }
     }
 }
@@ -198,7 +203,10 @@ fn visits_limit_is_honoured_and_counts_add_up() {
         assert_eq!(stats.root_visits, 100, "batch {batch}");
         assert_eq!(stats.new_visits, 100);
         assert_eq!(stats.reused_visits, 0);
-        assert_eq!(stats.evaluations + stats.terminal_visits, 100);
+        assert_eq!(
+            stats.evaluations + stats.terminal_visits + stats.transposed_visits,
+            100
+        );
         assert_eq!(bot.evaluator().positions(), stats.evaluations);
         assert_eq!(bot.evaluator().batch_sizes().len() as u64, stats.batches);
         assert!(bot
@@ -208,6 +216,65 @@ fn visits_limit_is_honoured_and_counts_add_up() {
             .all(|&b| b >= 1 && b <= batch));
         check_tree(bot.kept.tree().unwrap());
     }
+}
+
+#[test]
+fn transpositions_share_a_position_and_keep_the_counts_straight() {
+    let game = Game::new(size(5), rules(7.5));
+    let search = |transpositions: bool| {
+        let cfg = PuctConfig {
+            transpositions,
+            ..config(400, 1)
+        };
+        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        let stats = bot.search(&game);
+        let tree = bot.kept.tree().unwrap();
+        check_tree(tree);
+        assert_eq!(stats.root_visits, 400);
+        assert_eq!(
+            stats.evaluations + stats.terminal_visits + stats.transposed_visits,
+            stats.new_visits
+        );
+        assert_eq!(bot.evaluator().positions(), stats.evaluations);
+        // Each position is expanded once, by its owner: no two expanded
+        // nodes share a key.
+        let mut seen = std::collections::HashSet::new();
+        let expanded_keys = (0..tree.len() as u32)
+            .map(|id| tree.node(id))
+            .filter(|n| n.state == NodeState::Expanded && n.position_key != 0)
+            .map(|n| n.position_key);
+        for key in expanded_keys {
+            assert!(seen.insert(key), "position expanded twice");
+        }
+        (stats, tree.len())
+    };
+    let (on, _) = search(true);
+    let (off, _) = search(false);
+    assert!(on.transposed_visits > 0, "{on:?}");
+    assert_eq!(off.transposed_visits, 0);
+    // The shared positions save evaluations.
+    assert!(on.evaluations < off.evaluations, "{on:?} against {off:?}");
+}
+
+#[test]
+fn position_keys_meet_where_move_orders_meet() {
+    let after = |moves: &[&str]| {
+        let mut game = Game::new(size(5), rules(7.5));
+        for m in moves {
+            game.play(mv(&game, m)).unwrap();
+        }
+        game
+    };
+    let key = |moves: &[&str]| position_key(&after(moves));
+    assert_eq!(key(&["C3", "B2", "D4"]), key(&["D4", "B2", "C3"]));
+    assert!(key(&["C3", "B2", "D4"]).is_some());
+    // The same stones with the other side to move.
+    let mut other = after(&["C3", "B2", "D4"]);
+    other = other.with_mover(Color::Black);
+    assert_ne!(position_key(&other), key(&["C3", "B2", "D4"]));
+    assert_ne!(key(&["C3", "B2"]), key(&["C3", "B3"]));
+    // After a pass a position is never shared.
+    assert_eq!(key(&["C3", "pass"]), None);
 }
 
 #[test]
@@ -299,6 +366,10 @@ fn a_short_clock_gets_small_batches() {
             visits: None,
             time: Some(Duration::from_millis(60)),
             adaptive_batch,
+            // Catch-ups cost no evaluation: on 5×5 they are frequent enough
+            // to make the measured cost per visit, and so the batch,
+            // depend on them.
+            transpositions: false,
             ..config(0, 8)
         };
         let mut bot = PuctBot::new(cfg, eval);
@@ -1260,7 +1331,9 @@ fn a_kept_tree_keeps_its_bias_entries_and_a_fifth_of_the_dropped_nodes() {
         panic!("resigned")
     };
     let reply = bot.detailed_analysis().unwrap().candidates[0].pv[1];
+    check_tree(bot.kept.tree().unwrap());
     let old = bot.kept.tree().unwrap().clone();
+    check_tree(&old.reroot(&[first, reply]).unwrap());
     let new = old.reroot(&[first, reply]).unwrap();
     // Survivors' contributions by old entry, read off the new tree's nodes
     // (their statistics came along unchanged).

@@ -7,7 +7,9 @@
 //! sign for White. This is the usual per-ply negation, done when reading
 //! instead of when writing.
 
-use tengen_core::{Color, Move};
+use std::collections::HashMap;
+
+use tengen_core::{splitmix64, Color, Game, Move, Scoring};
 
 use crate::bias::{BiasTable, EntryId, NO_ENTRY};
 
@@ -94,6 +96,18 @@ pub struct Node {
     /// What this node last added to its bias entry: (weight × difference,
     /// weight).
     pub bias_last: (f64, f64),
+    /// The key of its position for transpositions ([`position_key`]), once
+    /// a descent has reached it; 0 before, or for a position never shared
+    /// (after a pass).
+    pub position_key: u64,
+    /// Visits that went to another node's search of the same position:
+    /// catch-ups and descents into the owner's subtree. The others are its
+    /// own evaluation and its children's visits.
+    pub transposed: u32,
+    /// Visits that came through another node of the same position (a
+    /// transposition entered) rather than from its parent. Its parent's
+    /// choice weighs only the rest: [`Node::edge_visits`].
+    pub entered: u32,
 }
 
 impl Node {
@@ -125,7 +139,16 @@ impl Node {
             own_weight: 0.0,
             own_utility: 0.0,
             bias_last: (0.0, 0.0),
+            position_key: 0,
+            transposed: 0,
+            entered: 0,
         }
+    }
+
+    /// Visits that came from its parent: those its parent's choice counts
+    /// (KataGo's edge visits). All of its visits make its value.
+    pub fn edge_visits(&self) -> u32 {
+        self.visits - self.entered
     }
 
     /// Whether any visit has been counted (with a positive weight).
@@ -177,6 +200,30 @@ impl Node {
         self.score_sq_sum += weight * f64::from(value.score_sq);
         self.utility_sum += weight * utility;
         self.utility_sq_sum += weight * utility * utility;
+    }
+
+    /// Adds one visit carrying `source`'s averages: its mean values, mean
+    /// utility and mean squares (so that the spread of its utility carries
+    /// over), at its average weight per visit. A transposition's catch-up:
+    /// the position was searched elsewhere in the tree, and this path
+    /// takes what was learned there.
+    pub fn add_average_of(&mut self, source: &Node) {
+        if !source.counted() {
+            return;
+        }
+        let n = source.weight_sum;
+        let weight = n / f64::from(source.visits);
+        let share = weight / n;
+        self.visits += 1;
+        self.weight_sum += weight;
+        self.weight_sq_sum += weight * weight;
+        self.black_win_sum += share * source.black_win_sum;
+        self.white_win_sum += share * source.white_win_sum;
+        self.black_lead_sum += share * source.black_lead_sum;
+        self.black_score_sum += share * source.black_score_sum;
+        self.score_sq_sum += share * source.score_sq_sum;
+        self.utility_sum += share * source.utility_sum;
+        self.utility_sq_sum += share * source.utility_sq_sum;
     }
 
     /// What this node adds to its subtree value bias entry, from its
@@ -257,6 +304,9 @@ pub struct Tree {
     max_nodes: usize,
     /// The subtree value bias learned in this tree.
     pub bias: BiasTable,
+    /// For each position key, the node whose subtree searches that
+    /// position ([`Tree::owner`]).
+    owners: HashMap<u64, NodeId>,
 }
 
 impl Tree {
@@ -267,6 +317,28 @@ impl Tree {
             nodes: vec![Node::new(Move::Pass, to_move, 1.0)],
             max_nodes: max_nodes.max(1),
             bias: BiasTable::default(),
+            owners: HashMap::new(),
+        }
+    }
+
+    /// The node whose subtree searches the position of `key`, when one
+    /// has been expanded.
+    pub fn owner(&self, key: u64) -> Option<NodeId> {
+        self.owners.get(&key).copied()
+    }
+
+    /// Makes `id` (expanded, with its position's key set) the owner of its
+    /// position unless an expanded node already is.
+    pub fn claim(&mut self, id: NodeId) {
+        let key = self.node(id).position_key;
+        if key == 0 || self.node(id).state != NodeState::Expanded {
+            return;
+        }
+        let taken = self
+            .owner(key)
+            .is_some_and(|o| o != id && self.node(o).state == NodeState::Expanded);
+        if !taken {
+            self.owners.insert(key, id);
         }
     }
 
@@ -352,16 +424,17 @@ impl Tree {
         let mut best: Option<(NodeId, u32, f64)> = None;
         for c in self.children(id) {
             let child = self.node(c);
-            if child.excluded || child.visits == 0 {
+            let visits = child.edge_visits();
+            if child.excluded || visits == 0 {
                 continue;
             }
             let value = sign(color) * child.black_win_loss().unwrap_or(0.0);
             let better = match best {
                 None => true,
-                Some((_, v, q)) => child.visits > v || (child.visits == v && value > q),
+                Some((_, v, q)) => visits > v || (visits == v && value > q),
             };
             if better {
-                best = Some((c, child.visits, value));
+                best = Some((c, visits, value));
             }
         }
         best.map(|(c, _, _)| c)
@@ -459,10 +532,23 @@ impl Tree {
                 node.bias_entry = remap[node.bias_entry as usize];
             }
         }
+        // Each position's owner: its most visited expanded node.
+        let mut owners: HashMap<u64, NodeId> = HashMap::new();
+        for (id, node) in nodes.iter().enumerate() {
+            if node.position_key == 0 || node.state != NodeState::Expanded {
+                continue;
+            }
+            let id = id as NodeId;
+            let entry = owners.entry(node.position_key).or_insert(id);
+            if nodes[*entry as usize].visits < node.visits {
+                *entry = id;
+            }
+        }
         Some(Tree {
             nodes,
             max_nodes: self.max_nodes,
             bias,
+            owners,
         })
     }
 
@@ -476,4 +562,31 @@ impl Tree {
         }
         count
     }
+}
+
+/// The key under which transposed positions meet: the stones, the side to
+/// move, the ko point and, when captures count (territory scoring), the
+/// prisoners. `None` for a finished game or a position after a pass, which
+/// are never shared (a pass changes what a second pass means). Never 0.
+pub fn position_key(game: &Game) -> Option<u64> {
+    if game.consecutive_passes() > 0 || game.is_over() {
+        return None;
+    }
+    let board = game.board();
+    let mut key = board.hash();
+    let mut mix = |x: u64| {
+        key = splitmix64(key ^ x);
+    };
+    mix(match game.to_move() {
+        Color::Black => 0x6a09_e667,
+        Color::White => 0xbb67_ae85,
+    });
+    mix(board
+        .ko_point()
+        .map_or(0x3c6e_f372, |p| p.index() as u64 + 1));
+    if game.rules().scoring == Scoring::Territory {
+        let captures = board.captures();
+        mix(u64::from(captures[Color::Black]) << 32 | u64::from(captures[Color::White]));
+    }
+    Some(key.max(1))
 }

@@ -261,6 +261,15 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "transpositions",
+            help: "share the search of a position between the move orders that reach it: the first node expanded owns it, the others take its average and pass their visits into its subtree (useGraphSearch)",
+            kind: Kind::Flag {
+                get: |s| s.search.transpositions,
+                set: |s, on| s.search.transpositions = on,
+            },
+            applies: None,
+        },
+        Setting {
             name: "uncertainty",
             help: "weight each evaluation by the certainty the network gives it (its short-term error heads), finished games the most (useUncertainty)",
             kind: Kind::Flag {
