@@ -334,6 +334,17 @@ pub static SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        name: "valueWeightExponent",
+        help: "weigh a node's children by the chance each is the best, to this power, when its value is made from theirs (0: the plain average)",
+        scope: Scope::Query,
+        kind: Kind::Real {
+            min: 0.0,
+            max: 1.0,
+            get: |s| f64::from(s.search.puct.value_weight_exponent),
+            set: |s, v| s.search.puct.value_weight_exponent = v as f32,
+        },
+    },
+    Setting {
         name: "subtreeValueBiasFactor",
         help: "share of the error found in the network's values of a local situation that corrects new leaves of the same situation (0: off)",
         scope: Scope::Query,

@@ -35,6 +35,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("fpuParentWeightByVisitedPolicy", "fpu-parent-blend"),
     ("subtreeValueBiasFactor", "subtree-bias"),
     ("useGraphSearch", "transpositions"),
+    ("valueWeightExponent", "value-weight"),
     ("policyOptimism", "policy-optimism"),
     ("rootPolicyOptimism", "root-policy-optimism"),
 ];

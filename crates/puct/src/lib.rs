@@ -305,6 +305,14 @@ pub struct PuctConfig {
     /// than the owner, and passes its visits on into the owner's subtree
     /// once it has as many. A shared position costs one evaluation.
     pub transpositions: bool,
+    /// Weigh a node's children by how likely each is the best (KataGo's
+    /// `valueWeightExponent`; 0, the plain average, turns it off): a
+    /// node's value is recomputed after every visit through it from its
+    /// own evaluation and its children's values, each child's weight
+    /// times `P(best)^exponent`, `P(best)` from its value's distance to
+    /// their average in units of its uncertainty. Moves the search tried
+    /// and found bad then drag their parent's value down less.
+    pub value_weight_exponent: f32,
     /// Make batches no larger than one leaf for every 32 visits of the
     /// budget: single positions up to 63 visits, batches of 2 at 64
     /// (virtual loss spreads a wide batch over moves a sequential search
@@ -400,6 +408,7 @@ impl Default for PuctConfig {
             adaptive_batch: true,
             subtree_value_bias: 0.45,
             transpositions: true,
+            value_weight_exponent: 0.0,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,

@@ -738,6 +738,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         node.nn_utility = nn_utility as f32;
         node.own_weight = weight;
         node.own_utility = utility;
+        node.own_value = value;
         self.backup_with(&leaf.path, &value, utility, weight);
         self.stats.new_visits += 1;
     }
@@ -816,6 +817,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         }
                         self.tree.node_mut(id).transposed += 1;
                         self.count_entries(&path);
+                        self.recompute_path(&path);
                         self.update_bias(&path);
                         return Descent::Transposed;
                     }
@@ -1150,7 +1152,24 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.add(value, utility, weight);
         }
         self.count_entries(path);
+        self.recompute_path(path);
         self.update_bias(path);
+    }
+
+    /// With value weighting on ([`PuctConfig::value_weight_exponent`]),
+    /// recomputes the statistics of the expanded nodes of `path`, deepest
+    /// first, from their own evaluation and their children's.
+    fn recompute_path(&mut self, path: &[NodeId]) {
+        let exponent = f64::from(self.config.value_weight_exponent);
+        if exponent <= 0.0 {
+            return;
+        }
+        for &id in path.iter().rev() {
+            let node = self.tree.node(id);
+            if node.state == NodeState::Expanded && node.own_weight > 0.0 {
+                recompute_node(&mut *self.tree, id, exponent, self.config.transpositions);
+            }
+        }
     }
 
     /// Counts the transpositions a backed-up `path` entered: a step to a
@@ -1173,6 +1192,129 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             let node = self.tree.node_mut(id);
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
         }
+    }
+}
+
+/// Recomputes the statistics of expanded node `id` from its own
+/// evaluation and its visited children's averages (a transposed child's
+/// from its position's owner, when `transpositions`), as KataGo's
+/// `recomputeNodeStats` does: each child weighs its weight scaled to the
+/// visits it had from `id`, times `(P(best) + 0.0001)^exponent`, the
+/// weights then scaled back to their first total. Its visit count is
+/// left as it is.
+pub fn recompute_node(tree: &mut Tree, id: NodeId, exponent: f64, transpositions: bool) {
+    let node = tree.node(id);
+    let s = sign(node.to_move);
+    // (source of the statistics, weight, utility for the side to move).
+    let mut children: Vec<(NodeId, f64, f64)> = Vec::new();
+    for c in tree.children(id) {
+        let child = tree.node(c);
+        let edge = child.edge_visits();
+        if edge == 0 || child.excluded {
+            continue;
+        }
+        let source = if transpositions && child.position_key != 0 {
+            tree.owner(child.position_key)
+                .filter(|&o| tree.node(o).visits > 0)
+                .unwrap_or(c)
+        } else {
+            c
+        };
+        let from = tree.node(source);
+        if from.visits == 0 || from.weight_sum <= 0.0 {
+            continue;
+        }
+        let share = f64::from(edge.min(from.visits)) / f64::from(from.visits);
+        let weight = from.weight_sum * share;
+        children.push((source, weight, s * from.utility_sum / from.weight_sum));
+    }
+    let adjusted = value_weights(
+        &children.iter().map(|&(_, w, u)| (w, u)).collect::<Vec<_>>(),
+        exponent,
+    );
+    let total: f64 = children.iter().map(|&(_, w, _)| w).sum();
+    let node = tree.node(id);
+    let (w0, own, u0) = (node.own_weight, node.own_value, node.own_utility);
+    let mut sums = [
+        w0 * f64::from(own.black_win),
+        w0 * f64::from(own.white_win),
+        w0 * f64::from(own.black_lead),
+        w0 * f64::from(own.black_score),
+        w0 * f64::from(own.score_sq),
+        w0 * u0,
+        w0 * u0 * u0,
+    ];
+    let mut weight_sq = w0 * w0;
+    for (&(source, _, _), &a) in children.iter().zip(&adjusted) {
+        let from = tree.node(source);
+        let scale = a / from.weight_sum;
+        let parts = [
+            from.black_win_sum,
+            from.white_win_sum,
+            from.black_lead_sum,
+            from.black_score_sum,
+            from.score_sq_sum,
+            from.utility_sum,
+            from.utility_sq_sum,
+        ];
+        for (sum, part) in sums.iter_mut().zip(parts) {
+            *sum += scale * part;
+        }
+        weight_sq += scale * scale * from.weight_sq_sum;
+    }
+    let node = tree.node_mut(id);
+    node.weight_sum = w0 + total;
+    node.weight_sq_sum = weight_sq;
+    [
+        node.black_win_sum,
+        node.white_win_sum,
+        node.black_lead_sum,
+        node.black_score_sum,
+        node.score_sq_sum,
+        node.utility_sum,
+        node.utility_sq_sum,
+    ] = sums;
+}
+
+/// The weights of children given as (weight, utility for the side to
+/// move), each times `(P(best) + 0.0001)^exponent` and scaled back to the
+/// same total. `P(best)` is the normal probability that a child's value
+/// lies above their weighted average, its uncertainty `1 / √(1.5 √w)`
+/// (KataGo's `downweightBadChildrenAndNormalizeWeight`).
+pub fn value_weights(children: &[(f64, f64)], exponent: f64) -> Vec<f64> {
+    let total: f64 = children.iter().map(|&(w, _)| w).sum();
+    if total <= 0.0 || exponent <= 0.0 {
+        return children.iter().map(|&(w, _)| w).collect();
+    }
+    let mean = children.iter().map(|&(w, u)| w * u).sum::<f64>() / total;
+    let raw: Vec<f64> = children
+        .iter()
+        .map(|&(w, u)| {
+            let precision = 1.5 * w.sqrt();
+            let stdev = (1e-8 + 1.0 / precision).sqrt();
+            let p = normal_cdf((u - mean) / stdev) + 0.0001;
+            w * p.powf(exponent)
+        })
+        .collect();
+    let raw_total: f64 = raw.iter().sum();
+    raw.iter().map(|w| w * total / raw_total).collect()
+}
+
+/// The standard normal distribution function, through the complementary
+/// error function's rational approximation (Abramowitz and Stegun 7.1.26,
+/// absolute error below 1.5e-7).
+pub fn normal_cdf(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erfc = poly * (-x * x).exp();
+    if z >= 0.0 {
+        1.0 - 0.5 * erfc
+    } else {
+        0.5 * erfc
     }
 }
 

@@ -257,6 +257,79 @@ fn transpositions_share_a_position_and_keep_the_counts_straight() {
 }
 
 #[test]
+fn the_normal_distribution_function() {
+    assert!((search::normal_cdf(0.0) - 0.5).abs() < 1e-7);
+    assert!((search::normal_cdf(1.959_964) - 0.975).abs() < 1e-6);
+    assert!((search::normal_cdf(-1.0) - 0.158_655_25).abs() < 1e-6);
+    assert!(search::normal_cdf(-40.0) >= 0.0 && search::normal_cdf(40.0) <= 1.0);
+}
+
+#[test]
+fn value_weights_favour_the_better_child_and_keep_the_total() {
+    let children = [(10.0, 0.5), (10.0, -0.5), (2.0, 0.0)];
+    let weights = search::value_weights(&children, 0.25);
+    assert!(weights[0] > 10.0 && weights[1] < 10.0, "{weights:?}");
+    assert!((weights.iter().sum::<f64>() - 22.0).abs() < 1e-9);
+    // Off: the weights as they are.
+    assert_eq!(search::value_weights(&children, 0.0), vec![10.0, 10.0, 2.0]);
+    // Equal values: equal treatment.
+    let level = search::value_weights(&[(4.0, 0.1), (4.0, 0.1)], 0.25);
+    assert!((level[0] - level[1]).abs() < 1e-12);
+}
+
+#[test]
+fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
+    let game = Game::new(size(5), rules(7.5));
+    for transpositions in [false, true] {
+        let cfg = PuctConfig {
+            value_weight_exponent: 0.25,
+            transpositions,
+            ..config(300, 1)
+        };
+        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        let weighted = bot.search(&game);
+        let tree = bot.kept.tree().unwrap();
+        check_tree(tree);
+        if !transpositions {
+            // Each node was last recomputed after its children last
+            // changed: recomputing it again changes nothing.
+            let mut again = tree.clone();
+            for id in (0..tree.len() as u32).rev() {
+                let node = tree.node(id);
+                if node.state != NodeState::Expanded {
+                    continue;
+                }
+                search::recompute_node(&mut again, id, 0.25, false);
+                let fresh = again.node(id);
+                assert!(
+                    (fresh.utility_sum - node.utility_sum).abs() < 1e-9,
+                    "node {id}"
+                );
+                assert!(
+                    (fresh.weight_sum - node.weight_sum).abs() < 1e-9,
+                    "node {id}"
+                );
+                assert!((fresh.black_win_sum - node.black_win_sum).abs() < 1e-9);
+            }
+        }
+        // The root's value is not the plain average of its visits.
+        let plain = {
+            let mut bot = PuctBot::new(
+                PuctConfig {
+                    transpositions,
+                    ..config(300, 1)
+                },
+                TestEval::new(area_eval),
+            );
+            bot.search(&game);
+            bot.kept.tree().unwrap().root().utility_sum
+        };
+        assert_eq!(weighted.root_visits, 300);
+        assert_ne!(tree.root().utility_sum, plain);
+    }
+}
+
+#[test]
 fn position_keys_meet_where_move_orders_meet() {
     let after = |moves: &[&str]| {
         let mut game = Game::new(size(5), rules(7.5));

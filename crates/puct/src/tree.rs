@@ -93,6 +93,9 @@ pub struct Node {
     /// Black's utility its own evaluation was backed up with (the
     /// network's, corrected by the subtree value bias).
     pub own_utility: f64,
+    /// Its own evaluation's values (set when evaluated): what its
+    /// statistics start from when they are recomputed from its children.
+    pub own_value: LeafValue,
     /// What this node last added to its bias entry: (weight × difference,
     /// weight).
     pub bias_last: (f64, f64),
@@ -138,6 +141,7 @@ impl Node {
             bias_entry: NO_ENTRY,
             own_weight: 0.0,
             own_utility: 0.0,
+            own_value: LeafValue::from_lead(0.0, 0.0, 0.0),
             bias_last: (0.0, 0.0),
             position_key: 0,
             transposed: 0,

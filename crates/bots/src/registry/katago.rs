@@ -270,6 +270,17 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "value-weight",
+            help: "weigh a node's children by the chance each is the best, to this power, when its value is made from theirs: moves tried and found bad drag it down less (valueWeightExponent; 0: the plain average)",
+            kind: Kind::Real {
+                min: 0.0,
+                max: 1.0,
+                get: |s| wide(s.search.value_weight_exponent),
+                set: |s, x| s.search.value_weight_exponent = x as f32,
+            },
+            applies: None,
+        },
+        Setting {
             name: "uncertainty",
             help: "weight each evaluation by the certainty the network gives it (its short-term error heads), finished games the most (useUncertainty)",
             kind: Kind::Flag {
