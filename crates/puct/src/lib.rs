@@ -306,7 +306,7 @@ pub struct PuctConfig {
     /// once it has as many. A shared position costs one evaluation.
     pub transpositions: bool,
     /// Weigh a node's children by how likely each is the best (KataGo's
-    /// `valueWeightExponent`; 0, the plain average, turns it off): a
+    /// `valueWeightExponent`, 0.25; 0, the plain average, turns it off): a
     /// node's value is recomputed after every visit through it from its
     /// own evaluation and its children's values, each child's weight
     /// times `P(best)^exponent`, `P(best)` from its value's distance to
@@ -408,7 +408,7 @@ impl Default for PuctConfig {
             adaptive_batch: true,
             subtree_value_bias: 0.45,
             transpositions: true,
-            value_weight_exponent: 0.0,
+            value_weight_exponent: 0.25,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,

@@ -317,6 +317,7 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
             let mut bot = PuctBot::new(
                 PuctConfig {
                     transpositions,
+                    value_weight_exponent: 0.0,
                     ..config(300, 1)
                 },
                 TestEval::new(area_eval),
