@@ -816,9 +816,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                             node.add_average_of(&source);
                         }
                         self.tree.node_mut(id).transposed += 1;
-                        self.count_entries(&path);
-                        self.recompute_path(&path);
-                        self.update_bias(&path);
+                        self.after_backup(&path);
                         return Descent::Transposed;
                     }
                     Transposition::Enter(owner) => {
@@ -1151,6 +1149,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.virtual_loss = node.virtual_loss.saturating_sub(1);
             node.add(value, utility, weight);
         }
+        self.after_backup(path);
+    }
+
+    /// What follows every visit backed up along `path`: the transpositions
+    /// it crossed counted, the values recomputed, the bias entries updated.
+    fn after_backup(&mut self, path: &[NodeId]) {
         self.count_entries(path);
         self.recompute_path(path);
         self.update_bias(path);
