@@ -345,6 +345,15 @@ pub static SETTINGS: &[Setting] = &[
         },
     },
     Setting {
+        name: "useNoisePruning",
+        help: "in a node's value, count less of the visits noise or luck gave a child worse than the likelier moves before it",
+        scope: Scope::Query,
+        kind: Kind::Flag {
+            get: |s| s.search.puct.noise_pruning,
+            set: |s, on| s.search.puct.noise_pruning = on,
+        },
+    },
+    Setting {
         name: "subtreeValueBiasFactor",
         help: "share of the error found in the network's values of a local situation that corrects new leaves of the same situation (0: off)",
         scope: Scope::Query,

@@ -36,6 +36,7 @@ const KATAGO_NAMES: &[(&str, &str)] = &[
     ("subtreeValueBiasFactor", "subtree-bias"),
     ("useGraphSearch", "transpositions"),
     ("valueWeightExponent", "value-weight"),
+    ("useNoisePruning", "noise-pruning"),
     ("policyOptimism", "policy-optimism"),
     ("rootPolicyOptimism", "root-policy-optimism"),
 ];

@@ -313,6 +313,12 @@ pub struct PuctConfig {
     /// their average in units of its uncertainty. Moves the search tried
     /// and found bad then drag their parent's value down less.
     pub value_weight_exponent: f32,
+    /// Take out of a node's value the weight that noise gave its poorer
+    /// children (KataGo's `useNoisePruning`): a child worse than the
+    /// children of higher prior before it, with more than twice its share
+    /// by policy of their weight, counts with less of that excess the
+    /// further below them it is ([`search::noise_pruned_weights`]).
+    pub noise_pruning: bool,
     /// Make batches no larger than one leaf for every 32 visits of the
     /// budget: single positions up to 63 visits, batches of 2 at 64
     /// (virtual loss spreads a wide batch over moves a sequential search
@@ -409,6 +415,7 @@ impl Default for PuctConfig {
             subtree_value_bias: 0.45,
             transpositions: true,
             value_weight_exponent: 0.25,
+            noise_pruning: false,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,

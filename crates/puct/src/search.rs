@@ -1160,18 +1160,25 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.update_bias(path);
     }
 
-    /// With value weighting on ([`PuctConfig::value_weight_exponent`]),
-    /// recomputes the statistics of the expanded nodes of `path`, deepest
+    /// With value weighting ([`PuctConfig::value_weight_exponent`]) or
+    /// noise pruning ([`PuctConfig::noise_pruning`]) on, recomputes the statistics of the expanded nodes of `path`, deepest
     /// first, from their own evaluation and their children's.
     fn recompute_path(&mut self, path: &[NodeId]) {
         let exponent = f64::from(self.config.value_weight_exponent);
-        if exponent <= 0.0 {
+        let noise_pruning = self.config.noise_pruning;
+        if exponent <= 0.0 && !noise_pruning {
             return;
         }
         for &id in path.iter().rev() {
             let node = self.tree.node(id);
             if node.state == NodeState::Expanded && node.own_weight > 0.0 {
-                recompute_node(&mut *self.tree, id, exponent, self.config.transpositions);
+                recompute_node(
+                    &mut *self.tree,
+                    id,
+                    exponent,
+                    self.config.transpositions,
+                    noise_pruning,
+                );
             }
         }
     }
@@ -1203,14 +1210,21 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 /// evaluation and its visited children's averages (a transposed child's
 /// from its position's owner, when `transpositions`), as KataGo's
 /// `recomputeNodeStats` does: each child weighs its weight scaled to the
-/// visits it had from `id`, times `(P(best) + 0.0001)^exponent`, the
-/// weights then scaled back to their first total. Its visit count is
-/// left as it is.
-pub fn recompute_node(tree: &mut Tree, id: NodeId, exponent: f64, transpositions: bool) {
+/// visits it had from `id`, less the excess [`noise_pruned_weights`]
+/// removes when `noise_pruning`, times `(P(best) + 0.0001)^exponent`, the
+/// weights then scaled back to their total. Its visit count is left as it
+/// is.
+pub fn recompute_node(
+    tree: &mut Tree,
+    id: NodeId,
+    exponent: f64,
+    transpositions: bool,
+    noise_pruning: bool,
+) {
     let node = tree.node(id);
     let s = sign(node.to_move);
-    // (source of the statistics, weight, utility for the side to move).
-    let mut children: Vec<(NodeId, f64, f64)> = Vec::new();
+    // (source of the statistics, weight, utility for the side to move, prior).
+    let mut children: Vec<(NodeId, f64, f64, f32)> = Vec::new();
     for c in tree.children(id) {
         let child = tree.node(c);
         let edge = child.edge_visits();
@@ -1230,13 +1244,30 @@ pub fn recompute_node(tree: &mut Tree, id: NodeId, exponent: f64, transpositions
         }
         let share = f64::from(edge.min(from.visits)) / f64::from(from.visits);
         let weight = from.weight_sum * share;
-        children.push((source, weight, s * from.utility_sum / from.weight_sum));
+        children.push((
+            source,
+            weight,
+            s * from.utility_sum / from.weight_sum,
+            child.prior,
+        ));
     }
-    let adjusted = value_weights(
-        &children.iter().map(|&(_, w, u)| (w, u)).collect::<Vec<_>>(),
-        exponent,
-    );
-    let total: f64 = children.iter().map(|&(_, w, _)| w).sum();
+    let mut weighted: Vec<(f64, f64)> = children.iter().map(|&(_, w, u, _)| (w, u)).collect();
+    if noise_pruning {
+        // Pruning reads the children in policy order, as they were made.
+        children.sort_by(|a, b| b.3.total_cmp(&a.3));
+        let ordered: Vec<(f64, f64, f64)> = children
+            .iter()
+            .map(|&(_, w, u, p)| (w, u, f64::from(p)))
+            .collect();
+        let pruned = noise_pruned_weights(&ordered);
+        weighted = ordered
+            .iter()
+            .zip(pruned)
+            .map(|(&(_, u, _), w)| (w, u))
+            .collect();
+    }
+    let adjusted = value_weights(&weighted, exponent);
+    let total: f64 = weighted.iter().map(|&(w, _)| w).sum();
     let node = tree.node(id);
     let (w0, own, u0) = (node.own_weight, node.own_value, node.own_utility);
     let mut sums = [
@@ -1249,7 +1280,7 @@ pub fn recompute_node(tree: &mut Tree, id: NodeId, exponent: f64, transpositions
         w0 * u0 * u0,
     ];
     let mut weight_sq = w0 * w0;
-    for (&(source, _, _), &a) in children.iter().zip(&adjusted) {
+    for (&(source, ..), &a) in children.iter().zip(&adjusted) {
         let from = tree.node(source);
         let scale = a / from.weight_sum;
         let parts = [
@@ -1278,6 +1309,42 @@ pub fn recompute_node(tree: &mut Tree, id: NodeId, exponent: f64, transpositions
         node.utility_sum,
         node.utility_sq_sum,
     ] = sums;
+}
+
+/// How far below the average of the better-prior children a child's
+/// utility must fall for [`noise_pruned_weights`] to take most of its
+/// excess weight (KataGo's `noisePruneUtilityScale`).
+const NOISE_PRUNE_UTILITY_SCALE: f64 = 0.15;
+
+/// The weights of children given as (weight, utility for the side to
+/// move, prior) in policy order, highest first, with the weight that
+/// noise gave them taken off (KataGo's `pruneNoiseWeight`): a child whose
+/// utility lies below the weighted average of the children before it,
+/// and whose weight exceeds twice its share by policy of theirs, loses
+/// that excess times `1 − exp(−gap / 0.15)`. Visits that root noise, or
+/// an early lucky evaluation, sent to a poor move then count less in the
+/// parent's value; a child within its policy share keeps its weight.
+pub fn noise_pruned_weights(children: &[(f64, f64, f64)]) -> Vec<f64> {
+    let mut weights: Vec<f64> = children.iter().map(|&(w, _, _)| w).collect();
+    if children.len() <= 1 || weights.iter().sum::<f64>() <= 1e-5 {
+        return weights;
+    }
+    let (mut utility_sum, mut weight_sum, mut prior_sum) = (0.0, 0.0, 0.0);
+    for (i, &(weight, utility, prior)) in children.iter().enumerate() {
+        let prior = prior.max(1e-30);
+        if weight_sum > 0.0 && prior_sum > 0.0 {
+            let gap = utility_sum / weight_sum - utility;
+            let lenient_share = 2.0 * weight_sum * prior / prior_sum;
+            if gap > 0.0 && weight > lenient_share {
+                let excess = weight - lenient_share;
+                weights[i] = weight - excess * (1.0 - (-gap / NOISE_PRUNE_UTILITY_SCALE).exp());
+            }
+        }
+        utility_sum += utility * weights[i];
+        weight_sum += weights[i];
+        prior_sum += prior;
+    }
+    weights
 }
 
 /// The weights of children given as (weight, utility for the side to

@@ -278,12 +278,38 @@ fn value_weights_favour_the_better_child_and_keep_the_total() {
 }
 
 #[test]
+fn noise_pruning_takes_only_the_excess_of_a_worse_child() {
+    // (weight, utility, prior), highest prior first.
+    let children = [(10.0, 0.5, 0.6), (10.0, -0.5, 0.1), (2.0, 0.0, 0.3)];
+    let pruned = search::noise_pruned_weights(&children);
+    // The first child has nothing before it to be compared with.
+    assert_eq!(pruned[0], 10.0);
+    // The second is a full point worse than the first, with ten times
+    // the weight its policy share (0.1 / 0.6 of 10) allows twice over:
+    // nearly all the excess above 2 × 10/6 goes.
+    let lenient = 2.0 * 10.0 * 0.1 / 0.6;
+    let expected = 10.0 - (10.0 - lenient) * (1.0 - (-1.0f64 / 0.15).exp());
+    assert!((pruned[1] - expected).abs() < 1e-12, "{pruned:?}");
+    assert!(pruned[1] > lenient);
+    // The third is worse than the average before it, but within its share.
+    assert_eq!(pruned[2], 2.0);
+    // A child better than those before it keeps all its weight.
+    let better = search::noise_pruned_weights(&[(10.0, 0.0, 0.9), (10.0, 0.3, 0.05)]);
+    assert_eq!(better, vec![10.0, 10.0]);
+    // A lone child is left alone.
+    assert_eq!(search::noise_pruned_weights(&[(3.0, -1.0, 0.2)]), vec![3.0]);
+}
+
+#[test]
 fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
     let game = Game::new(size(5), rules(7.5));
-    for transpositions in [false, true] {
+    for (transpositions, noise_pruning) in
+        [(false, false), (true, false), (false, true), (true, true)]
+    {
         let cfg = PuctConfig {
             value_weight_exponent: 0.25,
             transpositions,
+            noise_pruning,
             ..config(300, 1)
         };
         let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
@@ -299,7 +325,7 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
                 if node.state != NodeState::Expanded {
                     continue;
                 }
-                search::recompute_node(&mut again, id, 0.25, false);
+                search::recompute_node(&mut again, id, 0.25, false, noise_pruning);
                 let fresh = again.node(id);
                 assert!(
                     (fresh.utility_sum - node.utility_sum).abs() < 1e-9,
@@ -318,6 +344,7 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
                 PuctConfig {
                     transpositions,
                     value_weight_exponent: 0.0,
+                    noise_pruning: false,
                     ..config(300, 1)
                 },
                 TestEval::new(area_eval),

@@ -281,6 +281,15 @@ pub static KATAGO: Table<KataGoSettings> = Table {
             applies: None,
         },
         Setting {
+            name: "noise-pruning",
+            help: "in a node's value, count less of the visits noise or luck gave a child worse than the likelier moves before it, beyond twice its share by policy (useNoisePruning)",
+            kind: Kind::Flag {
+                get: |s| s.search.noise_pruning,
+                set: |s, on| s.search.noise_pruning = on,
+            },
+            applies: None,
+        },
+        Setting {
             name: "uncertainty",
             help: "weight each evaluation by the certainty the network gives it (its short-term error heads), finished games the most (useUncertainty)",
             kind: Kind::Flag {
