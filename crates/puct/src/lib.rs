@@ -317,7 +317,8 @@ pub struct PuctConfig {
     /// children (KataGo's `useNoisePruning`): a child worse than the
     /// children of higher prior before it, with more than twice its share
     /// by policy of their weight, counts with less of that excess the
-    /// further below them it is ([`search::noise_pruned_weights`]).
+    /// further below them it is ([`search::noise_pruned_weights`]). On,
+    /// as in KataGo's GTP engine.
     pub noise_pruning: bool,
     /// Make batches no larger than one leaf for every 32 visits of the
     /// budget: single positions up to 63 visits, batches of 2 at 64
@@ -415,7 +416,7 @@ impl Default for PuctConfig {
             subtree_value_bias: 0.45,
             transpositions: true,
             value_weight_exponent: 0.25,
-            noise_pruning: false,
+            noise_pruning: true,
             uncertainty_weighting: true,
             uncertainty_coeff: 0.25,
             uncertainty_max_weight: 8.0,
