@@ -47,21 +47,20 @@ fn each_setting_is_scored_by_the_side_that_had_it_on() {
     let dir = std::env::temp_dir().join(format!("tengen-factorial-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let factors = ["lcb", "cache"];
-    factorial_screen(
-        &[
-            "run",
-            "screen",
-            "--pairs",
-            "2",
-            "--visits",
-            "1",
-            "--jobs",
-            "1",
-            "--factors",
-            &factors.join(","),
-        ],
-        &dir,
-    );
+    let factor_list = factors.join(",");
+    let run_args = [
+        "run",
+        "screen",
+        "--pairs",
+        "2",
+        "--visits",
+        "1",
+        "--jobs",
+        "1",
+        "--factors",
+        &factor_list,
+    ];
+    factorial_screen(&run_args, &dir);
     let report = factorial_screen(&["report", "screen"], &dir);
 
     let design = json_lines(&dir.join("screen/design.jsonl"));
@@ -110,21 +109,7 @@ fn each_setting_is_scored_by_the_side_that_had_it_on() {
         .unwrap()
         .modified()
         .unwrap();
-    factorial_screen(
-        &[
-            "run",
-            "screen",
-            "--pairs",
-            "2",
-            "--visits",
-            "1",
-            "--jobs",
-            "1",
-            "--factors",
-            &factors.join(","),
-        ],
-        &dir,
-    );
+    factorial_screen(&run_args, &dir);
     let after = std::fs::metadata(dir.join("screen/pair-0000/results.jsonl"))
         .unwrap()
         .modified()
