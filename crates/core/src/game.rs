@@ -308,6 +308,75 @@ impl Game {
         }
     }
 
+    /// The hashes of the boards in the history (this one included) that one
+    /// move of the side to move could recreate: the only ones that can make
+    /// a move from here a superko violation.
+    ///
+    /// A move adds one stone of the mover's and removes only the opponent's
+    /// stones it captures, so the board it makes has one more stone of the
+    /// mover's and no more of the opponent's than this one; a suicide (where
+    /// the rules allow one) leaves the opponent's stones as they are and the
+    /// mover with no more. Only boards with such stone counts are listed,
+    /// found from each turn's placements and captures without counting any
+    /// board. The list may hold boards no move reaches, and repeats a board
+    /// the history repeats.
+    pub fn boards_within_one_move(&self) -> Vec<u64> {
+        let mover = self.to_move;
+        let suicide = self.rules.suicide != SuicideRule::Forbidden;
+        let reachable = |mover_gain: i64, opponent_gain: i64| {
+            (mover_gain == -1 && opponent_gain >= 0)
+                || (suicide && opponent_gain == 0 && mover_gain >= 0)
+        };
+        let mut found = Vec::new();
+        if reachable(0, 0) {
+            found.push(self.board.hash());
+        }
+        // This board's stone counts less the earlier one's, for the mover
+        // and for the opponent.
+        let (mut mover_gain, mut opponent_gain) = (0i64, 0i64);
+        let mut after = &self.board;
+        for turn in self.turns.iter().rev() {
+            let before = &turn.board_before;
+            if let Action::Move(mv) = turn.action {
+                let placed = |color: Color| i64::from(turn.color == color && mv != Move::Pass);
+                let lost = |color: Color| {
+                    i64::from(after.captures()[!color]) - i64::from(before.captures()[!color])
+                };
+                mover_gain += placed(mover) - lost(mover);
+                opponent_gain += placed(!mover) - lost(!mover);
+                if reachable(mover_gain, opponent_gain) {
+                    found.push(before.hash());
+                }
+            }
+            after = before;
+        }
+        found
+    }
+
+    /// What the history adds to this position for superko: a hash of the
+    /// positions in the superko record that one move could recreate
+    /// ([`Game::boards_within_one_move`]), 0 when there are none or the ko
+    /// rule is simple. Two games with the same board, side to move and
+    /// context forbid the same moves, whatever their histories, so a search
+    /// may share what it learnt about one with the other.
+    pub fn superko_context(&self) -> u64 {
+        if self.rules.ko == KoRule::Simple {
+            return 0;
+        }
+        // After the move the opponent is to move.
+        let mut keys: Vec<u64> = self
+            .boards_within_one_move()
+            .into_iter()
+            .map(|hash| self.superko_key(hash, !self.to_move))
+            .filter(|key| self.seen.contains_key(key))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys.into_iter().fold(0, |context, key| {
+            crate::rng::splitmix64(context ^ key).max(1)
+        })
+    }
+
     /// Whether the side to move may make `mv`, and if not, why.
     pub fn legal(&self, mv: Move) -> Result<(), IllegalMove> {
         self.legal_as(self.to_move, mv)

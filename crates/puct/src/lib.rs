@@ -304,6 +304,9 @@ pub struct PuctConfig {
     /// transposition) takes the owner's average while it has fewer visits
     /// than the owner, and passes its visits on into the owner's subtree
     /// once it has as many. A shared position costs one evaluation.
+    /// Positions meet only where superko forbids the same moves
+    /// ([`tengen_core::Game::superko_context`] is part of the key), so no
+    /// line inherits another's illegal moves or misses its own.
     pub transpositions: bool,
     /// Weigh a node's children by how likely each is the best (KataGo's
     /// `valueWeightExponent`, 0.25; 0, the plain average, turns it off): a

@@ -378,6 +378,56 @@ fn position_keys_meet_where_move_orders_meet() {
     assert_eq!(key(&["C3", "pass"]), None);
 }
 
+/// Lines that reach the same stones share a key only where superko
+/// forbids the same moves: on 3×3, where random games repeat boards through
+/// many histories, a key always comes with the same legal moves, and the
+/// same stones do come with different legal moves.
+#[test]
+fn position_keys_meet_only_where_the_same_moves_are_legal() {
+    let mut rng = tengen_core::Rng::new(3);
+    let mut legal_by_key: std::collections::HashMap<u64, Vec<Move>> = Default::default();
+    let mut legal_by_board: std::collections::HashMap<
+        (u64, Color, Option<tengen_core::Point>),
+        std::collections::HashSet<Vec<Move>>,
+    > = Default::default();
+    let mut met = 0usize;
+    for _ in 0..2000 {
+        let mut game = Game::new(size(3), rules(7.5));
+        for _ in 0..60 {
+            let moves = game.legal_moves();
+            if let Some(key) = position_key(&game) {
+                match legal_by_key.get(&key) {
+                    Some(earlier) => {
+                        met += 1;
+                        assert_eq!(earlier, &moves, "one key, different legal moves");
+                    }
+                    None => {
+                        legal_by_key.insert(key, moves.clone());
+                    }
+                }
+                legal_by_board
+                    .entry((game.board().hash(), game.to_move(), game.board().ko_point()))
+                    .or_default()
+                    .insert(moves.clone());
+            }
+            let plays: Vec<Move> = moves.into_iter().filter(|&m| m != Move::Pass).collect();
+            if plays.is_empty() {
+                break;
+            }
+            game.play(plays[rng.below(plays.len())]).unwrap();
+        }
+    }
+    let differing = legal_by_board
+        .values()
+        .filter(|sets| sets.len() > 1)
+        .count();
+    assert!(met > 10_000, "only {met} positions met again");
+    assert!(
+        differing > 20,
+        "only {differing} positions had different legal moves"
+    );
+}
+
 #[test]
 fn playouts_limit_counts_only_new_visits() {
     let game = Game::new(size(5), rules(7.5));

@@ -569,9 +569,12 @@ impl Tree {
 }
 
 /// The key under which transposed positions meet: the stones, the side to
-/// move, the ko point and, when captures count (territory scoring), the
-/// prisoners. `None` for a finished game or a position after a pass, which
-/// are never shared (a pass changes what a second pass means). Never 0.
+/// move, the ko point, the superko context (the earlier positions one move
+/// could recreate, [`Game::superko_context`], so that lines meet only where
+/// superko forbids the same moves) and, when captures count (territory
+/// scoring), the prisoners. `None` for a finished game or a position after
+/// a pass, which are never shared (a pass changes what a second pass
+/// means). Never 0.
 pub fn position_key(game: &Game) -> Option<u64> {
     if game.consecutive_passes() > 0 || game.is_over() {
         return None;
@@ -588,6 +591,10 @@ pub fn position_key(game: &Game) -> Option<u64> {
     mix(board
         .ko_point()
         .map_or(0x3c6e_f372, |p| p.index() as u64 + 1));
+    let context = game.superko_context();
+    if context != 0 {
+        mix(context);
+    }
     if game.rules().scoring == Scoring::Territory {
         let captures = board.captures();
         mix(u64::from(captures[Color::Black]) << 32 | u64::from(captures[Color::White]));
