@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the rules core: playing moves, testing legality,
 //! undoing, and whole light playouts, on the full board and on the playout
-//! board side by side; and the dead-stone estimate.
+//! board side by side; the dead-stone estimate; and the superko context a
+//! search keys positions by, beside the game copy each descent makes.
 //!
 //! `cargo bench -p tengen-core` (add `-- --quick` for a short run).
 
@@ -190,5 +191,34 @@ fn dead_stone_estimate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, play, legality, undo, playouts, dead_stone_estimate);
+fn superko_context(c: &mut Criterion) {
+    let mut group = c.benchmark_group("superko_context");
+    for side in [9, 19] {
+        let size = BoardSize::square(side).unwrap();
+        let mut game = Game::new(size, Rules::default());
+        for (point, color) in recorded_game(size, 1) {
+            // A playout ignores superko; the game skips what it forbids.
+            let _ = game.play_as(color, Move::Play(point));
+        }
+        let turns = game.turn_count();
+        group.bench_function(format!("{side}x{side} after {turns} turns"), |b| {
+            b.iter(|| black_box(&game).superko_context())
+        });
+        group.bench_function(
+            format!("{side}x{side} game copy after {turns} turns"),
+            |b| b.iter(|| black_box(&game).clone()),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    play,
+    legality,
+    undo,
+    playouts,
+    dead_stone_estimate,
+    superko_context
+);
 criterion_main!(benches);
