@@ -356,9 +356,10 @@ impl Game {
     /// What the history adds to this position for superko: a hash of the
     /// positions in the superko record that one move could recreate
     /// ([`Game::boards_within_one_move`]), 0 when there are none or the ko
-    /// rule is simple. Two games with the same board, side to move and
-    /// context forbid the same moves, whatever their histories, so a search
-    /// may share what it learnt about one with the other.
+    /// rule is simple. Two games under the same rules with the same board,
+    /// side to move, ko point and context forbid the same moves, whatever
+    /// their histories, so a search may share what it learnt about one with
+    /// the other.
     pub fn superko_context(&self) -> u64 {
         if self.rules.ko == KoRule::Simple {
             return 0;
