@@ -950,7 +950,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// `Q + c·P·√N / (1 + n)`, Q in utility for the side to move at `id`,
     /// virtual losses counted as visits of the worst utility, unvisited
     /// children valued by first-play urgency.
-    fn select(&self, id: NodeId, depth: u32, game: &Game) -> Option<NodeId> {
+    pub(crate) fn select(&self, id: NodeId, depth: u32, game: &Game) -> Option<NodeId> {
         let tree = &*self.tree;
         let node = tree.node(id);
         // Below the root, moves filtered at this depth are skipped (the
@@ -970,17 +970,17 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if child.excluded {
                 continue;
             }
-            let n = f64::from(child.edge_visits() + child.virtual_loss);
+            // Exploration counts weight, not visits, as KataGo's does: a
+            // child whose evaluations were uncertain weighs less than its
+            // visits and is explored again sooner.
+            let n = child.edge_weight() + f64::from(child.virtual_loss);
             total += n;
             total_weight += child.weight_sum;
-            if n > 0.0 {
+            if child.edge_visits() + child.virtual_loss > 0 {
                 visited_policy += f64::from(child.prior);
             }
         }
-        let base = f64::from(config.c_puct_base).max(1.0);
-        let cpuct =
-            f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
-        let explore = cpuct * (total + 0.01).sqrt() * self.utility_spread_factor(node);
+        let explore = self.explore_scaling(total, node);
         let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
         let parent_value = parent;
         // Against a mirroring opponent, while the line has kept mirroring.
@@ -1007,14 +1007,19 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if child.excluded || filtered(c) {
                 continue;
             }
-            let visits = f64::from(child.edge_visits());
+            let weight = child.edge_weight();
             let vl = f64::from(child.virtual_loss);
-            let n = visits + vl;
-            let q = if n == 0.0 {
+            let n = weight + vl;
+            let q = if child.edge_visits() + child.virtual_loss == 0 {
                 fpu
+            } else if child.edge_visits() == 0 {
+                worst
             } else {
                 let own = node_utility(tree, c, &self.utility).map_or(0.0, |u| s * u);
-                (own * visits + worst * vl) / n
+                // Visits in flight pull toward a loss by their share of
+                // the weight (at least a quarter visit's, as KataGo).
+                let share = vl / (vl + weight.max(0.25));
+                own + (worst - own) * share
             };
             let (mut q, mut prior) = if id == ROOT && config.wide_root_noise > 0.0 {
                 self.wide_root_noise(q, child.prior)
@@ -1067,6 +1072,22 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.noise_state
             .set(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
         (splitmix64(state) >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// The exploration scale of the PUCT formula at `node` whose children
+    /// weigh `total`: `cpuct(total) · √(total + 0.01)` times the spread
+    /// factor of the node's utility.
+    fn explore_scaling(&self, total: f64, node: &super::tree::Node) -> f64 {
+        let config = self.config;
+        let base = f64::from(config.c_puct_base).max(1.0);
+        let cpuct =
+            f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
+        cpuct * (total + 0.01).sqrt() * self.utility_spread_factor(node)
+    }
+
+    /// The same at the root.
+    pub(crate) fn root_explore_scaling(&self, total: f64) -> f64 {
+        self.explore_scaling(total, self.tree.node(ROOT))
     }
 
     /// How much wider to explore below `node` for the spread of its

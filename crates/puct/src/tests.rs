@@ -1317,6 +1317,136 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
     );
 }
 
+/// Adds `visits` visits of utility `utility` for Black, each weighing
+/// `weight`, to `child` and the root.
+fn add_visits(
+    tree: &mut super::tree::Tree,
+    child: super::tree::NodeId,
+    visits: u32,
+    utility: f64,
+    weight: f64,
+) {
+    let win = (0.5 * (1.0 + utility)) as f32;
+    let value = super::tree::LeafValue::from_lead(win, 1.0 - win, 0.0);
+    for _ in 0..visits {
+        tree.node_mut(child).add(&value, utility, weight);
+        tree.node_mut(ROOT).add(&value, utility, weight);
+    }
+}
+
+#[test]
+fn a_move_searched_more_than_puct_wanted_in_retrospect_is_not_played() {
+    use super::tree::Tree;
+    let game = Game::new(size(5), rules(0.5));
+    let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
+    let mut tree = Tree::new(Color::Black, 1000);
+    tree.expand(ROOT, Color::White, &[(a, 0.7), (b, 0.1)]);
+    let (ca, cb) = (
+        tree.child_by_move(ROOT, a).unwrap(),
+        tree.child_by_move(ROOT, b).unwrap(),
+    );
+    // B has one visit more, but its value is far below A's and its prior
+    // small: knowing what the search knows now, PUCT would not have gone
+    // there that often.
+    add_visits(&mut tree, ca, 10, 0.2, 1.0);
+    add_visits(&mut tree, cb, 11, 0.0, 1.0);
+    let eval = TestEval::new(area_eval);
+    for lcb in [false, true] {
+        let settings = PuctConfig {
+            lcb_selection: lcb,
+            ..config(1, 1)
+        };
+        let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
+        let analysis = analysis_of(&searcher, game.size(), Color::Black);
+        assert_eq!(
+            analysis.candidates[0].mv, a,
+            "lcb {lcb}: {:?}",
+            analysis.candidates
+        );
+    }
+    // With the values equal, the move searched more is played.
+    let mut level = Tree::new(Color::Black, 1000);
+    level.expand(ROOT, Color::White, &[(a, 0.7), (b, 0.1)]);
+    let (ca, cb) = (
+        level.child_by_move(ROOT, a).unwrap(),
+        level.child_by_move(ROOT, b).unwrap(),
+    );
+    add_visits(&mut level, ca, 4, 0.2, 1.0);
+    add_visits(&mut level, cb, 11, 0.2, 1.0);
+    let settings = config(1, 1);
+    let searcher = Searcher::new(&mut level, &game, &eval, &settings, false);
+    assert_eq!(
+        analysis_of(&searcher, game.size(), Color::Black).candidates[0].mv,
+        b
+    );
+}
+
+#[test]
+fn a_tie_at_few_visits_goes_to_the_policy_s_favourite() {
+    use super::tree::Tree;
+    let game = Game::new(size(5), rules(0.5));
+    let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
+    let eval = TestEval::new(area_eval);
+    // The same visits and values, listed in either order: the higher
+    // prior is played.
+    for priors in [[(a, 0.3), (b, 0.5)], [(b, 0.5), (a, 0.3)]] {
+        let mut tree = Tree::new(Color::Black, 1000);
+        tree.expand(ROOT, Color::White, &priors);
+        for m in [a, b] {
+            let c = tree.child_by_move(ROOT, m).unwrap();
+            add_visits(&mut tree, c, 5, 0.1, 1.0);
+        }
+        let settings = config(1, 1);
+        let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
+        let analysis = analysis_of(&searcher, game.size(), Color::Black);
+        assert_eq!(analysis.candidates[0].mv, b, "{:?}", analysis.candidates);
+    }
+}
+
+#[test]
+fn exploration_counts_the_weight_of_visits_not_their_number() {
+    use super::tree::Tree;
+    let game = Game::new(size(5), rules(0.5));
+    let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
+    let eval = TestEval::new(area_eval);
+    // The same prior, visits and value; A's evaluations were certain
+    // (weight 4 each), B's not (0.5): B is searched next, whichever is
+    // listed first.
+    for (first, second) in [(a, b), (b, a)] {
+        let mut tree = Tree::new(Color::Black, 1000);
+        tree.expand(ROOT, Color::White, &[(first, 0.4), (second, 0.4)]);
+        tree.node_mut(ROOT)
+            .add(&super::tree::LeafValue::from_lead(0.5, 0.5, 0.0), 0.0, 1.0);
+        let (ca, cb) = (
+            tree.child_by_move(ROOT, a).unwrap(),
+            tree.child_by_move(ROOT, b).unwrap(),
+        );
+        add_visits(&mut tree, ca, 3, 0.1, 4.0);
+        add_visits(&mut tree, cb, 3, 0.1, 0.5);
+        assert_eq!(tree.node(ca).edge_weight(), 12.0);
+        assert_eq!(tree.node(cb).edge_weight(), 1.5);
+        let settings = config(1, 1);
+        let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
+        assert_eq!(searcher.select(ROOT, 0, &game), Some(cb));
+        // Counted by visits the two would be level, and the first listed
+        // would be chosen.
+        let unweighted = {
+            let mut t = Tree::new(Color::Black, 1000);
+            t.expand(ROOT, Color::White, &[(first, 0.4), (second, 0.4)]);
+            t.node_mut(ROOT)
+                .add(&super::tree::LeafValue::from_lead(0.5, 0.5, 0.0), 0.0, 1.0);
+            for m in [a, b] {
+                let c = t.child_by_move(ROOT, m).unwrap();
+                add_visits(&mut t, c, 3, 0.1, 1.0);
+            }
+            let searcher = Searcher::new(&mut t, &game, &eval, &settings, false);
+            let chosen = searcher.select(ROOT, 0, &game).unwrap();
+            searcher.tree.node(chosen).mv
+        };
+        assert_eq!(unweighted, first);
+    }
+}
+
 #[test]
 fn lcb_bounds_narrow_with_visits() {
     use super::tree::{LeafValue, Node};

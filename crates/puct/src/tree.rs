@@ -155,6 +155,17 @@ impl Node {
         self.visits - self.entered
     }
 
+    /// The weight its parent's choice gives it (KataGo's child weight):
+    /// its total weight scaled to the visits that came from the parent.
+    /// Equal to [`Node::edge_visits`] when every visit weighs 1; less for
+    /// a node whose evaluations were uncertain, more for confident ones.
+    pub fn edge_weight(&self) -> f64 {
+        if self.visits == 0 {
+            return 0.0;
+        }
+        self.weight_sum * f64::from(self.edge_visits()) / f64::from(self.visits)
+    }
+
     /// Whether any visit has been counted (with a positive weight).
     fn counted(&self) -> bool {
         self.visits > 0 && self.weight_sum > 0.0
