@@ -1046,8 +1046,9 @@ fn play_choice<E: PositionEvaluator + ?Sized>(
     let reference = first_max(&all, goodness)?;
     let total: f64 = weights.iter().sum();
     let scaling = searcher.root_explore_scaling(total);
-    let puct = |i: usize| values[i] + scaling * f64::from(nodes[i].prior) / (1.0 + weights[i]);
-    let target = puct(reference);
+    // The reference's PUCT value, with no visit in flight.
+    let target = values[reference]
+        + scaling * f64::from(nodes[reference].prior) / (1.0 + weights[reference]);
     let mut selection = weights.clone();
     for (i, w) in selection.iter_mut().enumerate() {
         if i == reference {

@@ -947,9 +947,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     }
 
     /// The PUCT choice among `id`'s children: the highest
-    /// `Q + c·P·√N / (1 + n)`, Q in utility for the side to move at `id`,
-    /// virtual losses counted as visits of the worst utility, unvisited
-    /// children valued by first-play urgency.
+    /// `Q + c·P·√W / (1 + w)`, Q in utility for the side to move at `id`,
+    /// `w` a child's edge weight and `W` their total, virtual losses
+    /// counted as visits of the worst utility, unvisited children valued
+    /// by first-play urgency.
     pub(crate) fn select(&self, id: NodeId, depth: u32, game: &Game) -> Option<NodeId> {
         let tree = &*self.tree;
         let node = tree.node(id);

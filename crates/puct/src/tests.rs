@@ -1317,6 +1317,13 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
     );
 }
 
+/// A tree whose root (Black to move) is expanded into `children`.
+fn root_with(children: &[(Move, f32)]) -> super::tree::Tree {
+    let mut tree = super::tree::Tree::new(Color::Black, 1000);
+    tree.expand(ROOT, Color::White, children);
+    tree
+}
+
 /// Adds `visits` visits of utility `utility` for Black, each weighing
 /// `weight`, to `child` and the root.
 fn add_visits(
@@ -1336,11 +1343,9 @@ fn add_visits(
 
 #[test]
 fn a_move_searched_more_than_puct_wanted_in_retrospect_is_not_played() {
-    use super::tree::Tree;
     let game = Game::new(size(5), rules(0.5));
     let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
-    let mut tree = Tree::new(Color::Black, 1000);
-    tree.expand(ROOT, Color::White, &[(a, 0.7), (b, 0.1)]);
+    let mut tree = root_with(&[(a, 0.7), (b, 0.1)]);
     let (ca, cb) = (
         tree.child_by_move(ROOT, a).unwrap(),
         tree.child_by_move(ROOT, b).unwrap(),
@@ -1365,8 +1370,7 @@ fn a_move_searched_more_than_puct_wanted_in_retrospect_is_not_played() {
         );
     }
     // With the values equal, the move searched more is played.
-    let mut level = Tree::new(Color::Black, 1000);
-    level.expand(ROOT, Color::White, &[(a, 0.7), (b, 0.1)]);
+    let mut level = root_with(&[(a, 0.7), (b, 0.1)]);
     let (ca, cb) = (
         level.child_by_move(ROOT, a).unwrap(),
         level.child_by_move(ROOT, b).unwrap(),
@@ -1383,15 +1387,13 @@ fn a_move_searched_more_than_puct_wanted_in_retrospect_is_not_played() {
 
 #[test]
 fn a_tie_at_few_visits_goes_to_the_policy_s_favourite() {
-    use super::tree::Tree;
     let game = Game::new(size(5), rules(0.5));
     let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
     let eval = TestEval::new(area_eval);
     // The same visits and values, listed in either order: the higher
     // prior is played.
     for priors in [[(a, 0.3), (b, 0.5)], [(b, 0.5), (a, 0.3)]] {
-        let mut tree = Tree::new(Color::Black, 1000);
-        tree.expand(ROOT, Color::White, &priors);
+        let mut tree = root_with(&priors);
         for m in [a, b] {
             let c = tree.child_by_move(ROOT, m).unwrap();
             add_visits(&mut tree, c, 5, 0.1, 1.0);
@@ -1405,7 +1407,6 @@ fn a_tie_at_few_visits_goes_to_the_policy_s_favourite() {
 
 #[test]
 fn exploration_counts_the_weight_of_visits_not_their_number() {
-    use super::tree::Tree;
     let game = Game::new(size(5), rules(0.5));
     let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
     let eval = TestEval::new(area_eval);
@@ -1413,8 +1414,7 @@ fn exploration_counts_the_weight_of_visits_not_their_number() {
     // (weight 4 each), B's not (0.5): B is searched next, whichever is
     // listed first.
     for (first, second) in [(a, b), (b, a)] {
-        let mut tree = Tree::new(Color::Black, 1000);
-        tree.expand(ROOT, Color::White, &[(first, 0.4), (second, 0.4)]);
+        let mut tree = root_with(&[(first, 0.4), (second, 0.4)]);
         tree.node_mut(ROOT)
             .add(&super::tree::LeafValue::from_lead(0.5, 0.5, 0.0), 0.0, 1.0);
         let (ca, cb) = (
@@ -1431,8 +1431,7 @@ fn exploration_counts_the_weight_of_visits_not_their_number() {
         // Counted by visits the two would be level, and the first listed
         // would be chosen.
         let unweighted = {
-            let mut t = Tree::new(Color::Black, 1000);
-            t.expand(ROOT, Color::White, &[(first, 0.4), (second, 0.4)]);
+            let mut t = root_with(&[(first, 0.4), (second, 0.4)]);
             t.node_mut(ROOT)
                 .add(&super::tree::LeafValue::from_lead(0.5, 0.5, 0.0), 0.0, 1.0);
             for m in [a, b] {
