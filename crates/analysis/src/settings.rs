@@ -355,7 +355,7 @@ pub static SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "subtreeValueBiasFactor",
-        help: "share of the error found in the network's values of a local situation that corrects new leaves of the same situation (0: off)",
+        help: "share of the error found in the network's values of a local situation that corrects the network's value of the nodes of the same situation (0: off)",
         scope: Scope::Query,
         kind: Kind::Real {
             min: 0.0,

@@ -10,9 +10,14 @@
 //! which of them were in atari) and the ko point. Every node whose
 //! subtree has been searched adds to its key's entry how far the subtree's
 //! average utility is from the network's value of the node itself,
-//! weighted by the subtree's weight to the power 0.85. A new leaf with the
+//! weighted by the subtree's weight to the power 0.85. A node with the
 //! same key then has its network value corrected by a share (0.45 by
-//! default) of the entry's average difference, before it is backed up.
+//! default) of the entry's average difference: a new leaf before it is
+//! backed up, a searched node each time its value is made anew from its
+//! children (`search::recompute_node`), with the entry as it stands then,
+//! the node's own difference included — as KataGo's `addLeafValue` and
+//! `recomputeNodeStats` do. The correction reaches exploration and the
+//! move's choice through the nodes' average utilities.
 //!
 //! Entries outlive the nodes that fed them only in part: when a move is
 //! played and the rest of the tree is dropped, each entry keeps its

@@ -987,7 +987,7 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
         .children(ROOT)
         .filter(|&c| tree.node(c).visits > 0 && !tree.node(c).excluded)
         .collect();
-    let value = |c| search::node_utility(tree, c, utility).map_or(0.0, |u| s * u);
+    let value = |c| search::mean_utility(tree, c).map_or(0.0, |u| s * u);
     children.sort_by(|&a, &b| {
         tree.node(b)
             .edge_visits()
@@ -1147,9 +1147,8 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
     bounds: &[(f64, f64)],
 ) -> PuctAnalysis {
     let tree = &*searcher.tree;
-    let utility = &searcher.utility;
     let s = sign(to_move);
-    let value = |c| search::node_utility(tree, c, utility).map_or(0.0, |u| s * u);
+    let value = |c| search::mean_utility(tree, c).map_or(0.0, |u| s * u);
     let candidates = children
         .iter()
         .enumerate()
@@ -1207,7 +1206,7 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
         visits: u64::from(root.visits),
         root_winrate: root.winrate_for(to_move).unwrap_or(0.5) as f32,
         root_lead: (s * root.black_lead().unwrap_or(0.0)) as f32,
-        root_utility: search::node_utility(tree, ROOT, utility).map_or(0.0, |u| s * u) as f32,
+        root_utility: search::mean_utility(tree, ROOT).map_or(0.0, |u| s * u) as f32,
         root_score_selfplay: (s * root_score) as f32,
         root_score_stdev: root_score_stdev as f32,
         root_weight: root.weight_sum,

@@ -283,7 +283,17 @@ impl Utility {
     }
 }
 
-/// A node's utility for Black, if visited.
+/// A node's average utility for Black, if visited: the weighted mean of
+/// the utilities its visits were backed up with, each under the score
+/// utility of its time, subtree value bias included (KataGo's
+/// `utilityAvg`, what exploration and the move's choice compare).
+pub fn mean_utility(tree: &Tree, id: NodeId) -> Option<f64> {
+    tree.node(id).utility_moments().map(|(mean, _)| mean)
+}
+
+/// The utility for Black of a node's average values (its mean win−loss and
+/// score), if visited: what a node without children is recomputed to when
+/// the score utility changes.
 pub fn node_utility(tree: &Tree, id: NodeId, utility: &Utility) -> Option<f64> {
     let node = tree.node(id);
     let win_loss = node.black_win_loss()?;
@@ -550,6 +560,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 f64::from(self.config.dynamic_score_center_zero_weight),
             );
         }
+        if self.tree.root().visits > 1 {
+            self.recompute_kept_tree();
+        }
         let children: Vec<NodeId> = self.tree.children(ROOT).collect();
         let legal: Vec<bool> = children
             .iter()
@@ -772,29 +785,6 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         }
     }
 
-    /// Brings the bias entries of the nodes of `path` up to date with their
-    /// subtrees: each node's contribution is the difference between its
-    /// children's average utility and its own network utility, weighted by
-    /// the children's weight to the power 0.85 (KataGo's
-    /// `recomputeNodeStats`).
-    fn update_bias(&mut self, path: &[NodeId]) {
-        if self.config.subtree_value_bias <= 0.0 {
-            return;
-        }
-        for &id in path {
-            let node = self.tree.node(id);
-            if node.bias_entry == NO_ENTRY || node.state != NodeState::Expanded {
-                continue;
-            }
-            let Some(new) = node.bias_contribution() else {
-                continue;
-            };
-            let (entry, last) = (node.bias_entry, node.bias_last);
-            self.tree.bias.replace(entry, last, new);
-            self.tree.node_mut(id).bias_last = new;
-        }
-    }
-
     /// One descent from the root along PUCT choices.
     fn descend(&mut self) -> Descent {
         let mut game = self.game.clone();
@@ -982,7 +972,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         let explore = self.explore_scaling(total, node);
-        let parent = node_utility(tree, id, &self.utility).map_or(0.0, |u| s * u);
+        let parent = mean_utility(tree, id).map_or(0.0, |u| s * u);
         let parent_value = parent;
         // Against a mirroring opponent, while the line has kept mirroring.
         let mirror = self.mirror.as_ref().filter(|m| m.holds(game, 0));
@@ -1016,7 +1006,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             } else if child.edge_visits() == 0 {
                 worst
             } else {
-                let own = node_utility(tree, c, &self.utility).map_or(0.0, |u| s * u);
+                let own = mean_utility(tree, c).map_or(0.0, |u| s * u);
                 // Visits in flight pull toward a loss by their share of
                 // the weight (at least a quarter visit's, as KataGo).
                 let share = vl / (vl + weight.max(0.25));
@@ -1175,11 +1165,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     }
 
     /// What follows every visit backed up along `path`: the transpositions
-    /// it crossed counted, the values recomputed, the bias entries updated.
+    /// it crossed counted, the values recomputed (and with them the bias
+    /// entries).
     fn after_backup(&mut self, path: &[NodeId]) {
         self.count_entries(path);
         self.recompute_path(path);
-        self.update_bias(path);
     }
 
     /// With value weighting ([`PuctConfig::value_weight_exponent`]) or
@@ -1188,7 +1178,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn recompute_path(&mut self, path: &[NodeId]) {
         let exponent = f64::from(self.config.value_weight_exponent);
         let noise_pruning = self.config.noise_pruning;
-        if exponent <= 0.0 && !noise_pruning {
+        let bias = f64::from(self.config.subtree_value_bias);
+        if exponent <= 0.0 && !noise_pruning && bias <= 0.0 {
             return;
         }
         for &id in path.iter().rev() {
@@ -1197,12 +1188,73 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 recompute_node(
                     &mut *self.tree,
                     id,
-                    exponent,
-                    self.config.transpositions,
-                    noise_pruning,
+                    Recompute {
+                        exponent,
+                        transpositions: self.config.transpositions,
+                        noise_pruning,
+                        subtree_bias: bias,
+                    },
                 );
             }
         }
+    }
+
+    /// Recomputes every utility of a kept tree for this search's score
+    /// utility, whose centre moved to the new root's expected score, as
+    /// KataGo's `recursivelyRecomputeStats` does when a search begins:
+    /// nodes without children from their average values, the others from
+    /// their own evaluation (its subtree value bias read afresh) and their
+    /// children, each after the nodes it reads.
+    pub(crate) fn recompute_kept_tree(&mut self) {
+        let settings = Recompute {
+            exponent: f64::from(self.config.value_weight_exponent),
+            transpositions: self.config.transpositions,
+            noise_pruning: self.config.noise_pruning,
+            subtree_bias: f64::from(self.config.subtree_value_bias),
+        };
+        for id in self.post_order() {
+            let node = self.tree.node(id);
+            if node.visits == 0 || node.weight_sum <= 0.0 {
+                continue;
+            }
+            if node.state == NodeState::Expanded && node.own_weight > 0.0 {
+                let nn_utility = self.utility.of_value(&node.own_value);
+                let node = self.tree.node_mut(id);
+                node.nn_utility = nn_utility as f32;
+                node.own_utility = nn_utility;
+                recompute_node(&mut *self.tree, id, settings);
+            } else if let Some(u) = node_utility(self.tree, id, &self.utility) {
+                let node = self.tree.node_mut(id);
+                node.utility_sum = node.weight_sum * u;
+                node.utility_sq_sum = node.weight_sum * u * u;
+            }
+        }
+    }
+
+    /// The nodes reachable from the root, each after its children and
+    /// after the owners its transposed children read from.
+    fn post_order(&self) -> Vec<NodeId> {
+        let mut order = Vec::new();
+        let mut seen = vec![false; self.tree.len()];
+        let mut stack = vec![(ROOT, false)];
+        while let Some((id, children_done)) = stack.pop() {
+            if children_done {
+                order.push(id);
+                continue;
+            }
+            if std::mem::replace(&mut seen[id as usize], true) {
+                continue;
+            }
+            stack.push((id, true));
+            for c in self.tree.children(id) {
+                stack.push((c, false));
+                let key = self.tree.node(c).position_key;
+                if self.config.transpositions && key != 0 {
+                    stack.extend(self.tree.owner(key).map(|o| (o, false)));
+                }
+            }
+        }
+        order
     }
 
     /// Counts the transpositions a backed-up `path` entered: a step to a
@@ -1236,13 +1288,22 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 /// removes when `noise_pruning`, times `(P(best) + 0.0001)^exponent`, the
 /// weights then scaled back to their total. Its visit count is left as it
 /// is.
-pub fn recompute_node(
-    tree: &mut Tree,
-    id: NodeId,
-    exponent: f64,
-    transpositions: bool,
-    noise_pruning: bool,
-) {
+///
+/// With a subtree value bias, the node's contribution to its entry is
+/// brought up to date first (its children's average utility less its
+/// network utility, weighted by their weight before pruning to the power
+/// [`crate::bias::WEIGHT_EXPONENT`]), and its own evaluation then counts
+/// at its network utility corrected by the entry as it now stands, its own
+/// contribution included: a node whose children keep disagreeing with the
+/// network leans towards them even before other nodes of its situation
+/// have spoken.
+pub fn recompute_node(tree: &mut Tree, id: NodeId, settings: Recompute) {
+    let Recompute {
+        exponent,
+        transpositions,
+        noise_pruning,
+        subtree_bias,
+    } = settings;
     let node = tree.node(id);
     let s = sign(node.to_move);
     // (source of the statistics, weight, utility for the side to move, prior).
@@ -1288,8 +1349,32 @@ pub fn recompute_node(
             .map(|(&(_, u, _), w)| (w, u))
             .collect();
     }
+    let before_pruning: f64 = children.iter().map(|&(_, w, _, _)| w).sum();
     let adjusted = value_weights(&weighted, exponent);
     let total: f64 = weighted.iter().map(|&(w, _)| w).sum();
+    let node = tree.node(id);
+    let entry = node.bias_entry;
+    if subtree_bias > 0.0 && entry != NO_ENTRY {
+        let nn_utility = f64::from(node.nn_utility);
+        let adjusted_total: f64 = adjusted.iter().sum();
+        if adjusted_total > 1e-10 {
+            let children_utility = children
+                .iter()
+                .zip(&adjusted)
+                .map(|(&(source, ..), &a)| {
+                    let from = tree.node(source);
+                    a * from.utility_sum / from.weight_sum
+                })
+                .sum::<f64>()
+                / adjusted_total;
+            let weight = before_pruning.powf(crate::bias::WEIGHT_EXPONENT);
+            let new = ((children_utility - nn_utility) * weight, weight);
+            let last = std::mem::replace(&mut tree.node_mut(id).bias_last, new);
+            tree.bias.replace(entry, last, new);
+        }
+        let correction = tree.bias.get(entry).mean().unwrap_or(0.0);
+        tree.node_mut(id).own_utility = nn_utility + subtree_bias * correction;
+    }
     let node = tree.node(id);
     let (w0, own, u0) = (node.own_weight, node.own_value, node.own_utility);
     let mut sums = [
@@ -1331,6 +1416,19 @@ pub fn recompute_node(
         node.utility_sum,
         node.utility_sq_sum,
     ] = sums;
+}
+
+/// What [`recompute_node`] takes into account.
+#[derive(Clone, Copy, Debug)]
+pub struct Recompute {
+    /// [`PuctConfig::value_weight_exponent`].
+    pub exponent: f64,
+    /// Whether transposed children read their position's owner.
+    pub transpositions: bool,
+    /// [`PuctConfig::noise_pruning`].
+    pub noise_pruning: bool,
+    /// [`PuctConfig::subtree_value_bias`] (0: off).
+    pub subtree_bias: f64,
 }
 
 /// How far below the average of the better-prior children a child's

@@ -325,7 +325,13 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
                 if node.state != NodeState::Expanded {
                     continue;
                 }
-                search::recompute_node(&mut again, id, 0.25, false, noise_pruning);
+                let settings = search::Recompute {
+                    exponent: 0.25,
+                    transpositions: false,
+                    noise_pruning,
+                    subtree_bias: 0.0,
+                };
+                search::recompute_node(&mut again, id, settings);
                 let fresh = again.node(id);
                 assert!(
                     (fresh.utility_sum - node.utility_sum).abs() < 1e-9,
@@ -1541,16 +1547,26 @@ fn check_bias(tree: &Tree) {
             assert_eq!(node.bias_last, (0.0, 0.0), "node {id}");
             continue;
         }
-        let expected = if node.state == NodeState::Expanded {
-            node.bias_contribution().unwrap_or((0.0, 0.0))
+        let a = node.bias_last;
+        let children_weight = node.weight_sum - node.own_weight;
+        if node.state != NodeState::Expanded || children_weight <= 1e-10 {
+            assert_eq!(a, (0.0, 0.0), "node {id}");
         } else {
-            (0.0, 0.0)
-        };
-        let (a, b) = (node.bias_last, expected);
-        assert!(
-            (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9,
-            "node {id}: {a:?} against {b:?}"
-        );
+            // The children's average utility (as last recomputed, the
+            // weights after pruning) less the network's, weighted by the
+            // children's weight before pruning: no less than after it.
+            let children_mean =
+                (node.utility_sum - node.own_weight * node.own_utility) / children_weight;
+            let delta = children_mean - f64::from(node.nn_utility);
+            assert!(
+                (a.0 - delta * a.1).abs() < 1e-9,
+                "node {id}: {a:?}, delta {delta}"
+            );
+            assert!(
+                a.1 >= children_weight.powf(bias::WEIGHT_EXPONENT) - 1e-9,
+                "node {id}: {a:?}"
+            );
+        }
         let sum = &mut sums[node.bias_entry as usize];
         sum.0 += a.0;
         sum.1 += a.1;
@@ -1661,4 +1677,138 @@ fn a_kept_tree_keeps_its_bias_entries_and_a_fifth_of_the_dropped_nodes() {
     let stats = bot.search(&game);
     assert!(stats.reused_visits > 0);
     check_tree(bot.kept.tree().unwrap());
+}
+
+#[test]
+fn exploration_and_the_choice_compare_average_utilities_not_average_values() {
+    // A's visits were backed up with a utility far below what its average
+    // win rate says (a subtree value bias, say); B's agree. The search
+    // compares what was backed up, as KataGo's `utilityAvg`.
+    let game = Game::new(size(5), rules(0.5));
+    let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
+    let eval = TestEval::new(area_eval);
+    let mut tree = root_with(&[(a, 0.4), (b, 0.4)]);
+    let even = super::tree::LeafValue::from_lead(0.5, 0.5, 0.0);
+    tree.node_mut(ROOT).add(&even, 0.0, 1.0);
+    let (ca, cb) = (
+        tree.child_by_move(ROOT, a).unwrap(),
+        tree.child_by_move(ROOT, b).unwrap(),
+    );
+    let hopeful = super::tree::LeafValue::from_lead(0.9, 0.1, 0.0);
+    for _ in 0..3 {
+        tree.node_mut(ca).add(&hopeful, -0.5, 1.0);
+        tree.node_mut(cb).add(&even, 0.0, 1.0);
+    }
+    let settings = PuctConfig {
+        lcb_selection: false,
+        ..config(1, 1)
+    };
+    let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
+    assert_eq!(searcher.select(ROOT, 0, &game), Some(cb));
+    let analysis = analysis_of(&searcher, game.size(), Color::Black);
+    assert_eq!(analysis.candidates[0].mv, b, "{:?}", analysis.candidates);
+    assert!((analysis.candidates[1].utility + 0.5).abs() < 1e-6);
+}
+
+#[test]
+fn a_node_leans_towards_its_children_by_its_own_bias_entry() {
+    // A node valued 0.1 by the network whose one child came back at −0.3
+    // (Black's utilities): its entry learns −0.4, and its own evaluation
+    // then counts at 0.1 + 0.45 × −0.4, as KataGo's recomputeNodeStats
+    // corrects it.
+    let game = Game::new(size(5), rules(0.5));
+    let (a, reply) = (mv(&game, "C3"), mv(&game, "B2"));
+    let mut tree = root_with(&[(a, 1.0)]);
+    let ca = tree.child_by_move(ROOT, a).unwrap();
+    tree.expand(ca, Color::Black, &[(reply, 1.0)]);
+    let grandchild = tree.child_by_move(ca, reply).unwrap();
+    let entry = tree.bias.entry_for(7);
+    let own = super::tree::LeafValue::from_lead(0.55, 0.45, 0.0);
+    let node = tree.node_mut(ca);
+    node.bias_entry = entry;
+    node.nn_utility = 0.1;
+    node.own_utility = 0.1;
+    node.own_weight = 1.0;
+    node.own_value = own;
+    node.add(&own, 0.1, 1.0);
+    let worse = super::tree::LeafValue::from_lead(0.35, 0.65, 0.0);
+    tree.node_mut(grandchild).add(&worse, -0.3, 1.0);
+    tree.node_mut(ca).add(&worse, -0.3, 1.0);
+    let settings = search::Recompute {
+        exponent: 0.0,
+        transpositions: false,
+        noise_pruning: false,
+        subtree_bias: 0.45,
+    };
+    search::recompute_node(&mut tree, ca, settings);
+    let node = tree.node(ca);
+    // (The network's utility is kept in single precision.)
+    assert!(
+        (node.bias_last.0 + 0.4).abs() < 1e-6,
+        "{:?}",
+        node.bias_last
+    );
+    assert!((node.bias_last.1 - 1.0).abs() < 1e-9);
+    assert!((node.own_utility - (0.1 - 0.45 * 0.4)).abs() < 1e-6);
+    let mean = search::mean_utility(&tree, ca).unwrap();
+    assert!((mean - (0.1 - 0.18 - 0.3) / 2.0).abs() < 1e-6, "{mean}");
+    // Off, the node's own evaluation stays the network's.
+    let mut plain = tree.clone();
+    plain.node_mut(ca).own_utility = 0.1;
+    search::recompute_node(
+        &mut plain,
+        ca,
+        search::Recompute {
+            subtree_bias: 0.0,
+            ..settings
+        },
+    );
+    assert!((search::mean_utility(&plain, ca).unwrap() + 0.1).abs() < 1e-6);
+}
+
+#[test]
+fn a_kept_tree_is_revalued_under_the_new_score_utility() {
+    // A searched tree's utilities were made with the score utility centred
+    // on its root's expected score; a search from a later position centres
+    // elsewhere and recomputes them all, as KataGo does when a search
+    // begins: leaves from their average values, expanded nodes from their
+    // own evaluation and their children.
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    let cfg = PuctConfig {
+        subtree_value_bias: 0.0,
+        ..config(300, 1)
+    };
+    let mut bot = PuctBot::new(cfg.clone(), TestEval::new(area_eval));
+    bot.search(&game);
+    let mut tree = bot.kept.tree().unwrap().clone();
+    let eval = TestEval::new(area_eval);
+    let mut searcher = Searcher::new(&mut tree, &game, &eval, &cfg, false);
+    searcher.utility.recentre(6.0, 0.0);
+    let utility = searcher.utility;
+    let stale = |tree: &super::tree::Tree| {
+        (0..tree.len() as u32)
+            .filter(|&id| {
+                let node = tree.node(id);
+                node.visits > 0 && node.state != NodeState::Expanded
+            })
+            .filter(|&id| {
+                let now = search::node_utility(tree, id, &utility).unwrap();
+                (search::mean_utility(tree, id).unwrap() - now).abs() > 1e-9
+            })
+            .count()
+    };
+    let stale_evaluations = |tree: &super::tree::Tree| {
+        (0..tree.len() as u32)
+            .map(|id| tree.node(id))
+            .filter(|n| n.state == NodeState::Expanded && n.own_weight > 0.0 && n.visits > 0)
+            .filter(|n| (f64::from(n.nn_utility) - utility.of_value(&n.own_value)).abs() > 1e-6)
+            .count()
+    };
+    assert!(stale(&*searcher.tree) > 0);
+    assert!(stale_evaluations(&*searcher.tree) > 10);
+    searcher.recompute_kept_tree();
+    assert_eq!(stale(&*searcher.tree), 0);
+    assert_eq!(stale_evaluations(&*searcher.tree), 0);
+    check_tree(&*searcher.tree);
 }

@@ -241,22 +241,6 @@ impl Node {
         self.utility_sq_sum += share * source.utility_sq_sum;
     }
 
-    /// What this node adds to its subtree value bias entry, from its
-    /// statistics: `(w · (children's average utility − own network
-    /// utility), w)` with `w` the children's weight to the power 0.85;
-    /// `None` before any child has a visit.
-    pub fn bias_contribution(&self) -> Option<(f64, f64)> {
-        let children_weight = self.weight_sum - self.own_weight;
-        if children_weight <= 1e-10 {
-            return None;
-        }
-        let children_mean =
-            (self.utility_sum - self.own_weight * self.own_utility) / children_weight;
-        let delta = children_mean - f64::from(self.nn_utility);
-        let weight = children_weight.powf(crate::bias::WEIGHT_EXPONENT);
-        Some((delta * weight, weight))
-    }
-
     /// The weighted mean and variance of Black's backed-up utility, if
     /// visited.
     pub fn utility_moments(&self) -> Option<(f64, f64)> {

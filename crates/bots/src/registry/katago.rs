@@ -300,7 +300,7 @@ pub static KATAGO: Table<KataGoSettings> = Table {
         },
         Setting {
             name: "subtree-bias",
-            help: "correct each new leaf's network value by this share of the error the search found in the network's values of the same local situation elsewhere in the tree (subtreeValueBiasFactor; 0: off)",
+            help: "correct each node's network value by this share of the error the search found in the network's values of the same local situation in the tree, its own subtree included (subtreeValueBiasFactor; 0: off)",
             kind: Kind::Real {
                 min: 0.0,
                 max: 1.0,
