@@ -411,6 +411,7 @@ impl Engine {
                 .map(|(c, p)| (c == Color::Black, p.to_bits()))
                 .hash(&mut hasher);
             eval.history_from.hash(&mut hasher);
+            eval.passing_hacks.hash(&mut hasher);
             hasher.finish()
         };
         let evaluator = CachedEvaluator::sharing(

@@ -30,7 +30,7 @@ fn main() {
     );
     eprintln!("forward {:?}", t.elapsed());
     let legal = vec![true; points + 1];
-    let e = output::evaluate(&model, &raw[0], &legal, false, false);
+    let e = output::evaluate(&model, &raw[0], &legal, false, false, false);
     println!("whiteWin {:.6}\nwhiteLoss {:.6}\nnoResult {:.6}\nwhiteLead {:.3}\nwhiteScoreSelfplay {:.3}\nwhiteScoreSelfplaySq {:.3}\nvarTimeLeft {:.3}\nshorttermWinlossError {:.3}\nshorttermScoreError {:.3}", e.white_win, e.white_loss, e.no_result, e.white_lead, e.white_score_mean, e.white_score_mean_sq, e.var_time_left, e.shortterm_winloss_error, e.shortterm_score_error);
     for y in 0..size {
         for x in 0..size {

@@ -295,6 +295,7 @@ impl Network {
                         &p.legal,
                         p.white_to_move,
                         p.no_result_impossible,
+                        p.cap_pass,
                     ));
                 }
                 results[i] = Some(average(evaluations));
@@ -318,6 +319,8 @@ pub struct NetInput {
     legal: Vec<bool>,
     white_to_move: bool,
     no_result_impossible: bool,
+    /// KataGo's passing hacks: the pass prior capped at 95%.
+    cap_pass: bool,
 }
 
 impl NetInput {
@@ -359,6 +362,7 @@ impl NetInput {
             white_to_move: game.to_move() == Color::White,
             // KataGo rules out "no result" for superko under area scoring.
             no_result_impossible: rules.ko != KataKo::Simple && !rules.territory_scoring,
+            cap_pass: options.passing_hacks,
         })
     }
 }

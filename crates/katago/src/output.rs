@@ -69,16 +69,23 @@ fn softplus(x: f64) -> f64 {
     }
 }
 
+/// With passing hacks, the pass's prior is at most this many times the
+/// other moves' together (KataGo's cap of 95%).
+const MAX_PASS_SHARE_FACTOR: f32 = 19.0;
+
 /// Post-processes `raw` for a position with `white_to_move`, whose legal
 /// moves (points row-major, then pass) are `legal`. `no_result_impossible`
 /// is KataGo's test for rules with superko under area scoring, where a
-/// cycle cannot leave the game without result.
+/// cycle cannot leave the game without result. With `cap_pass` (KataGo's
+/// passing hacks) the pass gets at most 19 times the other moves' share
+/// before normalising, 95% of the policy.
 pub fn evaluate(
     model: &ModelDesc,
     raw: &RawOutput,
     legal: &[bool],
     white_to_move: bool,
     no_result_impossible: bool,
+    cap_pass: bool,
 ) -> Evaluation {
     assert_eq!(
         legal.len(),
@@ -100,6 +107,13 @@ pub fn evaluate(
             *out = (logit - max).exp();
             sum += *out;
         }
+    }
+    let pass = policy.len() - 1;
+    if cap_pass && legal[pass] {
+        let others = sum - policy[pass];
+        let capped = policy[pass].min(others * MAX_PASS_SHARE_FACTOR).max(1e-20);
+        sum = others + capped;
+        policy[pass] = capped;
     }
     let legal_count = legal.iter().filter(|&&ok| ok).count();
     for (out, &ok) in policy.iter_mut().zip(legal) {

@@ -260,6 +260,10 @@ impl<E: PositionEvaluator> PositionEvaluator for CachedEvaluator<E> {
     ) -> Option<Result<String, String>> {
         self.inner.raw_output(game, symmetry, optimism)
     }
+
+    fn finished_margin(&self, game: &Game) -> Option<f32> {
+        self.inner.finished_margin(game)
+    }
 }
 
 #[cfg(test)]

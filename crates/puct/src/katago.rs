@@ -82,6 +82,12 @@ pub struct KataGoEvalSettings {
     /// Hide the moves played before this turn from the network (KataGo's
     /// `ignorePreRootHistory`, with a search's root at this turn).
     pub history_from: Option<usize>,
+    /// KataGo's `enablePassingHacks`, on in its GTP and analysis engines:
+    /// where a pass would end the game and the count as it stands would
+    /// not win it, the network is shown no history (it does not value the
+    /// pass as the end), and no pass prior exceeds 95%
+    /// ([`tengen_katago::inputs::InputOptions::passing_hacks`]).
+    pub passing_hacks: bool,
 }
 
 impl Default for KataGoEvalSettings {
@@ -94,6 +100,7 @@ impl Default for KataGoEvalSettings {
             fixed_symmetry: None,
             playout_doubling_advantage: None,
             history_from: None,
+            passing_hacks: true,
         }
     }
 }
@@ -184,6 +191,7 @@ impl KataGoEvaluator {
             if let Some(from) = self.settings.history_from {
                 options.history_limit = Some(game.turn_count().saturating_sub(from));
             }
+            options.passing_hacks = self.settings.passing_hacks;
             let input = self
                 .network
                 .prepare(game, &options)
@@ -294,6 +302,10 @@ impl PositionEvaluator for KataGoEvaluator {
 
     fn name(&self) -> &str {
         "katago"
+    }
+
+    fn finished_margin(&self, game: &Game) -> Option<f32> {
+        tengen_katago::inputs::finished_margin(game)
     }
 
     fn raw_output(

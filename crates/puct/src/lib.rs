@@ -169,6 +169,13 @@ pub trait PositionEvaluator: Send + Sync {
     ) -> Option<Result<String, String>> {
         None
     }
+    /// Black's margin of `game`, finished by passes, counted as the
+    /// search the network was trained with counts it (KataGo's, with
+    /// pass-alive areas: [`tengen_katago::inputs::finished_margin`]);
+    /// `None`, the default: the game's own count.
+    fn finished_margin(&self, _game: &Game) -> Option<f32> {
+        None
+    }
 }
 
 impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
@@ -211,6 +218,9 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
         optimism: Option<f32>,
     ) -> Option<Result<String, String>> {
         (**self).raw_output(game, symmetry, optimism)
+    }
+    fn finished_margin(&self, game: &Game) -> Option<f32> {
+        (**self).finished_margin(game)
     }
 }
 

@@ -309,11 +309,21 @@ pub fn node_utility(tree: &Tree, id: NodeId, utility: &Utility) -> Option<f64> {
 struct Pending {
     path: Vec<NodeId>,
     game: Game,
-    /// The root's pass that would end the game, valued as the game going
-    /// on ([`PuctConfig::conservative_pass`]): its one evaluation stands for
-    /// every visit, and it is never expanded (the game has no moves after
-    /// two passes).
-    frozen: bool,
+}
+
+/// The game after the root's pass that would end it, as the search
+/// continues it under [`PuctConfig::conservative_pass`] (KataGo's
+/// non-terminal pass from the root): the same board, the opponent to
+/// move after one pass, so that the opponent's pass ends the game and any
+/// other move goes on with it. The earlier history is gone, as KataGo
+/// keeps only the last turn of a game played on after its end.
+fn going_on_after_pass(game: &Game) -> Game {
+    let passer = !game.to_move();
+    let mut going_on = Game::from_position(game.board().clone(), passer, *game.rules());
+    going_on
+        .play(Move::Pass)
+        .expect("a pass is always legal in a game going on");
+    going_on
 }
 
 /// What a descent does at a node whose position another node owns.
@@ -560,9 +570,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 f64::from(self.config.dynamic_score_center_zero_weight),
             );
         }
-        if self.tree.root().visits > 1 {
-            self.recompute_kept_tree();
-        }
+        // The root's own evaluation was backed up before the centre was
+        // known, and a kept tree's under the last search's centre: KataGo
+        // centres first, then values.
+        self.recompute_kept_tree();
         let children: Vec<NodeId> = self.tree.children(ROOT).collect();
         let legal: Vec<bool> = children
             .iter()
@@ -708,18 +719,14 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         if leaf.path.len() == 1 {
             self.root_evaluation = Some(eval.clone());
         }
-        if leaf.frozen {
-            self.tree.node_mut(id).state = NodeState::Terminal;
-        } else {
-            let children = legal_policy(game, &eval.policy);
-            if self.tree.has_room(children.len()) {
-                self.tree.expand(id, !to_move, &children);
-                if self.config.transpositions {
-                    self.tree.claim(id);
-                }
-            } else {
-                self.stats.tree_full = true;
+        let children = legal_policy(game, &eval.policy);
+        if self.tree.has_room(children.len()) {
+            self.tree.expand(id, !to_move, &children);
+            if self.config.transpositions {
+                self.tree.claim(id);
             }
+        } else {
+            self.stats.tree_full = true;
         }
         self.tree.node_mut(id).pending = false;
         if let Some(own) = &eval.ownership {
@@ -737,10 +744,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let nn_utility = self.utility.of_value(&value);
         let weight = self.evaluation_weight(&eval, &value);
         // The network's value corrected by what the search has learned of
-        // positions like this one (KataGo's subtree value bias); a frozen
-        // pass stands for the game's end and is not corrected.
+        // positions like this one (KataGo's subtree value bias).
         let entry = self.tree.node(id).bias_entry;
-        let bias = if entry != NO_ENTRY && !leaf.frozen {
+        let bias = if entry != NO_ENTRY {
             let mean = self.tree.bias.get(entry).mean().unwrap_or(0.0);
             f64::from(self.config.subtree_value_bias) * mean
         } else {
@@ -828,25 +834,6 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         self.undo_virtual_loss(&path);
                         return Descent::Collision;
                     }
-                    if self.config.conservative_pass
-                        && path.len() == 2
-                        && self.tree.node(id).mv == Move::Pass
-                        && game.consecutive_passes() >= 2
-                    {
-                        // The position after the pass, the opponent to move,
-                        // without the history that says the game is over.
-                        let going_on = Game::from_position(
-                            game.board().clone(),
-                            game.to_move(),
-                            *game.rules(),
-                        );
-                        self.tree.node_mut(id).pending = true;
-                        return Descent::Leaf(Box::new(Pending {
-                            path,
-                            game: going_on,
-                            frozen: true,
-                        }));
-                    }
                     if game.is_over() {
                         self.tree.node_mut(id).state = NodeState::Terminal;
                         let value = self.terminal_value(id, &game);
@@ -854,11 +841,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         return Descent::Terminal;
                     }
                     self.tree.node_mut(id).pending = true;
-                    return Descent::Leaf(Box::new(Pending {
-                        path,
-                        game,
-                        frozen: false,
-                    }));
+                    return Descent::Leaf(Box::new(Pending { path, game }));
                 }
                 NodeState::Expanded => {
                     let Some(child) = self.select(id, depth, &game) else {
@@ -877,6 +860,13 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     self.tree.node_mut(child).virtual_loss += 1;
                     path.push(child);
                     depth += 1;
+                    if self.config.conservative_pass
+                        && path.len() == 2
+                        && mv == Move::Pass
+                        && game.is_over()
+                    {
+                        game = going_on_after_pass(&game);
+                    }
                 }
             }
         }
@@ -932,8 +922,25 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 score_sq: (node.score_sq_sum / n) as f32,
             }
         } else {
-            exact_value(game)
+            self.finished_value(game)
         }
+    }
+
+    /// The exact value of a finished `game`: a game ended by passes counted
+    /// as the evaluator's network counts it
+    /// ([`PositionEvaluator::finished_margin`]), else by its own outcome.
+    fn finished_value(&self, game: &Game) -> LeafValue {
+        if let Outcome::Counted(_) = game.outcome() {
+            if let Some(margin) = self.evaluator.finished_margin(game) {
+                let (black, white) = match margin.total_cmp(&0.0) {
+                    std::cmp::Ordering::Greater => (1.0, 0.0),
+                    std::cmp::Ordering::Less => (0.0, 1.0),
+                    std::cmp::Ordering::Equal => (0.5, 0.5),
+                };
+                return LeafValue::from_lead(black, white, margin);
+            }
+        }
+        exact_value(game)
     }
 
     /// The PUCT choice among `id`'s children: the highest
@@ -1127,7 +1134,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         coeff / (uncertainty + coeff / max)
     }
 
-    /// The weight of another visit to the finished (or frozen) node `id`:
+    /// The weight of another visit to the finished node `id`:
     /// what its visits weighed on average, or an exact value's weight.
     fn terminal_weight(&self, id: NodeId) -> f64 {
         let node = self.tree.node(id);

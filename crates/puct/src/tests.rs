@@ -653,8 +653,10 @@ fn passes_when_the_search_prefers_it_even_if_the_count_loses() {
 fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
     // After White's pass, Black's pass would end the game, which the bare
     // count (no dead stones) scores as a White win. With conservative
-    // passing the evaluator values the position after the pass, White to
-    // move and the game going on; without it, the count does.
+    // passing the search goes on after it, as KataGo's: the evaluator
+    // values the position after the pass, White to move and the game going
+    // on, and below it White's own pass ends the game on the count; without
+    // it, the count values Black's pass at once.
     let mut game = Game::new(size(5), rules(30.5));
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
@@ -671,8 +673,14 @@ fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
         .find(|c| c.mv == Move::Pass)
         .cloned()
         .unwrap();
-    // White to move after the pass wins with 0.9: Black's 0.1.
-    assert!((pass.winrate - 0.1).abs() < 1e-6, "{pass:?}");
+    // White to move after the pass wins with 0.9: Black's 0.1, once; every
+    // other visit went to White's pass, which loses for Black on the count.
+    assert_eq!(pass.pv, vec![Move::Pass, Move::Pass], "{pass:?}");
+    let expected = 0.1 / pass.visits as f32;
+    assert!(
+        pass.visits > 1 && (pass.winrate - expected).abs() < 1e-6,
+        "{pass:?}"
+    );
     assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
     let mut bare = PuctBot::new(
         PuctConfig {

@@ -32,7 +32,9 @@
 //! shown when a pass would end the game and either
 //! [`InputOptions::conservative_pass`] is set or the pass would be a
 //! "friendly" one (friendly passes allowed, area scoring, the opponent's
-//! pass just before); then global 14 is 0 too. Once the game is over (two
+//! pass just before) or, with [`InputOptions::passing_hacks`], the area
+//! count as it stands would not be a win for the side to move; then global
+//! 14 is 0 too. Once the game is over (two
 //! passes, a repetition ending under simple ko, a triple repetition) only the
 //! last turn is shown.
 //!
@@ -80,7 +82,7 @@ use thiserror::Error;
 
 pub use rules::{HandicapBonus, KataKo, KataRules, Tax};
 
-use board::{opp, EMPTY, NULL_LOC, PASS_LOC};
+use board::{opp, EMPTY, NULL_LOC, PASS_LOC, WHITE};
 use history::{player, History};
 
 /// Number of spatial input planes.
@@ -139,6 +141,12 @@ pub struct InputOptions {
     /// Compute pass-alive areas as if multi-stone suicide were legal even
     /// when it is not (KataGo's `alwaysComputePassAliveUnderSuicideRules`).
     pub prefer_pass_alive_under_suicide: bool,
+    /// KataGo's `enablePassingHacks` (on in its GTP and analysis engines):
+    /// when a pass would end the game and the area count as it stands
+    /// would not be a win for the side to move, hide the history as under
+    /// `conservative_pass`, so that the network does not value a losing
+    /// side's pass as the end of the game.
+    pub passing_hacks: bool,
 }
 
 /// Fills `spatial` (`[SPATIAL_FEATURES][nn_y][nn_x]`) and `global`
@@ -237,28 +245,49 @@ pub fn fill(
     let area = if rules.territory_scoring {
         None
     } else if rules.tax == Tax::None {
-        Some(area::calculate_area(board, true, true, true, suicide_legal))
+        Some((
+            area::calculate_area(board, true, true, true, suicide_legal),
+            0,
+        ))
     } else {
-        Some(area::calculate_independent_life_area(board, false, true, suicide_legal).0)
+        let (area, white_minus_black_regions) =
+            area::calculate_independent_life_area(board, false, true, suicide_legal);
+        // Under the full tax each region of independent life gives up
+        // two points.
+        let tax = if rules.tax == Tax::All {
+            2 * white_minus_black_regions * if pla == WHITE { -1 } else { 1 }
+        } else {
+            0
+        };
+        Some((area, tax))
     };
-    if let Some(area) = area {
+    // Whether the game, ended now and counted as it stands, would not be a
+    // win for pla (KataGo's `finalPhaseAndGameEndWouldNotBeWin`).
+    let mut end_would_not_win = false;
+    if let Some((area, tax)) = area {
+        let mut score_for_pla = tax;
         for y in 0..y_size {
             for x in 0..x_size {
                 let loc = board.loc(x, y);
                 if area[loc] == pla {
                     set(18, loc);
+                    score_for_pla += 1;
                 } else if area[loc] == o {
                     set(19, loc);
+                    score_for_pla -= 1;
                 }
             }
         }
+        end_would_not_win = score_for_pla as f32 + hist.self_komi(pla) <= 0.0;
     }
 
     // History: features 9 to 13 and globals 0 to 4.
     let mut max_turns = 5;
     let mut suppress_pass_ends = false;
     if hist.pass_would_end_game(pla)
-        && (options.conservative_pass || hist.should_suppress_end_game_from_friendly_pass(pla))
+        && (options.conservative_pass
+            || hist.should_suppress_end_game_from_friendly_pass(pla)
+            || (options.passing_hacks && end_would_not_win))
     {
         max_turns = 0;
         suppress_pass_ends = true;
@@ -371,4 +400,35 @@ fn komi_wave(self_komi: f32, even_area: bool) -> f32 {
     } else {
         delta - 2.0
     }
+}
+
+/// Black's margin (Black's area less White's, less White's komi and
+/// bonuses) of `game` counted as KataGo's search counts a finished game
+/// under area scoring (`endAndScoreGameNow`): every stone and every empty
+/// region bordered by one colour is that colour's, and so is all of a
+/// pass-alive group's territory, opponent's stones in it included — dead
+/// stones left inside a pass-alive area count for its owner, where the
+/// bare count would call the region neutral. `None` under territory
+/// scoring or a rule set KataGo's inputs cannot express (scored the plain
+/// way there).
+pub fn finished_margin(game: &Game) -> Option<f32> {
+    let rules = KataRules::from_rules(game.rules()).ok()?;
+    if rules.territory_scoring || rules.tax != Tax::None {
+        return None;
+    }
+    let hist = History::replay(game, &rules);
+    let board = &hist.board;
+    let area = area::calculate_area(board, true, true, true, rules.multi_stone_suicide);
+    let size = game.size();
+    let mut black_minus_white = 0i32;
+    for y in 0..size.height() {
+        for x in 0..size.width() {
+            match area[board.loc(x, y)] {
+                WHITE => black_minus_white -= 1,
+                EMPTY => {}
+                _ => black_minus_white += 1,
+            }
+        }
+    }
+    Some(black_minus_white as f32 + hist.self_komi(board::BLACK))
 }

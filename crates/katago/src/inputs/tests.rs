@@ -937,3 +937,54 @@ fn replayed_boards_match_tengen_and_ladder_searches_restore_them() {
         }
     }
 }
+
+#[test]
+fn a_finished_game_counts_pass_alive_areas_whole() {
+    // Black's pass-alive wall owns the whole 6×5 board, the White stone
+    // left in its eye included; the bare count gives White that stone and
+    // nobody the two points beside it.
+    let mut game = position(PASS_ALIVE, Color::Black, chinese().with_komi(7.0));
+    play(&mut game, "B pass, W pass");
+    assert!(game.is_over());
+    assert_eq!(finished_margin(&game), Some(30.0 - 7.0));
+    assert_eq!(game.score().margin(), 27.0 - 1.0 - 7.0);
+    // Territory scoring is counted the game's own way.
+    let mut japanese = position(PASS_ALIVE, Color::Black, rules("japanese"));
+    play(&mut japanese, "B pass, W pass");
+    assert_eq!(finished_margin(&japanese), None);
+}
+
+#[test]
+fn passing_hacks_hide_the_history_when_ending_the_game_would_not_win() {
+    let size = BoardSize::square(9).unwrap();
+    let krules = |game: &Game| KataRules::from_rules(game.rules()).unwrap();
+    let hacks = InputOptions {
+        passing_hacks: true,
+        ..InputOptions::default()
+    };
+    // Tromp-Taylor passes are not friendly, so the history shows. Black to
+    // move after White's pass, Black's one stone owning the board: ending
+    // the game wins, the history stays.
+    let mut game = Game::new(size, rules("tromp-taylor").with_komi(7.0));
+    play(&mut game, "B E5, W pass");
+    let i = Inputs::of(&game, &krules(&game), &hacks, 9, 9);
+    assert_eq!(&i.global[0..2], &[1.0, 0.0]);
+    assert_eq!(i.global[14], 1.0);
+    // White to move after Black's pass, one stone each and no komi: ending
+    // the game would be a draw, not a win, so the network is shown no
+    // history, as under a conservative pass; without the hacks it is.
+    let mut game = Game::new(size, rules("tromp-taylor").with_komi(0.0));
+    play(&mut game, "B E5, W C3, B pass");
+    let plain = Inputs::of(&game, &krules(&game), &InputOptions::default(), 9, 9);
+    assert_eq!(&plain.global[0..2], &[1.0, 0.0]);
+    assert_eq!(plain.global[14], 1.0);
+    let i = Inputs::of(&game, &krules(&game), &hacks, 9, 9);
+    assert_eq!(&i.global[0..5], &[0.0; 5]);
+    assert_eq!(i.global[14], 0.0);
+    i.check_empty(&[9, 10]);
+    // Half a point of komi makes it a win: the history is back.
+    let mut game = Game::new(size, rules("tromp-taylor").with_komi(0.5));
+    play(&mut game, "B E5, W C3, B pass");
+    let i = Inputs::of(&game, &krules(&game), &hacks, 9, 9);
+    assert_eq!(i.global[14], 1.0);
+}
