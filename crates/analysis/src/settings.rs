@@ -83,16 +83,19 @@ impl Default for EngineSettings {
                     batch: 8,
                     reuse: false,
                     resign_threshold: 0.0,
-                    // The analysis engine values a game-ending pass by the
-                    // count, as KataGo's does (its GTP engine turns
-                    // `conservativePass` on, its analysis engine does not).
-                    conservative_pass: false,
+                    // KataGo's analysis engine turns `conservativePass` on
+                    // unless its config says otherwise, as its GTP engine
+                    // does (self-play and matches leave it off).
+                    conservative_pass: true,
                     ..PuctConfig::default()
                 },
                 eval: KataGoEvalSettings::default(),
                 playout_doubling_advantage: 0.0,
                 playout_doubling_player: None,
-                report_as: ReportAs::Black,
+                // KataGo's analysis engine reports from the side to move
+                // unless its config names a colour (its example config
+                // says BLACK, as KaTrain's does).
+                report_as: ReportAs::SideToMove,
                 pv_len: 15,
                 ignore_pre_root_history: true,
             },
