@@ -183,7 +183,7 @@ pub static KATAGO: Table<KataGoSettings> = Table {
         },
         Setting {
             name: "conservative-pass",
-            help: "after the opponent's pass, value passing by the network as if the game went on, not by the bare count of the board (KataGo's conservativePass)",
+            help: "after the opponent's pass, search passing as if the game went on (the opponent's reply pass ends it), not by the bare count of the board (KataGo's conservativePass)",
             kind: Kind::Flag {
                 get: |s| s.search.conservative_pass,
                 set: |s, on| s.search.conservative_pass = on,
