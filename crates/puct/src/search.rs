@@ -932,12 +932,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     fn finished_value(&self, game: &Game) -> LeafValue {
         if let Outcome::Counted(_) = game.outcome() {
             if let Some(margin) = self.evaluator.finished_margin(game) {
-                let (black, white) = match margin.total_cmp(&0.0) {
-                    std::cmp::Ordering::Greater => (1.0, 0.0),
-                    std::cmp::Ordering::Less => (0.0, 1.0),
-                    std::cmp::Ordering::Equal => (0.5, 0.5),
+                let winner = match margin.total_cmp(&0.0) {
+                    std::cmp::Ordering::Greater => Some(Color::Black),
+                    std::cmp::Ordering::Less => Some(Color::White),
+                    std::cmp::Ordering::Equal => None,
                 };
-                return LeafValue::from_lead(black, white, margin);
+                return decided_value(winner, margin);
             }
         }
         exact_value(game)
@@ -1179,29 +1179,19 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.recompute_path(path);
     }
 
-    /// With value weighting ([`PuctConfig::value_weight_exponent`]) or
-    /// noise pruning ([`PuctConfig::noise_pruning`]) on, recomputes the statistics of the expanded nodes of `path`, deepest
-    /// first, from their own evaluation and their children's.
+    /// With value weighting ([`PuctConfig::value_weight_exponent`]), noise
+    /// pruning ([`PuctConfig::noise_pruning`]) or the subtree value bias
+    /// on, recomputes the statistics of the expanded nodes of `path`,
+    /// deepest first, from their own evaluation and their children's.
     fn recompute_path(&mut self, path: &[NodeId]) {
-        let exponent = f64::from(self.config.value_weight_exponent);
-        let noise_pruning = self.config.noise_pruning;
-        let bias = f64::from(self.config.subtree_value_bias);
-        if exponent <= 0.0 && !noise_pruning && bias <= 0.0 {
+        let settings = Recompute::of(self.config);
+        if settings.exponent <= 0.0 && !settings.noise_pruning && settings.subtree_bias <= 0.0 {
             return;
         }
         for &id in path.iter().rev() {
             let node = self.tree.node(id);
             if node.state == NodeState::Expanded && node.own_weight > 0.0 {
-                recompute_node(
-                    &mut *self.tree,
-                    id,
-                    Recompute {
-                        exponent,
-                        transpositions: self.config.transpositions,
-                        noise_pruning,
-                        subtree_bias: bias,
-                    },
-                );
+                recompute_node(&mut *self.tree, id, settings);
             }
         }
     }
@@ -1213,12 +1203,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// their own evaluation (its subtree value bias read afresh) and their
     /// children, each after the nodes it reads.
     pub(crate) fn recompute_kept_tree(&mut self) {
-        let settings = Recompute {
-            exponent: f64::from(self.config.value_weight_exponent),
-            transpositions: self.config.transpositions,
-            noise_pruning: self.config.noise_pruning,
-            subtree_bias: f64::from(self.config.subtree_value_bias),
-        };
+        let settings = Recompute::of(self.config);
         for id in self.post_order() {
             let node = self.tree.node(id);
             if node.visits == 0 || node.weight_sum <= 0.0 {
@@ -1438,6 +1423,18 @@ pub struct Recompute {
     pub subtree_bias: f64,
 }
 
+impl Recompute {
+    /// The settings `config` gives.
+    pub fn of(config: &PuctConfig) -> Recompute {
+        Recompute {
+            exponent: f64::from(config.value_weight_exponent),
+            transpositions: config.transpositions,
+            noise_pruning: config.noise_pruning,
+            subtree_bias: f64::from(config.subtree_value_bias),
+        }
+    }
+}
+
 /// How far below the average of the better-prior children a child's
 /// utility must fall for [`noise_pruned_weights`] to take most of its
 /// excess weight (KataGo's `noisePruneUtilityScale`).
@@ -1523,6 +1520,12 @@ pub fn exact_value(game: &Game) -> LeafValue {
         Outcome::Counted(score) => (score.winner(), score.margin() as f32),
         other => (other.winner(), 0.0),
     };
+    decided_value(winner, lead)
+}
+
+/// The value of a decided game: certain for `winner` (half each for a
+/// draw), Black's `lead` as the lead.
+fn decided_value(winner: Option<Color>, lead: f32) -> LeafValue {
     let (black_win, white_win) = match winner {
         Some(Color::Black) => (1.0, 0.0),
         Some(Color::White) => (0.0, 1.0),

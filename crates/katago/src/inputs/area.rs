@@ -45,6 +45,23 @@ pub(crate) fn calculate_area(
     result
 }
 
+/// `pla`'s points of `area` (a map from [`calculate_area`] or
+/// [`calculate_independent_life_area`]) less its opponent's.
+pub(crate) fn balance(board: &KBoard, area: &[u8], pla: u8) -> i32 {
+    let mut balance = 0;
+    for y in 0..board.y_size {
+        for x in 0..board.x_size {
+            let owner = area[board.loc(x, y)];
+            if owner == pla {
+                balance += 1;
+            } else if owner == opp(pla) {
+                balance -= 1;
+            }
+        }
+    }
+    balance
+}
+
 /// KataGo's `calculateIndependentLifeArea`; returns the map and White's
 /// independent-life regions minus Black's.
 pub(crate) fn calculate_independent_life_area(

@@ -265,19 +265,17 @@ pub fn fill(
     // win for pla (KataGo's `finalPhaseAndGameEndWouldNotBeWin`).
     let mut end_would_not_win = false;
     if let Some((area, tax)) = area {
-        let mut score_for_pla = tax;
         for y in 0..y_size {
             for x in 0..x_size {
                 let loc = board.loc(x, y);
                 if area[loc] == pla {
                     set(18, loc);
-                    score_for_pla += 1;
                 } else if area[loc] == o {
                     set(19, loc);
-                    score_for_pla -= 1;
                 }
             }
         }
+        let score_for_pla = area::balance(board, &area, pla) + tax;
         end_would_not_win = score_for_pla as f32 + hist.self_komi(pla) <= 0.0;
     }
 
@@ -419,16 +417,5 @@ pub fn finished_margin(game: &Game) -> Option<f32> {
     let hist = History::replay(game, &rules);
     let board = &hist.board;
     let area = area::calculate_area(board, true, true, true, rules.multi_stone_suicide);
-    let size = game.size();
-    let mut black_minus_white = 0i32;
-    for y in 0..size.height() {
-        for x in 0..size.width() {
-            match area[board.loc(x, y)] {
-                WHITE => black_minus_white -= 1,
-                EMPTY => {}
-                _ => black_minus_white += 1,
-            }
-        }
-    }
-    Some(black_minus_white as f32 + hist.self_komi(board::BLACK))
+    Some(area::balance(board, &area, board::BLACK) as f32 + hist.self_komi(board::BLACK))
 }
