@@ -461,6 +461,11 @@ pub struct KatagoBenchArgs {
     /// is measured once.
     #[arg(long, default_value = "f32,bf16,auto", value_delimiter = ',')]
     pub precision: Vec<tengen_katago::forward::Precision>,
+    /// Also print where the time of a forward pass goes, by class of layer
+    /// (products, attention, softmax, normalisation, packing, heads, and
+    /// the threads' waiting), for each setting measured.
+    #[arg(long)]
+    pub layers: bool,
 }
 
 #[derive(Debug, Args)]

@@ -4,6 +4,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::forward::profile::Profile;
 use crate::forward::{forward, Exec, PackedCache};
 use crate::model::{MatMul, ModelDesc, GLOBAL_INPUTS, SPATIAL_INPUTS};
 
@@ -16,6 +17,25 @@ pub struct Rate {
     pub gflops: f64,
 }
 
+/// The inputs of `batch` empty `side`×`side` boards: spatial and global.
+fn empty_boards(side: usize, batch: usize) -> (Vec<f32>, Vec<f32>) {
+    let points = side * side;
+    let mut spatial = vec![0.0f32; batch * SPATIAL_INPUTS * points];
+    for b in 0..batch {
+        spatial[b * SPATIAL_INPUTS * points..][..points].fill(1.0);
+    }
+    (spatial, vec![0.0f32; batch * GLOBAL_INPUTS])
+}
+
+/// A pool of `threads` threads that run the network (subnormals flushed).
+fn forward_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .start_handler(|_| crate::forward::flush_subnormals())
+        .num_threads(threads.max(1))
+        .build()
+        .expect("a thread pool")
+}
+
 /// Runs the forward pass on `batch` empty `side`×`side` boards, again and
 /// again for at least `duration` (after one warm-up pass), as `exec` says.
 pub fn forward_rate(
@@ -26,17 +46,8 @@ pub fn forward_rate(
     duration: Duration,
 ) -> Rate {
     let threads = exec.threads;
-    let points = side * side;
-    let mut spatial = vec![0.0f32; batch * SPATIAL_INPUTS * points];
-    for b in 0..batch {
-        spatial[b * SPATIAL_INPUTS * points..][..points].fill(1.0);
-    }
-    let global = vec![0.0f32; batch * GLOBAL_INPUTS];
-    let pool = rayon::ThreadPoolBuilder::new()
-        .start_handler(|_| crate::forward::flush_subnormals())
-        .num_threads(threads.max(1))
-        .build()
-        .expect("a thread pool");
+    let (spatial, global) = empty_boards(side, batch);
+    let pool = forward_pool(threads);
     pool.install(|| {
         forward(model, batch, side, side, &spatial, &global, 0.0, exec);
         let start = Instant::now();
@@ -48,8 +59,35 @@ pub fn forward_rate(
         let per_second = positions as f64 / start.elapsed().as_secs_f64();
         Rate {
             per_second,
-            gflops: per_second * model.flops(points) / 1e9,
+            gflops: per_second * model.flops(side * side) / 1e9,
         }
+    })
+}
+
+/// Where the time of the forward pass goes on `batch` empty `side`×`side`
+/// boards, by class of layer: passes again and again for at least
+/// `duration` (after one warm-up pass), counted as [`Profile`] says.
+pub fn layer_profile(
+    model: &ModelDesc,
+    side: usize,
+    batch: usize,
+    exec: Exec,
+    duration: Duration,
+) -> Profile {
+    let threads = exec.threads.max(1);
+    let (spatial, global) = empty_boards(side, batch);
+    let pool = forward_pool(threads);
+    pool.install(|| {
+        forward(model, batch, side, side, &spatial, &global, 0.0, exec);
+        let mut passes = 0;
+        let profile = Profile::measure(threads, 0, || {
+            let start = Instant::now();
+            while start.elapsed() < duration || passes == 0 {
+                forward(model, batch, side, side, &spatial, &global, 0.0, exec);
+                passes += 1;
+            }
+        });
+        Profile { passes, ..profile }
     })
 }
 

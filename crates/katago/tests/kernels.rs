@@ -145,3 +145,73 @@ fn precisions_pick_kernels_this_cpu_has() {
         assert_eq!(network.kernel(), Kernel::F32);
     }
 }
+
+/// Batches shared between threads (a part of the positions on each thread,
+/// one position at a time) and layers shared between threads (fewer
+/// positions than threads) give each position's own answer, in order: the
+/// same as evaluating it alone on one thread, to float rounding.
+#[test]
+fn threads_and_batches_do_not_change_the_answers() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gtp/tests/data/finished");
+    let mut games = positions(&data.join("mcts-vs-gnugo-level10-9x9"), 1, 9);
+    games.extend(positions(&data.join("mcts-vs-gnugo-level1-13x13"), 1, 40));
+    assert!(games.len() >= 7, "{} positions", games.len());
+    let model = ModelDesc::load(model_path()).unwrap();
+    for unit in Features::detect().units() {
+        let kernel = Kernel {
+            unit,
+            rounding: Bf16Rounding::Once,
+        };
+        let alone: Vec<Evaluation> = {
+            let network = Network::new(model.clone(), 1).with_kernel(kernel);
+            games
+                .iter()
+                .flat_map(|game| {
+                    network
+                        .evaluate(&[game], Symmetries::One(0), &EvalOptions::default())
+                        .unwrap()
+                })
+                .collect()
+        };
+        // Positions of one size go in one batch.
+        let mut batches: Vec<std::ops::Range<usize>> = Vec::new();
+        for (i, game) in games.iter().enumerate() {
+            match batches.last_mut() {
+                Some(last) if games[last.start].size() == game.size() => last.end = i + 1,
+                _ => batches.push(i..i + 1),
+            }
+        }
+        for threads in [2, 3] {
+            let network = Network::new(model.clone(), threads).with_kernel(kernel);
+            for batch in &batches {
+                let refs: Vec<&Game> = games[batch.clone()].iter().collect();
+                let together = network
+                    .evaluate(&refs, Symmetries::One(0), &EvalOptions::default())
+                    .unwrap();
+                // And the first alone: its layers shared between the threads.
+                let shared = network
+                    .evaluate(&refs[..1], Symmetries::One(0), &EvalOptions::default())
+                    .unwrap();
+                let answers = together
+                    .iter()
+                    .zip(batch.clone())
+                    .chain([(&shared[0], batch.start)]);
+                for (got, index) in answers {
+                    let want = &alone[index];
+                    let close = |x: f64, y: f64| (x - y).abs() <= 1e-4 * (1.0 + y.abs());
+                    assert!(
+                        close(got.white_win, want.white_win) && close(got.white_lead, want.white_lead),
+                        "{kernel}, {threads} threads, position {index}: {} / {} against {} / {} alone",
+                        got.white_win,
+                        got.white_lead,
+                        want.white_win,
+                        want.white_lead
+                    );
+                    for (p, q) in got.policy.iter().zip(&want.policy) {
+                        assert!((p - q).abs() <= 1e-4, "{kernel}: policy {p} against {q}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -85,7 +85,7 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// same GEMM in the same run, and the katago bot's visits per second.
 pub fn katago(args: KatagoBenchArgs) -> Result<()> {
     use std::io::Write;
-    use tengen_katago::bench::{forward_rate, gemm_rate};
+    use tengen_katago::bench::{forward_rate, gemm_rate, layer_profile};
     use tengen_katago::forward::{Exec, Features};
     use tengen_katago::model::ModelDesc;
 
@@ -138,6 +138,7 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
         "plain GFLOP/s",
         "ratio"
     )?;
+    let mut profiles = Vec::new();
     for &(precision, kernel) in &kernels {
         for &size in &args.size {
             let side = size as usize;
@@ -164,6 +165,17 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
                     }
                     let positions = median(nets);
                     let plain = median(plains);
+                    if args.layers {
+                        bar.set_message(format!(
+                            "{size}x{size}, batch {batch}, {threads} thread(s), layers"
+                        ));
+                        let exec = Exec {
+                            threads: threads as usize,
+                            kernel,
+                        };
+                        let profile = layer_profile(&model, side, batch as usize, exec, duration);
+                        profiles.push((precision, kernel, size, batch, threads, profile));
+                    }
                     writeln!(
                         out,
                         "{:>9} {:<40} {:>5} {:>5} {:>7} {:>12.2} {:>10.1} {:>14.1} {:>8.2}",
@@ -182,6 +194,32 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
         }
     }
     bar.finish_and_clear();
+    for (precision, kernel, size, batch, threads, profile) in &profiles {
+        writeln!(
+            out,
+            "\nwhere the time goes: {precision} ({kernel}), {size}x{size}, batch {batch}, {threads} thread(s): {:.1} ms a pass ({} passes)",
+            profile.pass_millis(),
+            profile.passes
+        )?;
+        writeln!(
+            out,
+            "  {:<30} {:>9} {:>7} {:>12}",
+            "layers", "ms/pass", "share", "waiting ms"
+        )?;
+        for line in profile.lines() {
+            let name = line
+                .class
+                .map_or("waiting between threads", |class| class.name());
+            writeln!(
+                out,
+                "  {:<30} {:>9.2} {:>6.1}% {:>12.2}",
+                name,
+                line.millis,
+                line.share * 100.0,
+                line.waiting_millis
+            )?;
+        }
+    }
     if args.visits > 0 {
         writeln!(
             out,

@@ -9,7 +9,9 @@
 //! run is found once, at run time ([`crate::forward::cpu`]); a path the CPU
 //! lacks is never called.
 
-use super::kernels::{round_to_bf16, unroll, Grid};
+use super::kernels::{round_to_bf16, unroll, widest_simd, Grid};
+#[cfg(target_arch = "x86_64")]
+use super::kernels::{simd_level, SimdLevel};
 
 /// Pairs of the inner dimension are padded to a multiple of this: one AMX
 /// tile row holds 16 pairs (32 bf16).
@@ -63,6 +65,29 @@ fn pack_pairs_portable(src: &[f32], dst: &mut [u32]) {
     dst[index..].fill(0);
 }
 
+/// The numerators of a softmax of `row` scaled by `scale` (positive),
+/// `e^((x − max) · scale)`, rounded to bf16 pairs in `dst` (zero past the
+/// row, to its end); returns one over their sum (of the f32 values).
+/// Attention's weights, made ready for the product with the values in one
+/// pass. The portable path computes the exponentials as the f32 softmax
+/// does; the AVX-512 one with a shorter polynomial, within 2⁻¹⁴ of it
+/// before the rounding to bf16 (2⁻⁹).
+pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
+    assert!(dst.len() * 2 >= row.len(), "room for every pair");
+    #[cfg(target_arch = "x86_64")]
+    if path != Bf16Path::Portable {
+        // SAFETY: the AVX-512 paths are chosen only where the CPU has
+        // AVX-512-BF16 (`cpu::Features`).
+        return unsafe { x86::softmax_pairs(row, scale, dst) };
+    }
+    let _ = path;
+    let mut numerators = row.to_vec();
+    let mut inverse = [0.0f32];
+    super::kernels::softmax_numerators(&mut numerators, row.len().max(1), scale, &mut inverse);
+    pack_pairs_portable(&numerators, dst);
+    inverse[0]
+}
+
 /// The weights of a layer, `k` × `n` row-major in f32, packed for the bf16
 /// units: column blocks of [`COLUMN_BLOCK`], and within a block, for each
 /// pair of rows `2p`, `2p + 1`, one `u32` per column holding both weights
@@ -95,6 +120,79 @@ impl PackedWeights {
             }
         }
         PackedWeights { n, pairs, data }
+    }
+
+    /// No weights yet: a buffer for [`PackedWeights::fill_columns`] and
+    /// [`PackedWeights::fill_rows`].
+    pub(crate) fn empty() -> PackedWeights {
+        PackedWeights {
+            n: 0,
+            pairs: 0,
+            data: Vec::new(),
+        }
+    }
+
+    /// Sizes the buffer for a `k` × `n` matrix, all zeros.
+    fn reset(&mut self, k: usize, n: usize) {
+        self.n = n;
+        self.pairs = padded_pairs(k);
+        self.data.clear();
+        self.data
+            .resize(n.div_ceil(COLUMN_BLOCK) * self.pairs * COLUMN_BLOCK, 0);
+    }
+
+    /// Packs, as a `k` × `n` matrix, the transpose of `n` vectors of `k`
+    /// values, column `j` being `src[offset + j * stride..][..k]`
+    /// (attention's keys, one point a column).
+    pub(crate) fn fill_columns(
+        &mut self,
+        path: Bf16Path,
+        k: usize,
+        n: usize,
+        src: &[f32],
+        offset: usize,
+        stride: usize,
+    ) {
+        self.reset(k, n);
+        let pairs = self.pairs;
+        let mut column = vec![0u32; k.div_ceil(2)];
+        for j in 0..n {
+            pack_pairs(path, &src[offset + j * stride..][..k], &mut column);
+            let (block, lane) = (j / COLUMN_BLOCK, j % COLUMN_BLOCK);
+            let base = block * pairs * COLUMN_BLOCK + lane;
+            for (p, &bits) in column.iter().enumerate() {
+                self.data[base + p * COLUMN_BLOCK] = bits;
+            }
+        }
+    }
+
+    /// Packs a `k` × `n` matrix whose row `i` is `src[offset + i *
+    /// stride..][..n]` (attention's values, one point a row).
+    pub(crate) fn fill_rows(
+        &mut self,
+        k: usize,
+        n: usize,
+        src: &[f32],
+        offset: usize,
+        stride: usize,
+    ) {
+        self.reset(k, n);
+        let pairs = self.pairs;
+        let zeros = vec![0.0f32; n];
+        for p in 0..k.div_ceil(2) {
+            let even = &src[offset + 2 * p * stride..][..n];
+            let odd = if 2 * p + 1 < k {
+                &src[offset + (2 * p + 1) * stride..][..n]
+            } else {
+                &zeros[..]
+            };
+            for block in 0..n.div_ceil(COLUMN_BLOCK) {
+                let first = block * COLUMN_BLOCK;
+                let cols = (n - first).min(COLUMN_BLOCK);
+                let dst = &mut self.data[(block * pairs + p) * COLUMN_BLOCK..][..cols];
+                interleave_pairs(&even[first..][..cols], &odd[first..][..cols], dst);
+            }
+        }
     }
 
     /// The packed block of columns `block * COLUMN_BLOCK ..`.
@@ -133,17 +231,9 @@ impl PackedRows {
         split: bool,
         threads: usize,
     ) {
-        let pairs = padded_pairs(k);
-        self.rows = rows;
-        self.pairs = pairs;
         // Every pair is written below (padding included), so the buffers
         // are only sized, not cleared.
-        self.high.resize(rows * pairs, 0);
-        if split {
-            self.low.resize(rows * pairs, 0);
-        } else {
-            self.low.clear();
-        }
+        let pairs = self.size(rows, k, split);
         let pack_rows = |src: &[f32], high: &mut [u32], mut low: Option<&mut [u32]>| {
             let mut rest = Vec::new();
             for (r, (row, high)) in src
@@ -169,16 +259,44 @@ impl PackedRows {
         } else {
             (0..threads).map(|_| None).collect()
         };
-        rayon::scope(|scope| {
-            for ((src, high), low) in src
-                .chunks(block * k)
-                .zip(self.high.chunks_mut(block * pairs))
-                .zip(lows.iter_mut().map(Option::take))
-            {
-                let pack_rows = &pack_rows;
-                scope.spawn(move |_| pack_rows(src, high, low));
-            }
+        super::profile::scoped(|| {
+            rayon::scope(|scope| {
+                for ((src, high), low) in src
+                    .chunks(block * k)
+                    .zip(self.high.chunks_mut(block * pairs))
+                    .zip(lows.iter_mut().map(Option::take))
+                {
+                    let pack_rows = &pack_rows;
+                    scope.spawn(move |_| super::profile::task(None, || pack_rows(src, high, low)));
+                }
+            })
         });
+    }
+
+    /// Sizes the rows for `rows` rows of `k` values, to be written row by
+    /// row (no remainders), as [`PackedRows::row_mut`] gives them.
+    pub(crate) fn reset(&mut self, rows: usize, k: usize) {
+        self.size(rows, k, false);
+    }
+
+    /// Sizes the buffers for `rows` rows of `k` values (with remainders
+    /// where `split`), without clearing them; returns the pairs of a row.
+    fn size(&mut self, rows: usize, k: usize, split: bool) -> usize {
+        let pairs = padded_pairs(k);
+        self.rows = rows;
+        self.pairs = pairs;
+        self.high.resize(rows * pairs, 0);
+        if split {
+            self.low.resize(rows * pairs, 0);
+        } else {
+            self.low.clear();
+        }
+        pairs
+    }
+
+    /// Row `r`'s pairs (padding included).
+    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u32] {
+        &mut self.high[r * self.pairs..(r + 1) * self.pairs]
     }
 
     /// Unrolls a "same" convolution's input for a kernel `taps` = (height,
@@ -244,6 +362,33 @@ impl PackedRows {
         }
     }
 
+    /// Rounds `rows` rows of `k` values, row `r` being `src[offset + r *
+    /// stride..][..k]`, to bf16 pairs; with `split`, the remainders too.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn fill_strided(
+        &mut self,
+        path: Bf16Path,
+        rows: usize,
+        k: usize,
+        src: &[f32],
+        offset: usize,
+        stride: usize,
+        split: bool,
+    ) {
+        let pairs = self.size(rows, k, split);
+        let mut rest = Vec::new();
+        for r in 0..rows {
+            let low = split.then(|| &mut self.low[r * pairs..(r + 1) * pairs]);
+            pack_row(
+                path,
+                &src[offset + r * stride..][..k],
+                &mut self.high[r * pairs..(r + 1) * pairs],
+                low,
+                &mut rest,
+            );
+        }
+    }
+
     /// Whether the remainders were kept.
     pub(crate) fn split(&self) -> bool {
         !self.low.is_empty()
@@ -280,6 +425,20 @@ fn pack_row(
             value - f32::from_bits(half << 16)
         }));
         pack_pairs(path, rest, low);
+    }
+}
+
+/// `dst[i]` = the bf16 pair of `even[i]` (low half) and `odd[i]` (high
+/// half), rounded to nearest, ties to even.
+fn interleave_pairs(even: &[f32], odd: &[f32], dst: &mut [u32]) {
+    interleave_pairs_simd(even, odd, dst)
+}
+
+widest_simd! {
+    fn interleave_pairs_simd(even: &[f32], odd: &[f32], dst: &mut [u32]) {
+        for ((d, &a), &b) in dst.iter_mut().zip(even).zip(odd) {
+            *d = bf16_bits(a) | (bf16_bits(b) << 16);
+        }
     }
 }
 
@@ -382,6 +541,92 @@ mod x86 {
             i += 32;
         }
         super::pack_pairs_portable(&src[i..], &mut dst[i / 2..]);
+    }
+
+    /// `2^t` of 16 values, to about 2⁻¹⁴ relative (far below the bf16
+    /// rounding its results go to): `t = n + f` with `n` an integer and
+    /// `|f| ≤ ½`, `2^f` by its Taylor polynomial of degree 4 in `f · ln 2`,
+    /// and `2^n` by `VSCALEFPS`, which also takes very negative `t` to 0.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+    fn exp2_16(t: __m512) -> __m512 {
+        // Round to nearest, no exceptions.
+        let n = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(t);
+        let f = _mm512_sub_ps(t, n);
+        const LN2: f32 = std::f32::consts::LN_2;
+        // Coefficients of 2^f = Σ (f ln 2)^i / i!, highest first.
+        let c4 = _mm512_set1_ps(LN2 * LN2 * LN2 * LN2 / 24.0);
+        let c3 = _mm512_set1_ps(LN2 * LN2 * LN2 / 6.0);
+        let c2 = _mm512_set1_ps(LN2 * LN2 / 2.0);
+        let c1 = _mm512_set1_ps(LN2);
+        let one = _mm512_set1_ps(1.0);
+        let mut p = _mm512_fmadd_ps(c4, f, c3);
+        p = _mm512_fmadd_ps(p, f, c2);
+        p = _mm512_fmadd_ps(p, f, c1);
+        p = _mm512_fmadd_ps(p, f, one);
+        _mm512_scalef_ps(p, n)
+    }
+
+    /// The lanes of the first `count` of 16 values.
+    #[inline]
+    fn first_lanes(count: usize) -> __mmask16 {
+        if count >= 16 {
+            0xffff
+        } else {
+            ((1u32 << count) - 1) as __mmask16
+        }
+    }
+
+    /// [`super::softmax_pairs`] on AVX-512.
+    #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+    pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
+        let n = row.len();
+        let src = row.as_ptr();
+        let mut maxima = _mm512_set1_ps(f32::NEG_INFINITY);
+        let mut i = 0;
+        while i < n {
+            // SAFETY: the mask keeps the load inside `row`.
+            let x =
+                unsafe { _mm512_mask_loadu_ps(maxima, first_lanes(n - i), src.wrapping_add(i)) };
+            maxima = _mm512_max_ps(maxima, x);
+            i += 16;
+        }
+        let max = _mm512_set1_ps(_mm512_reduce_max_ps(maxima));
+        // e^((x − max) · scale) = 2^((x − max) · scale · log2 e)
+        let scale = _mm512_set1_ps(scale * std::f32::consts::LOG2_E);
+        let mut sums = _mm512_setzero_ps();
+        let (mut i, mut pair) = (0, 0);
+        while i < n {
+            let (m0, m1) = (first_lanes(n - i), first_lanes(n.saturating_sub(i + 16)));
+            // SAFETY: the masks keep the loads inside `row`, and the store
+            // to the pairs of the row, which `dst` holds (asserted by the
+            // caller).
+            unsafe {
+                let load = |m, at: usize| _mm512_maskz_loadu_ps(m, src.wrapping_add(at));
+                let a = _mm512_maskz_mov_ps(
+                    m0,
+                    exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m0, i), max), scale)),
+                );
+                let b = _mm512_maskz_mov_ps(
+                    m1,
+                    exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m1, i + 16), max), scale)),
+                );
+                sums = _mm512_add_ps(sums, _mm512_add_ps(a, b));
+                let packed: __m512i =
+                    std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(b, a));
+                let pairs_here = (n - i).div_ceil(2).min(16);
+                _mm512_mask_storeu_epi32(
+                    dst.as_mut_ptr().add(pair).cast(),
+                    first_lanes(pairs_here),
+                    packed,
+                );
+            }
+            i += 32;
+            pair += 16;
+        }
+        let written = n.div_ceil(2);
+        dst[written..].fill(0);
+        1.0 / _mm512_reduce_add_ps(sums)
     }
 
     /// [`super::pack_pairs`] of `src` into `high`, and of what that
@@ -936,6 +1181,118 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Every path, the portable one included.
+    fn all_paths() -> Vec<Bf16Path> {
+        let mut paths = vec![Bf16Path::Portable];
+        paths.extend(hardware_paths());
+        paths
+    }
+
+    #[test]
+    fn attention_operands_pack_as_their_dense_matrices() {
+        // (k, n, stride, offset): keys are d × points, values points × dv.
+        for &(k, n, stride, offset) in &[
+            (32, 81, 192, 32),
+            (64, 361, 64, 0),
+            (7, 5, 9, 2),
+            (33, 40, 40, 0),
+        ] {
+            let src = values(offset + stride * (n.max(k) + 4) + n.max(k), 11);
+            // Keys: column j is src[offset + j * stride..][..k].
+            let mut transposed = vec![0.0f32; k * n];
+            for i in 0..k {
+                for j in 0..n {
+                    transposed[i * n + j] = src[offset + j * stride + i];
+                }
+            }
+            let expected = PackedWeights::new(k, n, &transposed);
+            for path in all_paths() {
+                let mut keys = PackedWeights::empty();
+                keys.fill_columns(path, k, n, &src, offset, stride);
+                assert_eq!((keys.n, keys.pairs), (expected.n, expected.pairs));
+                assert_eq!(keys.data, expected.data, "{path:?} keys {k}×{n}");
+            }
+            // Values: row i is src[offset + i * stride..][..n], n ≤ stride.
+            let n = n.min(stride);
+            let mut dense = vec![0.0f32; k * n];
+            for i in 0..k {
+                dense[i * n..(i + 1) * n].copy_from_slice(&src[offset + i * stride..][..n]);
+            }
+            let expected = PackedWeights::new(k, n, &dense);
+            let mut rows = PackedWeights::empty();
+            // Filled twice, larger first: nothing of the first stays.
+            rows.fill_rows(k + 3, n, &src, 0, stride);
+            rows.fill_rows(k, n, &src, offset, stride);
+            assert_eq!(rows.data, expected.data, "values {k}×{n}");
+            // Queries: rows of k at a stride, as a dense copy packs them.
+            let dense_rows: Vec<f32> = (0..n)
+                .flat_map(|r| src[offset + r * stride..][..k.min(stride)].to_vec())
+                .collect();
+            let k = k.min(stride);
+            for path in all_paths() {
+                for split in [false, true] {
+                    let mut expected = PackedRows::default();
+                    expected.fill(Bf16Path::Portable, n, k, &dense_rows, split, 1);
+                    let mut strided = PackedRows::default();
+                    strided.fill_strided(path, n, k, &src, offset, stride, split);
+                    assert_eq!(strided.high, expected.high, "{path:?} queries");
+                    assert_eq!(strided.low, expected.low, "{path:?} queries, split");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn softmax_pairs_are_the_rounded_numerators_of_the_softmax() {
+        for &(width, scale) in &[
+            (1, 1.0),
+            (17, 0.125),
+            (81, 0.176_776_7),
+            (361, 0.125),
+            (64, 2.0),
+        ] {
+            let mut row = values(width, width as u32);
+            // Scores of attention's size, one far below the rest.
+            row.iter_mut().for_each(|x| *x *= 8.0);
+            row[width / 2] -= 300.0;
+            let max = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x)) as f64;
+            let exact: Vec<f64> = row
+                .iter()
+                .map(|&x| ((x as f64 - max) * scale as f64).exp())
+                .collect();
+            let inverse_exact = 1.0 / exact.iter().sum::<f64>();
+            for path in all_paths() {
+                let pairs = super::padded_pairs(width);
+                let mut dst = vec![u32::MAX; pairs];
+                let inverse = super::softmax_pairs(path, &row, scale, &mut dst);
+                assert!(
+                    (inverse as f64 - inverse_exact).abs() <= 1e-4 * inverse_exact,
+                    "{path:?} width {width}: 1/sum {inverse} against {inverse_exact}"
+                );
+                for (i, &e) in exact.iter().enumerate() {
+                    let bits = if i % 2 == 0 {
+                        dst[i / 2] << 16
+                    } else {
+                        dst[i / 2] & 0xffff_0000
+                    };
+                    let got = f32::from_bits(bits) as f64;
+                    // bf16 keeps 8 bits: half an ulp is 2^-9 of the value.
+                    assert!(
+                        (got - e).abs() <= e * (1.0 / 256.0) + 1e-30,
+                        "{path:?} width {width} at {i}: {got} against {e}"
+                    );
+                }
+                if width % 2 == 1 {
+                    assert_eq!(dst[width / 2] >> 16, 0, "the pad of the last pair");
+                }
+                assert!(
+                    dst[width.div_ceil(2)..].iter().all(|&p| p == 0),
+                    "{path:?}: padding zero"
+                );
             }
         }
     }

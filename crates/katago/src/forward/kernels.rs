@@ -11,6 +11,7 @@ use gemm::Parallelism;
 
 use super::bf16::{self, Bf16Path, PackedRows, PackedWeights};
 use super::cpu::Kernel;
+use super::profile::{self, LayerClass};
 use crate::model::{Activation, Conv, MatMul, Norm};
 
 /// How a forward pass computes: the threads it may use and the arithmetic
@@ -291,27 +292,31 @@ pub(crate) fn matmul(
     let parts = threads.min(rows / min_rows_per_thread);
     let chunk = rows.div_ceil(parts);
     let out = &mut out[..rows * n];
-    rayon::scope(|scope| {
-        for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
-            let block_rows = out_block.len() / n;
-            let a_block = &a[index * chunk * k..(index * chunk + block_rows) * k];
-            scope.spawn(move |_| {
-                gemm_strided(
-                    block_rows,
-                    n,
-                    k,
-                    out_block,
-                    Layout::rows(0, n),
-                    a_block,
-                    Layout::rows(0, k),
-                    w,
-                    Layout::rows(0, n),
-                    1.0,
-                    accumulate,
-                    1,
-                );
-            });
-        }
+    profile::scoped(|| {
+        rayon::scope(|scope| {
+            for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
+                let block_rows = out_block.len() / n;
+                let a_block = &a[index * chunk * k..(index * chunk + block_rows) * k];
+                scope.spawn(move |_| {
+                    profile::task(None, || {
+                        gemm_strided(
+                            block_rows,
+                            n,
+                            k,
+                            out_block,
+                            Layout::rows(0, n),
+                            a_block,
+                            Layout::rows(0, k),
+                            w,
+                            Layout::rows(0, n),
+                            1.0,
+                            accumulate,
+                            1,
+                        )
+                    });
+                });
+            }
+        })
     });
 }
 
@@ -328,14 +333,17 @@ pub(crate) fn apply_matmul(
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = layer.packed.get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
-            a.fill(
-                path,
-                rows,
-                k,
-                input,
-                exec.kernel.rounding.splits(false),
-                exec.threads,
-            );
+            {
+                let _packing = profile::region(LayerClass::PackingAndLayout);
+                a.fill(
+                    path,
+                    rows,
+                    k,
+                    input,
+                    exec.kernel.rounding.splits(false),
+                    exec.threads,
+                );
+            }
             matmul_bf16(path, a, packed, out, accumulate, exec.threads);
         });
         return;
@@ -373,14 +381,17 @@ pub(crate) fn apply_matmuls(
         return;
     };
     BF16_ROWS.with_borrow_mut(|a| {
-        a.fill(
-            path,
-            rows,
-            k,
-            input,
-            exec.kernel.rounding.splits(false),
-            exec.threads,
-        );
+        {
+            let _packing = profile::region(LayerClass::PackingAndLayout);
+            a.fill(
+                path,
+                rows,
+                k,
+                input,
+                exec.kernel.rounding.splits(false),
+                exec.threads,
+            );
+        }
         for (layer, out) in layers.iter_mut() {
             assert_eq!(layer.in_channels, k, "layers of one input");
             let packed = layer.packed.get(k, layer.out_channels, &layer.weights);
@@ -416,13 +427,17 @@ fn matmul_bf16(
     let chunk = rows.div_ceil(parts).div_ceil(32) * 32;
     let n = w.n;
     let out = &mut out[..rows * n];
-    rayon::scope(|scope| {
-        for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
-            let block_rows = out_block.len() / n;
-            scope.spawn(move |_| {
-                bf16::product(path, a, index * chunk, block_rows, w, out_block, accumulate);
-            });
-        }
+    profile::scoped(|| {
+        rayon::scope(|scope| {
+            for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
+                let block_rows = out_block.len() / n;
+                scope.spawn(move |_| {
+                    profile::task(None, || {
+                        bf16::product(path, a, index * chunk, block_rows, w, out_block, accumulate)
+                    });
+                });
+            }
+        })
     });
 }
 
@@ -468,6 +483,7 @@ pub(crate) fn apply_conv(
         let split = exec.kernel.rounding.splits(true);
         let packed = conv.packed.get(k, n, &conv.weights);
         BF16_ROWS.with_borrow_mut(|a| {
+            let packing = profile::region(LayerClass::PackingAndLayout);
             if taps == 1 {
                 a.fill(path, grid.rows(), k, input, split, threads);
             } else {
@@ -480,6 +496,7 @@ pub(crate) fn apply_conv(
                     split,
                 );
             }
+            drop(packing);
             matmul_bf16(path, a, packed, out, accumulate, threads);
         });
         return;
@@ -498,14 +515,17 @@ pub(crate) fn apply_conv(
         return;
     }
     let row = taps * cin;
-    unroll(
-        grid,
-        (conv.kernel_y, conv.kernel_x),
-        cin,
-        input,
-        row,
-        scratch,
-    );
+    {
+        let _layout = profile::region(LayerClass::PackingAndLayout);
+        unroll(
+            grid,
+            (conv.kernel_y, conv.kernel_x),
+            cin,
+            input,
+            row,
+            scratch,
+        );
+    }
     matmul(
         grid.rows(),
         row,
@@ -583,6 +603,25 @@ pub fn flush_subnormals() {
     }
 }
 
+/// The constants of [`fast_exp`].
+mod exp_constants {
+    pub(crate) const LOG2E: f32 = std::f32::consts::LOG2_E;
+    /// ln 2 split in a part exact in few bits and the rest.
+    pub(crate) const LN2_HI: f32 = 0.693_359_4;
+    pub(crate) const LN2_LO: f32 = -2.121_944_4e-4;
+    /// Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
+    pub(crate) const ROUND: f32 = 12_582_912.0;
+    /// Cephes' polynomial, highest degree first.
+    pub(crate) const POLYNOMIAL: [f32; 6] = [
+        1.987_569_1e-4,
+        1.398_199_9e-3,
+        8.333_452e-3,
+        4.166_579_6e-2,
+        1.666_666_5e-1,
+        0.5,
+    ];
+}
+
 /// `e^x` for the softmax and SiLU, within 2 ulp of `f32::exp` for `x` in
 /// `[-87, 88]` and clamped outside it: range reduction by powers of two and
 /// Cephes' degree-5 polynomial, without branches so that loops over it
@@ -590,22 +629,15 @@ pub fn flush_subnormals() {
 /// on 19×19, a third of the forward pass with the library's `exp`).
 #[inline(always)]
 pub(crate) fn fast_exp(x: f32) -> f32 {
-    const LOG2E: f32 = std::f32::consts::LOG2_E;
-    // ln 2 split in a part exact in few bits and the rest.
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    // Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
-    const ROUND: f32 = 12_582_912.0;
+    use exp_constants::*;
     let x = x.clamp(-87.0, 88.0);
     let rounded = x * LOG2E + ROUND;
     let n = rounded - ROUND;
     let r = x - n * LN2_HI - n * LN2_LO;
-    let mut p = 1.987_569_1e-4_f32;
-    p = p * r + 1.398_199_9e-3;
-    p = p * r + 8.333_452e-3;
-    p = p * r + 4.166_579_6e-2;
-    p = p * r + 1.666_666_5e-1;
-    p = p * r + 0.5;
+    let mut p = POLYNOMIAL[0];
+    for c in &POLYNOMIAL[1..] {
+        p = p * r + c;
+    }
     let e = p * r * r + r + 1.0;
     // `rounded`'s low mantissa bits hold n itself (|n| < 2^22), so 2^n is
     // built without a float-to-integer conversion, which would not
@@ -650,16 +682,17 @@ macro_rules! widest_simd {
         }
     };
 }
+pub(crate) use widest_simd;
 
 /// The widest vectors the element-wise loops may use on this CPU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SimdLevel {
+pub(crate) enum SimdLevel {
     Baseline,
     Avx2,
     Avx512,
 }
 
-fn simd_level() -> SimdLevel {
+pub(crate) fn simd_level() -> SimdLevel {
     static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
     *LEVEL.get_or_init(|| {
         #[cfg(target_arch = "x86_64")]
@@ -703,30 +736,56 @@ pub(crate) fn activate(act: Activation, x: f32) -> f32 {
     }
 }
 
+thread_local! {
+    /// The threads [`for_row_blocks`] shares rows between on this thread
+    /// (0: every thread of the current pool).
+    static ROW_THREADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The threads of the forward pass this thread drives, for the
+/// element-wise layers, until dropped.
+pub(crate) struct RowThreads(usize);
+
+impl RowThreads {
+    pub(crate) fn set(threads: usize) -> RowThreads {
+        RowThreads(ROW_THREADS.replace(threads))
+    }
+}
+
+impl Drop for RowThreads {
+    fn drop(&mut self) {
+        ROW_THREADS.set(self.0);
+    }
+}
+
 /// Runs `f` on blocks of whole rows of `out` (rows `width` wide), one
-/// block per thread of the current pool when there is enough work; `f` is
-/// given the index of the block's first row.
+/// block per thread of the pass (see [`RowThreads`]) when there is enough
+/// work; `f` is given the index of the block's first row.
 pub(crate) fn for_row_blocks(out: &mut [f32], width: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
     let rows = out.len() / width.max(1);
-    let threads = rayon::current_num_threads();
+    let threads = match ROW_THREADS.get() {
+        0 => rayon::current_num_threads(),
+        threads => threads.min(rayon::current_num_threads()),
+    };
     if threads <= 1 || out.len() < 1 << 15 || rows < 2 {
         f(0, out);
         return;
     }
     let block_rows = rows.div_ceil(threads);
-    rayon::scope(|scope| {
-        for (index, block) in out.chunks_mut(block_rows * width).enumerate() {
-            let f = &f;
-            scope.spawn(move |_| f(index * block_rows, block));
-        }
+    profile::scoped(|| {
+        rayon::scope(|scope| {
+            for (index, block) in out.chunks_mut(block_rows * width).enumerate() {
+                let f = &f;
+                scope.spawn(move |_| profile::task(None, || f(index * block_rows, block)));
+            }
+        })
     });
 }
 
 /// `out = act(input * scale + bias)` per channel, for rows of `channels`.
 pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
     let channels = norm.scale.len();
-    out.clear();
-    out.resize(input.len(), 0.0);
+    resize_for_overwrite(out, input.len());
     for_row_blocks(out, channels, |first_row, block| {
         let source = &input[first_row * channels..][..block.len()];
         norm_act_rows(norm, act, source, block);
@@ -845,30 +904,72 @@ pub(crate) fn pool_value(grid: Grid, channels: usize, values: &[f32], out: &mut 
 /// Root-mean-square normalisation of each row, times `weight` per channel.
 pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &mut Vec<f32>) {
     let channels = weight.len();
-    out.clear();
-    out.resize(input.len(), 0.0);
+    resize_for_overwrite(out, input.len());
     for_row_blocks(out, channels, |first_row, block| {
         let source = &input[first_row * channels..][..block.len()];
+        rms_norm_block(weight, epsilon, source, block);
+    });
+}
+
+widest_simd! {
+    /// [`rms_norm_rows`] of one block of rows.
+    fn rms_norm_block(weight: &[f32], epsilon: f32, source: &[f32], block: &mut [f32]) {
+        let channels = weight.len();
         for (row, dst) in source
             .chunks_exact(channels)
             .zip(block.chunks_exact_mut(channels))
         {
-            let mean_square = row.iter().map(|x| x * x).sum::<f32>() / channels as f32;
+            let mean_square = sum_of_squares(row) / channels as f32;
             let r = 1.0 / (mean_square + epsilon).sqrt();
             for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
                 *d = x * r * w;
             }
         }
-    });
+    }
+}
+
+/// The sum of the squares of `values`, in sixteen partial sums so that it
+/// vectorises.
+#[inline(always)]
+fn sum_of_squares(values: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 16];
+    let mut chunks = values.chunks_exact(16);
+    for chunk in &mut chunks {
+        for (s, &v) in sums.iter_mut().zip(chunk) {
+            *s += v * v;
+        }
+    }
+    let rest: f32 = chunks.remainder().iter().map(|v| v * v).sum();
+    sums.iter().sum::<f32>() + rest
 }
 
 widest_simd! {
-    /// The numerators of a softmax of each row, `e^(x − max)`, in place,
+    /// The gated feed-forward's gate: `values = silu(values) · gate`.
+    pub(crate) fn silu_gate(values: &mut [f32], gate: &[f32]) {
+        for (x, &g) in values.iter_mut().zip(gate) {
+            *x = activate(Activation::Silu, *x) * g;
+        }
+    }
+}
+
+/// Sizes `values` to `len` without clearing what it held: for buffers that
+/// the next layer overwrites whole.
+pub(crate) fn resize_for_overwrite(values: &mut Vec<f32>, len: usize) {
+    if values.len() > len {
+        values.truncate(len);
+    } else {
+        values.resize(len, 0.0);
+    }
+}
+
+widest_simd! {
+    /// The numerators of a softmax of each row scaled by `scale` (which
+    /// must be positive), `e^((x − max) · scale)`, in place,
     /// and one over each row's sum in `inverse`: the division is left to
     /// the caller, who applies it to a product of the rows (attention's
     /// `softmax(scores) · v` is `(e^scores · v) / sum`, a 32-wide row
     /// instead of a 361-wide one on 19×19).
-    pub(crate) fn softmax_numerators(values: &mut [f32], width: usize, inverse: &mut [f32]) {
+    pub(crate) fn softmax_numerators(values: &mut [f32], width: usize, scale: f32, inverse: &mut [f32]) {
         for (row, inverse) in values.chunks_exact_mut(width).zip(inverse.iter_mut()) {
             // Sixteen partial maxima and sums, so that the loops vectorise.
             let mut maxima = [f32::NEG_INFINITY; 16];
@@ -887,13 +988,13 @@ widest_simd! {
             let mut chunks = row.chunks_exact_mut(16);
             for chunk in &mut chunks {
                 for (s, v) in sums.iter_mut().zip(chunk.iter_mut()) {
-                    *v = fast_exp(*v - max);
+                    *v = fast_exp((*v - max) * scale);
                     *s += *v;
                 }
             }
             let mut sum: f32 = sums.iter().sum();
             for v in chunks.into_remainder() {
-                *v = fast_exp(*v - max);
+                *v = fast_exp((*v - max) * scale);
                 sum += *v;
             }
             *inverse = 1.0 / sum;

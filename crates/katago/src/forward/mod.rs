@@ -8,6 +8,7 @@
 mod bf16;
 pub mod cpu;
 mod kernels;
+pub mod profile;
 
 pub use bf16::PackedCache;
 pub use cpu::{Bf16Rounding, Features, Kernel, Precision, Unit};
@@ -22,6 +23,8 @@ use kernels::{
     act_in_place, add_per_position, apply_conv, gemm_strided, norm_act, pool_mean_max, pool_value,
     rms_norm_rows, softmax_numerators, Grid, Layout,
 };
+
+use profile::{region, LayerClass};
 
 use crate::model::{
     AttentionBlock, Block, FfnBlock, ModelDesc, Rope, TipNorm, GLOBAL_INPUTS, SPATIAL_INPUTS,
@@ -51,6 +54,11 @@ struct Scratch {
     b: Vec<f32>,
     c: Vec<f32>,
     d: Vec<f32>,
+    /// Attention's queries, keys, values and heads' outputs.
+    q: Vec<f32>,
+    k: Vec<f32>,
+    v: Vec<f32>,
+    o: Vec<f32>,
     unrolled: Vec<f32>,
     pooled: Vec<f32>,
     small: Vec<f32>,
@@ -92,6 +100,12 @@ pub fn forward(
 /// and before the heads: on 19×19 a batch of eight takes about a second on
 /// two cores, a block some tens of milliseconds, so a search that must stop
 /// now need not wait for the whole batch.
+///
+/// With at least as many positions as threads, the positions are shared
+/// between the threads, and each thread runs its positions one at a time
+/// from the inputs to the outputs: no hand-offs within the pass, and one
+/// position's activations stay in the core's cache. With fewer positions
+/// than threads, the threads share each layer.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_until(
     model: &ModelDesc,
@@ -104,7 +118,87 @@ pub fn forward_until(
     exec: Exec,
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> Option<Vec<RawOutput>> {
+    // Layers of fewer rows than this are too small to share: the
+    // hand-offs cost more than the threads gain (9×9 at batch 1).
+    const MIN_SHARED_ROWS: usize = 256;
+    let exec = if batch < exec.threads && batch * width * height < MIN_SHARED_ROWS {
+        Exec { threads: 1, ..exec }
+    } else {
+        exec
+    };
+    if batch < exec.threads {
+        return forward_part(
+            model, batch, width, height, spatial, global, optimism, exec, cancel,
+        );
+    }
+    let parts = exec.threads.min(batch).max(1);
+    let points = width * height;
+    assert_eq!(
+        spatial.len(),
+        batch * SPATIAL_INPUTS * points,
+        "spatial input size"
+    );
+    assert_eq!(global.len(), batch * GLOBAL_INPUTS, "global input size");
+    // Positions per part, differing by at most one.
+    let mut ranges = Vec::with_capacity(parts);
+    let mut first = 0;
+    for part in 0..parts {
+        let size = batch / parts + usize::from(part < batch % parts);
+        ranges.push(first..first + size);
+        first += size;
+    }
+    let one_thread = Exec { threads: 1, ..exec };
+    let run_part = |range: &std::ops::Range<usize>| {
+        profile::section(1, || {
+            let mut outputs = Vec::with_capacity(range.len());
+            // A position at a time: its activations stay in the
+            // core's own cache (on 19×19, 0.5 MB a layer).
+            for position in range.clone() {
+                outputs.extend(forward_part(
+                    model,
+                    1,
+                    width,
+                    height,
+                    &spatial[position * SPATIAL_INPUTS * points..][..SPATIAL_INPUTS * points],
+                    &global[position * GLOBAL_INPUTS..][..GLOBAL_INPUTS],
+                    optimism,
+                    one_thread,
+                    cancel,
+                )?);
+            }
+            Some(outputs)
+        })
+    };
+    if parts == 1 {
+        return run_part(&(0..batch));
+    }
+    let results: Vec<Option<Vec<RawOutput>>> = profile::handed_over(|| {
+        use rayon::prelude::*;
+        ranges.par_iter().map(run_part).collect()
+    });
+    let mut outputs = Vec::with_capacity(batch);
+    for part in results {
+        outputs.extend(part?);
+    }
+    Some(outputs)
+}
+
+/// [`forward_until`] of a batch on this thread, sharing each layer with
+/// the other threads of `exec`.
+#[allow(clippy::too_many_arguments)]
+fn forward_part(
+    model: &ModelDesc,
+    batch: usize,
+    width: usize,
+    height: usize,
+    spatial: &[f32],
+    global: &[f32],
+    optimism: f32,
+    exec: Exec,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<RawOutput>> {
     flush_subnormals();
+    let _threads = kernels::RowThreads::set(exec.threads);
     if cancel() {
         return None;
     }
@@ -135,6 +229,7 @@ pub fn forward_until(
             }
         }
     }
+    let stem = region(LayerClass::Convolutions);
     let mut t = vec![0.0f32; rows * channels];
     apply_conv(
         &trunk.initial_conv,
@@ -155,6 +250,7 @@ pub fn forward_until(
         Exec::f32(1),
     );
     add_per_position(grid, channels, &global_bias, &mut t);
+    drop(stem);
 
     for block in &trunk.blocks {
         if !run_block(block, grid, channels, &mut t, &mut s, exec, cancel) {
@@ -166,6 +262,7 @@ pub fn forward_until(
     }
 
     // Trunk tip.
+    let tip = region(LayerClass::NormAndActivation);
     let mut trunk_out = Vec::with_capacity(t.len());
     match &trunk.tip_norm {
         TipNorm::Batch(norm) => norm_act(norm, trunk.tip_act, &t, &mut trunk_out),
@@ -198,8 +295,10 @@ pub fn forward_until(
         }
     }
     drop(t);
+    drop(tip);
 
     // Policy head.
+    let heads = region(LayerClass::Heads);
     let policy = &model.policy;
     let p_channels = policy.p1_conv.out_channels;
     let g_channels = policy.g1_conv.out_channels;
@@ -213,8 +312,7 @@ pub fn forward_until(
         &mut s.unrolled,
         exec,
     );
-    s.a.clear();
-    s.a.resize(rows * g_channels, 0.0);
+    kernels::resize_for_overwrite(&mut s.a, rows * g_channels);
     apply_conv(
         &policy.g1_conv,
         grid,
@@ -278,8 +376,7 @@ pub fn forward_until(
     // Value head.
     let value = &model.value;
     let v1 = value.v1_conv.out_channels;
-    s.a.clear();
-    s.a.resize(rows * v1, 0.0);
+    kernels::resize_for_overwrite(&mut s.a, rows * v1);
     apply_conv(
         &value.v1_conv,
         grid,
@@ -332,6 +429,7 @@ pub fn forward_until(
         &mut s.unrolled,
         exec,
     );
+    drop(heads);
 
     let outputs = (0..batch)
         .map(|b| {
@@ -393,10 +491,12 @@ fn run_block(
     let rows = grid.rows();
     match block {
         Block::Ordinary(b) => {
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            drop(norm);
+            let convolutions = region(LayerClass::Convolutions);
             let mid = b.regular_conv.out_channels;
-            s.b.clear();
-            s.b.resize(rows * mid, 0.0);
+            kernels::resize_for_overwrite(&mut s.b, rows * mid);
             apply_conv(
                 &b.regular_conv,
                 grid,
@@ -406,15 +506,21 @@ fn run_block(
                 &mut s.unrolled,
                 exec,
             );
+            drop(convolutions);
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+            drop(norm);
+            let _convolutions = region(LayerClass::Convolutions);
             apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
         }
         Block::GlobalPool(b) => {
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            drop(norm);
+            let convolutions = region(LayerClass::Convolutions);
             let regular = b.regular_conv.out_channels;
             let pooled_channels = b.gpool_conv.out_channels;
-            s.b.clear();
-            s.b.resize(rows * regular, 0.0);
+            kernels::resize_for_overwrite(&mut s.b, rows * regular);
             apply_conv(
                 &b.regular_conv,
                 grid,
@@ -424,8 +530,7 @@ fn run_block(
                 &mut s.unrolled,
                 exec,
             );
-            s.c.clear();
-            s.c.resize(rows * pooled_channels, 0.0);
+            kernels::resize_for_overwrite(&mut s.c, rows * pooled_channels);
             apply_conv(
                 &b.gpool_conv,
                 grid,
@@ -435,10 +540,11 @@ fn run_block(
                 &mut s.unrolled,
                 exec,
             );
+            drop(convolutions);
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.gpool_norm, b.gpool_act, &s.c, &mut s.d);
             pool_mean_max(grid, pooled_channels, &s.d, &mut s.pooled);
-            s.small.clear();
-            s.small.resize(grid.batch * regular, 0.0);
+            kernels::resize_for_overwrite(&mut s.small, grid.batch * regular);
             apply_matmul(
                 &b.gpool_to_bias,
                 grid.batch,
@@ -449,10 +555,15 @@ fn run_block(
             );
             add_per_position(grid, regular, &s.small, &mut s.b);
             norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+            drop(norm);
+            let _convolutions = region(LayerClass::Convolutions);
             apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
         }
         Block::Nested(b) => {
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+            drop(norm);
+            let convolutions = region(LayerClass::Convolutions);
             let inner = b.pre_conv.out_channels;
             let mut m = vec![0.0f32; rows * inner];
             apply_conv(
@@ -464,12 +575,16 @@ fn run_block(
                 &mut s.unrolled,
                 exec,
             );
+            drop(convolutions);
             for child in &b.blocks {
                 if !run_block(child, grid, inner, &mut m, s, exec, cancel) {
                     return false;
                 }
             }
+            let norm = region(LayerClass::NormAndActivation);
             norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
+            drop(norm);
+            let _convolutions = region(LayerClass::Convolutions);
             apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
         }
         Block::Attention(b) => attention(b, grid, channels, t, s, exec),
@@ -482,6 +597,39 @@ thread_local! {
     /// One head's attention scores, kept between heads so that their
     /// memory is reused.
     static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// One head's operands on bf16 units, kept between heads.
+    static ATTENTION_BF16: std::cell::RefCell<AttentionBf16> = std::cell::RefCell::new(AttentionBf16::default());
+}
+
+/// Points of one attention head whose scores are made, turned into softmax
+/// weights and multiplied by the values in one go: a whole number of AMX
+/// tiles, and 32 rows of scores (46 kB on 19×19) stay in the cache.
+const ATTENTION_ROWS: usize = 32;
+
+/// The operands of one attention head on bf16 units.
+struct AttentionBf16 {
+    /// The head's queries, a row per point.
+    queries: bf16::PackedRows,
+    /// Its keys, a column per point.
+    keys: bf16::PackedWeights,
+    /// A block of rows of scores, in f32.
+    scores: Vec<f32>,
+    /// The block's numerators rounded to bf16, a row per point.
+    weights: bf16::PackedRows,
+    /// Its values, a row per point.
+    values: bf16::PackedWeights,
+}
+
+impl Default for AttentionBf16 {
+    fn default() -> AttentionBf16 {
+        AttentionBf16 {
+            queries: bf16::PackedRows::default(),
+            keys: bf16::PackedWeights::empty(),
+            scores: Vec::new(),
+            weights: bf16::PackedRows::default(),
+            values: bf16::PackedWeights::empty(),
+        }
+    }
 }
 
 /// Self-attention over the points of each position, added to `t`.
@@ -496,10 +644,14 @@ fn attention(
     let rows = grid.rows();
     let points = grid.points();
     let (h_count, kv_count, d, dv) = (b.heads, b.kv_heads, b.q_head_dim, b.v_head_dim);
+    let norm = region(LayerClass::NormAndActivation);
     rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
-    let mut q = vec![0.0f32; rows * h_count * d];
-    let mut k = vec![0.0f32; rows * kv_count * d];
-    let mut v = vec![0.0f32; rows * kv_count * dv];
+    drop(norm);
+    let projections = region(LayerClass::Projections);
+    let (q, k, v, o) = (&mut s.q, &mut s.k, &mut s.v, &mut s.o);
+    kernels::resize_for_overwrite(q, rows * h_count * d);
+    kernels::resize_for_overwrite(k, rows * kv_count * d);
+    kernels::resize_for_overwrite(v, rows * kv_count * dv);
     apply_matmuls(
         &mut [
             (&b.q_proj, &mut q[..]),
@@ -510,12 +662,16 @@ fn attention(
         &s.a,
         exec,
     );
+    drop(projections);
+    let rotation = region(LayerClass::NormAndActivation);
     if let Some(rope) = &b.rope {
         let table = b
             .rope_tables
             .get(grid, || rope_table(rope, grid, kv_count, d));
-        apply_rope(&table, grid, h_count, kv_count, d, &mut q, &mut k);
+        apply_rope(&table, grid, h_count, kv_count, d, q, k);
     }
+    drop(rotation);
+    let (q, k, v) = (&q[..], &k[..], &v[..]);
     let scale = 1.0 / (d as f32).sqrt();
     let group = h_count / kv_count;
     // One task per position and head, each with its own score matrix and
@@ -523,77 +679,144 @@ fn attention(
     let heads: Vec<(usize, usize)> = (0..grid.batch)
         .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
         .collect();
-    let run_head = |&(pos, h): &(usize, usize)| -> (Vec<f32>, Vec<f32>) {
+    let q_at = |pos: usize, h: usize| pos * points * h_count * d + h * d;
+    let k_at = |pos: usize, kvh: usize| pos * points * kv_count * d + kvh * d;
+    let v_at = |pos: usize, kvh: usize| pos * points * kv_count * dv + kvh * dv;
+    let run_head_f32 = |&(pos, h): &(usize, usize)| -> (Vec<f32>, Vec<f32>) {
         let kvh = h / group;
         SCORES.with_borrow_mut(|scores| {
-            // Sized, not cleared: the product below overwrites every score.
-            scores.resize(points * points, 0.0);
-            // scores = q_h · k_hᵀ / sqrt(d)
-            gemm_strided(
-                points,
-                points,
-                d,
-                scores,
-                Layout::rows(0, points),
-                &q,
-                Layout {
-                    offset: pos * points * h_count * d + h * d,
-                    row_stride: h_count * d,
-                    col_stride: 1,
-                },
-                &k,
-                Layout {
-                    offset: pos * points * kv_count * d + kvh * d,
-                    row_stride: 1,
-                    col_stride: kv_count * d,
-                },
-                scale,
-                false,
-                1,
-            );
-            let mut inverse = vec![0.0f32; points];
-            softmax_numerators(scores, points, &mut inverse);
-            let mut out = vec![0.0f32; points * dv];
-            gemm_strided(
-                points,
-                dv,
-                points,
-                &mut out,
-                Layout::rows(0, dv),
-                scores,
-                Layout::rows(0, points),
-                &v,
-                Layout {
-                    offset: pos * points * kv_count * dv + kvh * dv,
-                    row_stride: kv_count * dv,
-                    col_stride: 1,
-                },
-                1.0,
-                false,
-                1,
-            );
+            kernels::resize_for_overwrite(scores, points * points);
+            // scores = q_h · k_hᵀ
+            profile::task(Some(LayerClass::AttentionScores), || {
+                gemm_strided(
+                    points,
+                    points,
+                    d,
+                    scores,
+                    Layout::rows(0, points),
+                    q,
+                    Layout {
+                        offset: q_at(pos, h),
+                        row_stride: h_count * d,
+                        col_stride: 1,
+                    },
+                    k,
+                    Layout {
+                        offset: k_at(pos, kvh),
+                        row_stride: 1,
+                        col_stride: kv_count * d,
+                    },
+                    1.0,
+                    false,
+                    1,
+                )
+            });
+            let inverse = profile::task(Some(LayerClass::Softmax), || {
+                let mut inverse = vec![0.0f32; points];
+                softmax_numerators(scores, points, scale, &mut inverse);
+                inverse
+            });
+            let out = profile::task(Some(LayerClass::AttentionValues), || {
+                let mut out = vec![0.0f32; points * dv];
+                gemm_strided(
+                    points,
+                    dv,
+                    points,
+                    &mut out,
+                    Layout::rows(0, dv),
+                    scores,
+                    Layout::rows(0, points),
+                    v,
+                    Layout {
+                        offset: v_at(pos, kvh),
+                        row_stride: kv_count * dv,
+                        col_stride: 1,
+                    },
+                    1.0,
+                    false,
+                    1,
+                );
+                out
+            });
             (out, inverse)
         })
     };
-    let blocks: Vec<(Vec<f32>, Vec<f32>)> = if exec.threads > 1 {
-        use rayon::prelude::*;
-        heads.par_iter().map(run_head).collect()
-    } else {
-        heads.iter().map(run_head).collect()
+    // On bf16 units: queries, keys, the softmax's numerators and values
+    // rounded to bf16, every sum in f32, the softmax itself in f32. The
+    // points are taken a block of rows at a time, each block's scores,
+    // softmax and product with the values made while its scores are in
+    // the cache.
+    let run_head_bf16 = |path: bf16::Bf16Path, &(pos, h): &(usize, usize)| {
+        let kvh = h / group;
+        ATTENTION_BF16.with_borrow_mut(|s| {
+            let AttentionBf16 {
+                queries,
+                keys,
+                scores,
+                weights,
+                values,
+            } = s;
+            profile::task(Some(LayerClass::PackingAndLayout), || {
+                queries.fill_strided(path, points, d, q, q_at(pos, h), h_count * d, false);
+                keys.fill_columns(path, d, points, k, k_at(pos, kvh), kv_count * d);
+                values.fill_rows(points, dv, v, v_at(pos, kvh), kv_count * dv);
+            });
+            let mut out = vec![0.0f32; points * dv];
+            let mut inverse = vec![0.0f32; points];
+            kernels::resize_for_overwrite(scores, ATTENTION_ROWS * points);
+            for first in (0..points).step_by(ATTENTION_ROWS) {
+                let rows = ATTENTION_ROWS.min(points - first);
+                let scores = &mut scores[..rows * points];
+                profile::task(Some(LayerClass::AttentionScores), || {
+                    bf16::product(path, queries, first, rows, keys, scores, false)
+                });
+                profile::task(Some(LayerClass::Softmax), || {
+                    weights.reset(rows, points);
+                    for (r, row) in scores.chunks_exact(points).enumerate() {
+                        inverse[first + r] =
+                            bf16::softmax_pairs(path, row, scale, weights.row_mut(r));
+                    }
+                });
+                profile::task(Some(LayerClass::AttentionValues), || {
+                    let out = &mut out[first * dv..(first + rows) * dv];
+                    bf16::product(path, weights, 0, rows, values, out, false)
+                });
+            }
+            (out, inverse)
+        })
     };
-    let mut o = vec![0.0f32; rows * h_count * dv];
-    for (&(pos, h), (block, inverse)) in heads.iter().zip(&blocks) {
-        for p in 0..points {
-            let dst = (pos * points + p) * h_count * dv + h * dv;
-            for (o, &x) in o[dst..dst + dv]
-                .iter_mut()
-                .zip(&block[p * dv..(p + 1) * dv])
-            {
-                *o = x * inverse[p];
+    let bf16_path = exec.kernel.unit.bf16_path();
+    let run_head = |head: &(usize, usize)| match bf16_path {
+        Some(path) => run_head_bf16(path, head),
+        None => run_head_f32(head),
+    };
+    let heads_section = region(LayerClass::AttentionScores);
+    let blocks: Vec<(Vec<f32>, Vec<f32>)> = profile::scoped(|| {
+        if exec.threads > 1 {
+            use rayon::prelude::*;
+            heads.par_iter().map(run_head).collect()
+        } else {
+            heads.iter().map(run_head).collect()
+        }
+    });
+    drop(heads_section);
+    let layout = region(LayerClass::PackingAndLayout);
+    // The heads side by side, each row divided by its softmax's sum.
+    kernels::resize_for_overwrite(o, rows * h_count * dv);
+    kernels::for_row_blocks(o, h_count * dv, |first_row, block| {
+        for (index, row) in block.chunks_exact_mut(h_count * dv).enumerate() {
+            let (pos, p) = ((first_row + index) / points, (first_row + index) % points);
+            for (h, dst) in row.chunks_exact_mut(dv).enumerate() {
+                let (values, inverse) = &blocks[pos * h_count + h];
+                for (o, &x) in dst.iter_mut().zip(&values[p * dv..(p + 1) * dv]) {
+                    *o = x * inverse[p];
+                }
             }
         }
-    }
-    apply_matmul(&b.out_proj, rows, &o, t, true, exec);
+    });
+    drop(layout);
+    let _projections = region(LayerClass::Projections);
+    apply_matmul(&b.out_proj, rows, o, t, true, exec);
 }
 
 /// An attention block's rotary angles as (cos, sin) by `[point][kv
@@ -677,13 +900,39 @@ fn apply_rope(
     q: &mut [f32],
     k: &mut [f32],
 ) {
-    let pairs = d / 2;
     let points = grid.points();
-    let rotate = |values: &mut [f32], head_count: usize, kv_of: &dyn Fn(usize) -> usize| {
-        for (row_index, row) in values.chunks_exact_mut(head_count * d).enumerate() {
-            let point = row_index % points;
+    // Heads that share a key and value head.
+    let group = heads / kv_heads;
+    let rotate = |values: &mut [f32], head_count: usize, group: usize| {
+        kernels::for_row_blocks(values, head_count * d, |first_row, block| {
+            rotate_rows(
+                table, points, kv_heads, d, head_count, group, first_row, block,
+            )
+        });
+    };
+    rotate(q, heads, group);
+    rotate(k, kv_heads, 1);
+}
+
+/// [`apply_rope`] of a block of rows of queries or keys, the first being
+/// row `first_row` of the batch; heads `group` at a time share a kv head.
+#[allow(clippy::too_many_arguments)]
+fn rotate_rows(
+    table: &[(f32, f32)],
+    points: usize,
+    kv_heads: usize,
+    d: usize,
+    head_count: usize,
+    group: usize,
+    first_row: usize,
+    block: &mut [f32],
+) {
+    let pairs = d / 2;
+    {
+        for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
+            let point = (first_row + row_index) % points;
             for h in 0..head_count {
-                let kvh = kv_of(h);
+                let kvh = h / group;
                 let angles = &table[(point * kv_heads + kvh) * pairs..][..pairs];
                 let head = &mut row[h * d..(h + 1) * d];
                 for (pair, &(cos, sin)) in angles.iter().enumerate() {
@@ -693,33 +942,33 @@ fn apply_rope(
                 }
             }
         }
-    };
-    rotate(q, heads, &|h| h * kv_heads / heads);
-    rotate(k, kv_heads, &|h| h);
+    }
 }
 
 /// The gated feed-forward block, added to `t`.
 fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     let rows = grid.rows();
     let width = b.linear1.out_channels;
+    let norm = region(LayerClass::NormAndActivation);
     rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
-    s.b.clear();
-    s.b.resize(rows * width, 0.0);
-    s.c.clear();
-    s.c.resize(rows * width, 0.0);
+    drop(norm);
+    let products = region(LayerClass::FeedForward);
+    kernels::resize_for_overwrite(&mut s.b, rows * width);
+    kernels::resize_for_overwrite(&mut s.c, rows * width);
     apply_matmuls(
         &mut [(&b.linear1, &mut s.b[..]), (&b.gate, &mut s.c[..])],
         rows,
         &s.a,
         exec,
     );
+    drop(products);
+    let gating = region(LayerClass::NormAndActivation);
     let gate = &s.c;
     kernels::for_row_blocks(&mut s.b, width, |first_row, block| {
-        let gate = &gate[first_row * width..][..block.len()];
-        for (x, g) in block.iter_mut().zip(gate) {
-            *x = kernels::activate(crate::model::Activation::Silu, *x) * g;
-        }
+        kernels::silu_gate(block, &gate[first_row * width..][..block.len()]);
     });
+    drop(gating);
+    let _products = region(LayerClass::FeedForward);
     apply_matmul(&b.linear2, rows, &s.b, t, true, exec);
 }
 
