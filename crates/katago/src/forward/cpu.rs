@@ -150,7 +150,9 @@ pub enum Bf16Rounding {
     /// once. In the transformer networks (`b10c384h6nbttflrs`) the
     /// convolutions are the 1×1 bottleneck layers that enter and leave the
     /// residual stream: a ninth of the work, and most of the error of one
-    /// rounding (`docs/performance.md`).
+    /// rounding (`docs/performance.md`). Attention's output projection,
+    /// which also adds to the residual stream, and attention's queries
+    /// (a small product whose error the softmax amplifies) are split too.
     SplitConvolutions,
 }
 

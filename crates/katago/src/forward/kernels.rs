@@ -329,20 +329,42 @@ pub(crate) fn apply_matmul(
     accumulate: bool,
     exec: Exec,
 ) {
+    let split = exec.kernel.rounding.splits(false);
+    apply_matmul_rounded(layer, rows, input, out, accumulate, exec, split)
+}
+
+/// [`apply_matmul`] for a layer whose input is rounded as a convolution's
+/// (split where the kernel splits convolutions): a layer that adds to the
+/// residual stream.
+pub(crate) fn apply_residual_matmul(
+    layer: &MatMul,
+    rows: usize,
+    input: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    exec: Exec,
+) {
+    let split = exec.kernel.rounding.splits(true);
+    apply_matmul_rounded(layer, rows, input, out, accumulate, exec, split)
+}
+
+/// [`apply_matmul`], the input split on bf16 units where `split`.
+fn apply_matmul_rounded(
+    layer: &MatMul,
+    rows: usize,
+    input: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    exec: Exec,
+    split: bool,
+) {
     let (k, n) = (layer.in_channels, layer.out_channels);
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = layer.packed.get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
-                a.fill(
-                    path,
-                    rows,
-                    k,
-                    input,
-                    exec.kernel.rounding.splits(false),
-                    exec.threads,
-                );
+                a.fill(path, rows, k, input, split, exec.threads);
             }
             matmul_bf16(path, a, packed, out, accumulate, exec.threads);
         });

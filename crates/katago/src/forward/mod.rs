@@ -746,6 +746,10 @@ fn attention(
     // points are taken a block of rows at a time, each block's scores,
     // softmax and product with the values made while its scores are in
     // the cache.
+    // Where the kernel splits any activations, the queries are split too:
+    // the scores' rounding error, through the softmax, is most of what
+    // bf16 attention costs in accuracy (`docs/performance.md`).
+    let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
     let run_head_bf16 = |path: bf16::Bf16Path, &(pos, h): &(usize, usize)| {
         let kvh = h / group;
         ATTENTION_BF16.with_borrow_mut(|s| {
@@ -757,7 +761,7 @@ fn attention(
                 values,
             } = s;
             profile::task(Some(LayerClass::PackingAndLayout), || {
-                queries.fill_strided(path, points, d, q, q_at(pos, h), h_count * d, false);
+                queries.fill_strided(path, points, d, q, q_at(pos, h), h_count * d, split_queries);
                 keys.fill_columns(path, d, points, k, k_at(pos, kvh), kv_count * d);
                 values.fill_rows(points, dv, v, v_at(pos, kvh), kv_count * dv);
             });
@@ -816,7 +820,8 @@ fn attention(
     });
     drop(layout);
     let _projections = region(LayerClass::Projections);
-    apply_matmul(&b.out_proj, rows, o, t, true, exec);
+    // Into the residual stream: rounded as a convolution's input is.
+    kernels::apply_residual_matmul(&b.out_proj, rows, o, t, true, exec);
 }
 
 /// An attention block's rotary angles as (cos, sin) by `[point][kv
