@@ -155,7 +155,15 @@ fn threads_and_batches_do_not_change_the_answers() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gtp/tests/data/finished");
     let mut games = positions(&data.join("mcts-vs-gnugo-level10-9x9"), 1, 9);
     games.extend(positions(&data.join("mcts-vs-gnugo-level1-13x13"), 1, 40));
-    assert!(games.len() >= 7, "{} positions", games.len());
+    // Two 19×19 positions: one alone is large enough for its layers to be
+    // shared between threads (smaller boards run on one thread).
+    for sgf in [
+        "(;GM[1]SZ[19]KM[7.5])",
+        "(;GM[1]SZ[19]KM[7.5];B[pd];W[dp];B[pp];W[dd];B[fc])",
+    ] {
+        games.push(tengen_sgf::read_game(sgf).unwrap().game);
+    }
+    assert!(games.len() >= 9, "{} positions", games.len());
     let model = ModelDesc::load(model_path()).unwrap();
     for unit in Features::detect().units() {
         let kernel = Kernel {

@@ -43,14 +43,64 @@ impl Features {
 
 #[cfg(target_arch = "x86_64")]
 fn detect_now() -> Features {
+    let cap = KernelCap::from_env();
     let avx512_bf16 = std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vl")
-        && std::arch::is_x86_feature_detected!("avx512bf16");
+        && std::arch::is_x86_feature_detected!("avx512bf16")
+        && cap >= KernelCap::Avx512Bf16;
     Features {
         avx512_bf16,
         // The AMX path does its edges on AVX-512-BF16.
-        amx_bf16: avx512_bf16 && amx_usable(),
+        amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(),
+    }
+}
+
+/// The most the forward pass may use, from the environment variable
+/// `TENGEN_KERNEL`, so that any machine can measure the paths of lesser
+/// CPUs: `avx2` (f32 products, element-wise loops on 256-bit vectors at
+/// most), `avx512-bf16` (no AMX), or `auto` (everything the CPU has; also
+/// when unset). Another value is ignored, and `tengen bench katago` says
+/// which cap is in force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum KernelCap {
+    /// f32 products, AVX2 at most.
+    Avx2,
+    /// No AMX.
+    Avx512Bf16,
+    /// Everything the CPU has.
+    Amx,
+}
+
+impl KernelCap {
+    /// The cap `TENGEN_KERNEL` sets, read once.
+    pub fn from_env() -> KernelCap {
+        static CAP: OnceLock<KernelCap> = OnceLock::new();
+        *CAP.get_or_init(|| {
+            std::env::var("TENGEN_KERNEL")
+                .ok()
+                .and_then(|v| KernelCap::parse(&v))
+                .unwrap_or(KernelCap::Amx)
+        })
+    }
+
+    /// `avx2`, `avx512-bf16`, or `auto` (any case).
+    pub fn parse(value: &str) -> Option<KernelCap> {
+        match value.to_ascii_lowercase().as_str() {
+            "avx2" => Some(KernelCap::Avx2),
+            "avx512-bf16" => Some(KernelCap::Avx512Bf16),
+            "auto" => Some(KernelCap::Amx),
+            _ => None,
+        }
+    }
+
+    /// Its spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelCap::Avx2 => "avx2",
+            KernelCap::Avx512Bf16 => "avx512-bf16",
+            KernelCap::Amx => "auto",
+        }
     }
 }
 
@@ -347,6 +397,17 @@ mod tests {
     }
 
     #[test]
+    fn kernel_caps_parse_and_order() {
+        use super::KernelCap;
+        for cap in [KernelCap::Avx2, KernelCap::Avx512Bf16, KernelCap::Amx] {
+            assert_eq!(KernelCap::parse(cap.name()), Some(cap));
+        }
+        assert_eq!(KernelCap::parse("AVX2"), Some(KernelCap::Avx2));
+        assert_eq!(KernelCap::parse("sse2"), None);
+        assert!(KernelCap::Avx2 < KernelCap::Avx512Bf16 && KernelCap::Avx512Bf16 < KernelCap::Amx);
+    }
+
+    #[test]
     fn precisions_parse_and_print() {
         for precision in Precision::ALL {
             assert_eq!(precision.name().parse(), Ok(precision));
@@ -366,6 +427,7 @@ mod tests {
             std::arch::is_x86_feature_detected!("avx512bf16")
                 && std::arch::is_x86_feature_detected!("avx512bw")
                 && std::arch::is_x86_feature_detected!("avx512vl")
+                && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
         );
     }
 }

@@ -720,7 +720,13 @@ pub(crate) fn simd_level() -> SimdLevel {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512bw") && has!("avx512vl") && has!("avx512dq") {
+            let capped = super::cpu::KernelCap::from_env() == super::cpu::KernelCap::Avx2;
+            if !capped
+                && has!("avx512f")
+                && has!("avx512bw")
+                && has!("avx512vl")
+                && has!("avx512dq")
+            {
                 return SimdLevel::Avx512;
             }
             if has!("avx2") && has!("fma") {

@@ -11,7 +11,7 @@ mod kernels;
 pub mod profile;
 
 pub use bf16::PackedCache;
-pub use cpu::{Bf16Rounding, Features, Kernel, Precision, Unit};
+pub use cpu::{Bf16Rounding, Features, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_matmul, apply_matmuls};
 pub use kernels::{
     bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,
