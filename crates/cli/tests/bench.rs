@@ -66,3 +66,53 @@ fn repeats_and_rectangles() {
         "{text}"
     );
 }
+
+/// `tengen bench katago --layers`: the rates, then where the time of a
+/// pass goes, every class of layer and the threads' waiting on a line of
+/// its own; speeds are reported, never asserted.
+#[test]
+fn the_network_benchmark_reports_where_the_time_goes() {
+    let model = tengen_katago::reference::model_path();
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["bench", "katago", "--model"])
+        .arg(model)
+        .args([
+            "--size",
+            "9",
+            "--batch",
+            "1",
+            "--threads",
+            "2",
+            "--seconds",
+            "0.2",
+            "--repeat",
+            "1",
+            "--visits",
+            "0",
+            "--precision",
+            "f32",
+            "--layers",
+        ])
+        .env("TENGEN_KERNEL", "avx2")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("(TENGEN_KERNEL: avx2)"), "{text}");
+    assert!(
+        text.contains("where the time goes: f32 (f32), 9x9, batch 1, 2 thread(s):"),
+        "{text}"
+    );
+    for class in tengen_katago::forward::profile::LayerClass::ALL {
+        assert!(
+            text.contains(class.name()),
+            "{} missing from:\n{text}",
+            class.name()
+        );
+    }
+    assert!(text.contains("waiting between threads"), "{text}");
+}
