@@ -13,11 +13,21 @@ use tracing_subscriber::EnvFilter;
 
 use args::{BenchCommand, Cli, Command};
 
+/// Whether the logs may carry terminal colour codes: only on a terminal,
+/// and not where `NO_COLOR` is set to anything (no-color.org). Programs
+/// that read tengen's stderr (KaTrain's log, GTP front ends) get plain text.
+fn colour_logs() -> bool {
+    use std::io::IsTerminal;
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    io::stderr().is_terminal() && !no_color
+}
+
 fn main() -> Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(io::stderr)
+        .with_ansi(colour_logs())
         .init();
     let cli = Cli::parse_from(katago_flags(std::env::args_os()));
     match cli.command {

@@ -339,3 +339,28 @@ fn pondering_thinks_on_the_opponent_s_time_and_yields_to_the_next_command() {
     let log = String::from_utf8_lossy(&output.stderr);
     assert!(log.contains("pondered"), "{log}");
 }
+
+/// Logs written to a pipe (KaTrain's log, a GTP front end) are plain text:
+/// no terminal colour codes.
+#[test]
+fn logs_to_a_pipe_carry_no_colour_codes() {
+    let model = model_path();
+    let spec = format!("katago:model={}", model.display());
+    let out = Command::new(env!("CARGO_BIN_EXE_tengen"))
+        .args(["gtp", "--bot", &spec])
+        .env("RUST_LOG", "info")
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"name\nquit\n")?;
+            child.wait_with_output()
+        })
+        .expect("run tengen gtp");
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("INFO"), "an info line was logged:\n{log}");
+    assert!(!log.contains('\u{1b}'), "colour codes in the log:\n{log:?}");
+}
