@@ -79,15 +79,14 @@ pub fn layer_profile(
     let pool = forward_pool(threads);
     pool.install(|| {
         forward(model, batch, side, side, &spatial, &global, 0.0, exec);
-        let mut passes = 0;
-        let profile = Profile::measure(threads, 0, || {
-            let start = Instant::now();
+        Profile::measure(threads, || {
+            let (start, mut passes) = (Instant::now(), 0);
             while start.elapsed() < duration || passes == 0 {
                 forward(model, batch, side, side, &spatial, &global, 0.0, exec);
                 passes += 1;
             }
-        });
-        Profile { passes, ..profile }
+            passes
+        })
     })
 }
 

@@ -146,6 +146,10 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
             let gflop = model.flops(side * side) / 1e9;
             for &batch in &args.batch {
                 for &threads in &args.threads {
+                    let exec = Exec {
+                        threads: threads as usize,
+                        kernel,
+                    };
                     let (mut nets, mut plains) = (Vec::new(), Vec::new());
                     for run in 0..args.repeat {
                         bar.set_message(format!(
@@ -154,10 +158,6 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
                         ));
                         // Alternate the network and the plain product so that
                         // both see the same machine load.
-                        let exec = Exec {
-                            threads: threads as usize,
-                            kernel,
-                        };
                         nets.push(
                             forward_rate(&model, side, batch as usize, exec, duration).per_second,
                         );
@@ -170,10 +170,6 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
                         bar.set_message(format!(
                             "{size}x{size}, batch {batch}, {threads} thread(s), layers"
                         ));
-                        let exec = Exec {
-                            threads: threads as usize,
-                            kernel,
-                        };
                         let profile = layer_profile(&model, side, batch as usize, exec, duration);
                         profiles.push((precision, kernel, size, batch, threads, profile));
                     }

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use gemm::Parallelism;
 
 use super::bf16::{self, Bf16Path, PackedRows, PackedWeights};
-use super::cpu::Kernel;
+use super::cpu::{Bf16Rounding, Kernel};
 use super::profile::{self, LayerClass};
 use crate::model::{Activation, Conv, MatMul, Norm};
 
@@ -30,6 +30,24 @@ impl Exec {
         Exec {
             threads,
             kernel: Kernel::F32,
+        }
+    }
+
+    /// The same, its matrix layers' inputs rounded as convolutions' are
+    /// (split where the kernel splits those): for a layer that adds to the
+    /// residual stream.
+    pub(crate) fn for_residual(self) -> Exec {
+        let rounding = if self.kernel.rounding.splits(true) {
+            Bf16Rounding::Split
+        } else {
+            Bf16Rounding::Once
+        };
+        Exec {
+            kernel: Kernel {
+                rounding,
+                ..self.kernel
+            },
+            ..self
         }
     }
 
@@ -291,32 +309,22 @@ pub(crate) fn matmul(
     }
     let parts = threads.min(rows / min_rows_per_thread);
     let chunk = rows.div_ceil(parts);
-    let out = &mut out[..rows * n];
-    profile::scoped(|| {
-        rayon::scope(|scope| {
-            for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
-                let block_rows = out_block.len() / n;
-                let a_block = &a[index * chunk * k..(index * chunk + block_rows) * k];
-                scope.spawn(move |_| {
-                    profile::task(None, || {
-                        gemm_strided(
-                            block_rows,
-                            n,
-                            k,
-                            out_block,
-                            Layout::rows(0, n),
-                            a_block,
-                            Layout::rows(0, k),
-                            w,
-                            Layout::rows(0, n),
-                            1.0,
-                            accumulate,
-                            1,
-                        )
-                    });
-                });
-            }
-        })
+    on_row_blocks(&mut out[..rows * n], n, chunk, |first, out_block| {
+        let block_rows = out_block.len() / n;
+        gemm_strided(
+            block_rows,
+            n,
+            k,
+            out_block,
+            Layout::rows(0, n),
+            &a[first * k..(first + block_rows) * k],
+            Layout::rows(0, k),
+            w,
+            Layout::rows(0, n),
+            1.0,
+            accumulate,
+            1,
+        )
     });
 }
 
@@ -329,41 +337,13 @@ pub(crate) fn apply_matmul(
     accumulate: bool,
     exec: Exec,
 ) {
-    let split = exec.kernel.rounding.splits(false);
-    apply_matmul_rounded(layer, rows, input, out, accumulate, exec, split)
-}
-
-/// [`apply_matmul`] for a layer whose input is rounded as a convolution's
-/// (split where the kernel splits convolutions): a layer that adds to the
-/// residual stream.
-pub(crate) fn apply_residual_matmul(
-    layer: &MatMul,
-    rows: usize,
-    input: &[f32],
-    out: &mut [f32],
-    accumulate: bool,
-    exec: Exec,
-) {
-    let split = exec.kernel.rounding.splits(true);
-    apply_matmul_rounded(layer, rows, input, out, accumulate, exec, split)
-}
-
-/// [`apply_matmul`], the input split on bf16 units where `split`.
-fn apply_matmul_rounded(
-    layer: &MatMul,
-    rows: usize,
-    input: &[f32],
-    out: &mut [f32],
-    accumulate: bool,
-    exec: Exec,
-    split: bool,
-) {
     let (k, n) = (layer.in_channels, layer.out_channels);
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = layer.packed.get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
+                let split = exec.kernel.rounding.splits(false);
                 a.fill(path, rows, k, input, split, exec.threads);
             }
             matmul_bf16(path, a, packed, out, accumulate, exec.threads);
@@ -448,18 +428,16 @@ fn matmul_bf16(
     let parts = threads.min(rows / min_rows_per_thread);
     let chunk = rows.div_ceil(parts).div_ceil(32) * 32;
     let n = w.n;
-    let out = &mut out[..rows * n];
-    profile::scoped(|| {
-        rayon::scope(|scope| {
-            for (index, out_block) in out.chunks_mut(chunk * n).enumerate() {
-                let block_rows = out_block.len() / n;
-                scope.spawn(move |_| {
-                    profile::task(None, || {
-                        bf16::product(path, a, index * chunk, block_rows, w, out_block, accumulate)
-                    });
-                });
-            }
-        })
+    on_row_blocks(&mut out[..rows * n], n, chunk, |first, out_block| {
+        bf16::product(
+            path,
+            a,
+            first,
+            out_block.len() / n,
+            w,
+            out_block,
+            accumulate,
+        )
     });
 }
 
@@ -799,7 +777,18 @@ pub(crate) fn for_row_blocks(out: &mut [f32], width: usize, f: impl Fn(usize, &m
         f(0, out);
         return;
     }
-    let block_rows = rows.div_ceil(threads);
+    on_row_blocks(out, width, rows.div_ceil(threads), f);
+}
+
+/// Runs `f` on blocks of `block_rows` whole rows of `out` (rows `width`
+/// wide), each block a task of the current pool; `f` is given the index of
+/// the block's first row.
+fn on_row_blocks(
+    out: &mut [f32],
+    width: usize,
+    block_rows: usize,
+    f: impl Fn(usize, &mut [f32]) + Sync,
+) {
     profile::scoped(|| {
         rayon::scope(|scope| {
             for (index, block) in out.chunks_mut(block_rows * width).enumerate() {

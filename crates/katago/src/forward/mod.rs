@@ -101,11 +101,10 @@ pub fn forward(
 /// two cores, a block some tens of milliseconds, so a search that must stop
 /// now need not wait for the whole batch.
 ///
-/// With at least as many positions as threads, the positions are shared
-/// between the threads, and each thread runs its positions one at a time
-/// from the inputs to the outputs: no hand-offs within the pass, and one
-/// position's activations stay in the core's cache. With fewer positions
-/// than threads, the threads share each layer.
+/// With at least as many positions as threads, each thread takes whole
+/// positions, one at a time, from the inputs to the outputs: no hand-offs
+/// within the pass, and one position's activations stay in the core's
+/// cache. With fewer positions than threads, the threads share each layer.
 #[allow(clippy::too_many_arguments)]
 pub fn forward_until(
     model: &ModelDesc,
@@ -131,7 +130,6 @@ pub fn forward_until(
             model, batch, width, height, spatial, global, optimism, exec, cancel,
         );
     }
-    let parts = exec.threads.min(batch).max(1);
     let points = width * height;
     assert_eq!(
         spatial.len(),
@@ -139,43 +137,30 @@ pub fn forward_until(
         "spatial input size"
     );
     assert_eq!(global.len(), batch * GLOBAL_INPUTS, "global input size");
-    // Positions per part, differing by at most one.
-    let mut ranges = Vec::with_capacity(parts);
-    let mut first = 0;
-    for part in 0..parts {
-        let size = batch / parts + usize::from(part < batch % parts);
-        ranges.push(first..first + size);
-        first += size;
-    }
+    // A position at a time on each thread: its activations stay in the
+    // core's own cache (on 19×19, 0.5 MB a layer).
     let one_thread = Exec { threads: 1, ..exec };
-    let run_part = |range: &std::ops::Range<usize>| {
+    let position = |p: usize| {
         profile::section(1, || {
-            let mut outputs = Vec::with_capacity(range.len());
-            // A position at a time: its activations stay in the
-            // core's own cache (on 19×19, 0.5 MB a layer).
-            for position in range.clone() {
-                outputs.extend(forward_part(
-                    model,
-                    1,
-                    width,
-                    height,
-                    &spatial[position * SPATIAL_INPUTS * points..][..SPATIAL_INPUTS * points],
-                    &global[position * GLOBAL_INPUTS..][..GLOBAL_INPUTS],
-                    optimism,
-                    one_thread,
-                    cancel,
-                )?);
-            }
-            Some(outputs)
+            forward_part(
+                model,
+                1,
+                width,
+                height,
+                &spatial[p * SPATIAL_INPUTS * points..][..SPATIAL_INPUTS * points],
+                &global[p * GLOBAL_INPUTS..][..GLOBAL_INPUTS],
+                optimism,
+                one_thread,
+                cancel,
+            )
         })
     };
-    if parts == 1 {
-        return run_part(&(0..batch));
-    }
-    let results: Vec<Option<Vec<RawOutput>>> = profile::handed_over(|| {
+    let results: Vec<Option<Vec<RawOutput>>> = if exec.threads == 1 {
+        (0..batch).map(position).collect()
+    } else {
         use rayon::prelude::*;
-        ranges.par_iter().map(run_part).collect()
-    });
+        profile::handed_over(|| (0..batch).into_par_iter().map(position).collect())
+    };
     let mut outputs = Vec::with_capacity(batch);
     for part in results {
         outputs.extend(part?);
@@ -821,7 +806,7 @@ fn attention(
     drop(layout);
     let _projections = region(LayerClass::Projections);
     // Into the residual stream: rounded as a convolution's input is.
-    kernels::apply_residual_matmul(&b.out_proj, rows, o, t, true, exec);
+    apply_matmul(&b.out_proj, rows, o, t, true, exec.for_residual());
 }
 
 /// An attention block's rotary angles as (cos, sin) by `[point][kv

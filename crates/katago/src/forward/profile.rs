@@ -306,11 +306,11 @@ pub struct ProfileLine {
 }
 
 impl Profile {
-    /// Runs `passes` (which makes forward passes on `threads` threads)
-    /// with counting on, and reports where the time went. Only one
-    /// measurement may run at a time in the process, and no other forward
-    /// pass beside it.
-    pub fn measure(threads: usize, passes: usize, run: impl FnOnce()) -> Profile {
+    /// Runs `run`, which makes forward passes on `threads` threads and
+    /// returns how many, with counting on, and reports where the time
+    /// went. Only one measurement may run at a time in the process, and
+    /// no other forward pass beside it.
+    pub fn measure(threads: usize, run: impl FnOnce() -> usize) -> Profile {
         static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
         let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         for counter in BUSY.iter().chain(&WALL).chain(&REGION_BUSY) {
@@ -318,7 +318,7 @@ impl Profile {
         }
         ENABLED.store(true, Ordering::SeqCst);
         let start = Instant::now();
-        section(threads, run);
+        let passes = section(threads, run);
         let wall = start.elapsed();
         ENABLED.store(false, Ordering::SeqCst);
         let read = |counters: &[AtomicU64; CLASSES]| {
