@@ -1,0 +1,369 @@
+//! Self-attention blocks: the projections, rotary angles, each head's
+//! scores, softmax and values (f32 through `gemm`, or on the bf16 units a
+//! block of rows at a time), and the output projection into the residual
+//! stream.
+
+use std::sync::Arc;
+
+use super::elementwise::{self, rms_norm_rows, softmax_numerators};
+use super::kernels::{apply_matmul, apply_matmuls, gemm_strided, Grid, Layout};
+use super::profile::{self, region, LayerClass};
+use super::{bf16, Bf16Rounding, Exec, Scratch};
+use crate::model::{AttentionBlock, Rope};
+
+thread_local! {
+    /// One head's attention scores, kept between heads so that their
+    /// memory is reused.
+    static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// One head's operands on bf16 units, kept between heads.
+    static ATTENTION_BF16: std::cell::RefCell<AttentionBf16> = std::cell::RefCell::new(AttentionBf16::default());
+}
+
+/// Points of one attention head whose scores are made, turned into softmax
+/// weights and multiplied by the values in one go: a whole number of AMX
+/// tiles, and 32 rows of scores (46 kB on 19×19) stay in the cache.
+const ATTENTION_ROWS: usize = 32;
+
+/// The operands of one attention head on bf16 units.
+struct AttentionBf16 {
+    /// The head's queries, a row per point.
+    queries: bf16::PackedRows,
+    /// Its keys, a column per point.
+    keys: bf16::PackedWeights,
+    /// A block of rows of scores, in f32.
+    scores: Vec<f32>,
+    /// The block's numerators rounded to bf16, a row per point.
+    weights: bf16::PackedRows,
+    /// Its values, a row per point.
+    values: bf16::PackedWeights,
+}
+
+impl Default for AttentionBf16 {
+    fn default() -> AttentionBf16 {
+        AttentionBf16 {
+            queries: bf16::PackedRows::default(),
+            keys: bf16::PackedWeights::empty(),
+            scores: Vec::new(),
+            weights: bf16::PackedRows::default(),
+            values: bf16::PackedWeights::empty(),
+        }
+    }
+}
+
+/// Self-attention over the points of each position, added to `t`.
+pub(super) fn attention(
+    b: &AttentionBlock,
+    grid: Grid,
+    _channels: usize,
+    t: &mut [f32],
+    s: &mut Scratch,
+    exec: Exec,
+) {
+    let rows = grid.rows();
+    let points = grid.points();
+    let (h_count, kv_count, d, dv) = (b.heads, b.kv_heads, b.q_head_dim, b.v_head_dim);
+    let norm = region(LayerClass::NormAndActivation);
+    rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
+    drop(norm);
+    let projections = region(LayerClass::Projections);
+    let (q, k, v, o) = (&mut s.q, &mut s.k, &mut s.v, &mut s.o);
+    elementwise::resize_for_overwrite(q, rows * h_count * d);
+    elementwise::resize_for_overwrite(k, rows * kv_count * d);
+    elementwise::resize_for_overwrite(v, rows * kv_count * dv);
+    apply_matmuls(
+        &mut [
+            (&b.q_proj, &mut q[..]),
+            (&b.k_proj, &mut k[..]),
+            (&b.v_proj, &mut v[..]),
+        ],
+        rows,
+        &s.a,
+        exec,
+    );
+    drop(projections);
+    let rotation = region(LayerClass::NormAndActivation);
+    if let Some(rope) = &b.rope {
+        let table = b
+            .rope_tables
+            .get(grid, || rope_table(rope, grid, kv_count, d));
+        apply_rope(&table, grid, h_count, kv_count, d, q, k);
+    }
+    drop(rotation);
+    let (q, k, v) = (&q[..], &k[..], &v[..]);
+    let scale = 1.0 / (d as f32).sqrt();
+    let group = h_count / kv_count;
+    // One task per position and head, each with its own score matrix and
+    // output block; the blocks are then laid side by side.
+    let heads: Vec<(usize, usize)> = (0..grid.batch)
+        .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
+        .collect();
+    let q_at = |pos: usize, h: usize| pos * points * h_count * d + h * d;
+    let k_at = |pos: usize, kvh: usize| pos * points * kv_count * d + kvh * d;
+    let v_at = |pos: usize, kvh: usize| pos * points * kv_count * dv + kvh * dv;
+    let run_head_f32 = |&(pos, h): &(usize, usize)| -> (Vec<f32>, Vec<f32>) {
+        let kvh = h / group;
+        SCORES.with_borrow_mut(|scores| {
+            elementwise::resize_for_overwrite(scores, points * points);
+            // scores = q_h · k_hᵀ
+            profile::task(Some(LayerClass::AttentionScores), || {
+                gemm_strided(
+                    points,
+                    points,
+                    d,
+                    scores,
+                    Layout::rows(0, points),
+                    q,
+                    Layout {
+                        offset: q_at(pos, h),
+                        row_stride: h_count * d,
+                        col_stride: 1,
+                    },
+                    k,
+                    Layout {
+                        offset: k_at(pos, kvh),
+                        row_stride: 1,
+                        col_stride: kv_count * d,
+                    },
+                    1.0,
+                    false,
+                    1,
+                )
+            });
+            let inverse = profile::task(Some(LayerClass::Softmax), || {
+                let mut inverse = vec![0.0f32; points];
+                softmax_numerators(scores, points, scale, &mut inverse);
+                inverse
+            });
+            let out = profile::task(Some(LayerClass::AttentionValues), || {
+                let mut out = vec![0.0f32; points * dv];
+                gemm_strided(
+                    points,
+                    dv,
+                    points,
+                    &mut out,
+                    Layout::rows(0, dv),
+                    scores,
+                    Layout::rows(0, points),
+                    v,
+                    Layout {
+                        offset: v_at(pos, kvh),
+                        row_stride: kv_count * dv,
+                        col_stride: 1,
+                    },
+                    1.0,
+                    false,
+                    1,
+                );
+                out
+            });
+            (out, inverse)
+        })
+    };
+    // On bf16 units: queries, keys, the softmax's numerators and values
+    // rounded to bf16, every sum in f32, the softmax itself in f32. The
+    // points are taken a block of rows at a time, each block's scores,
+    // softmax and product with the values made while its scores are in
+    // the cache.
+    // Where the kernel splits any activations, the queries are split too:
+    // the scores' rounding error, through the softmax, is most of what
+    // bf16 attention costs in accuracy (`docs/performance.md`).
+    let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
+    let run_head_bf16 = |path: bf16::Bf16Path, &(pos, h): &(usize, usize)| {
+        let kvh = h / group;
+        ATTENTION_BF16.with_borrow_mut(|s| {
+            let AttentionBf16 {
+                queries,
+                keys,
+                scores,
+                weights,
+                values,
+            } = s;
+            profile::task(Some(LayerClass::PackingAndLayout), || {
+                queries.fill_strided(path, points, d, q, q_at(pos, h), h_count * d, split_queries);
+                keys.fill_columns(path, d, points, k, k_at(pos, kvh), kv_count * d);
+                values.fill_rows(points, dv, v, v_at(pos, kvh), kv_count * dv);
+            });
+            let mut out = vec![0.0f32; points * dv];
+            let mut inverse = vec![0.0f32; points];
+            elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * points);
+            for first in (0..points).step_by(ATTENTION_ROWS) {
+                let rows = ATTENTION_ROWS.min(points - first);
+                let scores = &mut scores[..rows * points];
+                profile::task(Some(LayerClass::AttentionScores), || {
+                    bf16::product(path, queries, first, rows, keys, scores, false)
+                });
+                profile::task(Some(LayerClass::Softmax), || {
+                    weights.reset(rows, points);
+                    for (r, row) in scores.chunks_exact(points).enumerate() {
+                        inverse[first + r] =
+                            bf16::softmax_pairs(path, row, scale, weights.row_mut(r));
+                    }
+                });
+                profile::task(Some(LayerClass::AttentionValues), || {
+                    let out = &mut out[first * dv..(first + rows) * dv];
+                    bf16::product(path, weights, 0, rows, values, out, false)
+                });
+            }
+            (out, inverse)
+        })
+    };
+    let bf16_path = exec.kernel.unit.bf16_path();
+    let run_head = |head: &(usize, usize)| match bf16_path {
+        Some(path) => run_head_bf16(path, head),
+        None => run_head_f32(head),
+    };
+    let heads_section = region(LayerClass::AttentionScores);
+    let blocks: Vec<(Vec<f32>, Vec<f32>)> = profile::scoped(|| {
+        if exec.threads > 1 {
+            use rayon::prelude::*;
+            heads.par_iter().map(run_head).collect()
+        } else {
+            heads.iter().map(run_head).collect()
+        }
+    });
+    drop(heads_section);
+    let layout = region(LayerClass::PackingAndLayout);
+    // The heads side by side, each row divided by its softmax's sum.
+    elementwise::resize_for_overwrite(o, rows * h_count * dv);
+    elementwise::for_row_blocks(o, h_count * dv, |first_row, block| {
+        for (index, row) in block.chunks_exact_mut(h_count * dv).enumerate() {
+            let (pos, p) = ((first_row + index) / points, (first_row + index) % points);
+            for (h, dst) in row.chunks_exact_mut(dv).enumerate() {
+                let (values, inverse) = &blocks[pos * h_count + h];
+                for (o, &x) in dst.iter_mut().zip(&values[p * dv..(p + 1) * dv]) {
+                    *o = x * inverse[p];
+                }
+            }
+        }
+    });
+    drop(layout);
+    let _projections = region(LayerClass::Projections);
+    // Into the residual stream: rounded as a convolution's input is.
+    apply_matmul(&b.out_proj, rows, o, t, true, exec.for_residual());
+}
+
+/// An attention block's rotary angles as (cos, sin) by `[point][kv
+/// head][pair]`, for each board size met, kept with the block: the same on
+/// every evaluation of a size, and costly (a sine and cosine per entry) to
+/// make again each time.
+#[derive(Default)]
+pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), RopeTable)>>);
+
+/// Rotary angles as (cos, sin) by `[point][kv head][pair]`.
+type RopeTable = Arc<[(f32, f32)]>;
+
+impl RopeTables {
+    /// The table for `grid`'s board size, made by `make` on first use.
+    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<(f32, f32)>) -> RopeTable {
+        let key = (grid.width, grid.height);
+        let mut tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
+            return Arc::clone(table);
+        }
+        let table: RopeTable = make().into();
+        tables.push((key, Arc::clone(&table)));
+        table
+    }
+}
+
+impl Clone for RopeTables {
+    fn clone(&self) -> RopeTables {
+        // Made again on the clone's first use.
+        RopeTables::default()
+    }
+}
+
+impl std::fmt::Debug for RopeTables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        write!(f, "RopeTables({} sizes)", tables.len())
+    }
+}
+
+/// The rotary angles of every point of `grid`'s board as (cos, sin), by
+/// `[point][kv head][pair]`.
+fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f32)> {
+    let pairs = d / 2;
+    let mut table = vec![(0.0f32, 0.0f32); grid.points() * kv_heads * pairs];
+    for y in 0..grid.height {
+        for x in 0..grid.width {
+            for kvh in 0..kv_heads {
+                for pair in 0..pairs {
+                    let theta = match rope {
+                        Rope::Learned(freqs) => {
+                            let f = &freqs[(kvh * pairs + pair) * 2..];
+                            x as f32 * f[0] + y as f32 * f[1]
+                        }
+                        Rope::Fixed(base) => {
+                            let half = pairs / 2;
+                            if pair < half {
+                                y as f32 * base.powf(-2.0 * pair as f32 / pairs as f32)
+                            } else {
+                                x as f32 * base.powf(-2.0 * (pair - half) as f32 / pairs as f32)
+                            }
+                        }
+                    };
+                    table[((y * grid.width + x) * kv_heads + kvh) * pairs + pair] =
+                        (theta.cos(), theta.sin());
+                }
+            }
+        }
+    }
+    table
+}
+
+/// Rotates query and key pairs by the angles of `table` (see
+/// [`rope_table`]), which depend on each point's column and row.
+fn apply_rope(
+    table: &[(f32, f32)],
+    grid: Grid,
+    heads: usize,
+    kv_heads: usize,
+    d: usize,
+    q: &mut [f32],
+    k: &mut [f32],
+) {
+    let points = grid.points();
+    // Heads that share a key and value head.
+    let group = heads / kv_heads;
+    let rotate = |values: &mut [f32], head_count: usize, group: usize| {
+        elementwise::for_row_blocks(values, head_count * d, |first_row, block| {
+            rotate_rows(
+                table, points, kv_heads, d, head_count, group, first_row, block,
+            )
+        });
+    };
+    rotate(q, heads, group);
+    rotate(k, kv_heads, 1);
+}
+
+/// [`apply_rope`] of a block of rows of queries or keys, the first being
+/// row `first_row` of the batch; heads `group` at a time share a kv head.
+#[allow(clippy::too_many_arguments)]
+fn rotate_rows(
+    table: &[(f32, f32)],
+    points: usize,
+    kv_heads: usize,
+    d: usize,
+    head_count: usize,
+    group: usize,
+    first_row: usize,
+    block: &mut [f32],
+) {
+    let pairs = d / 2;
+    {
+        for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
+            let point = (first_row + row_index) % points;
+            for h in 0..head_count {
+                let kvh = h / group;
+                let angles = &table[(point * kv_heads + kvh) * pairs..][..pairs];
+                let head = &mut row[h * d..(h + 1) * d];
+                for (pair, &(cos, sin)) in angles.iter().enumerate() {
+                    let (a, b) = (head[2 * pair], head[2 * pair + 1]);
+                    head[2 * pair] = a * cos - b * sin;
+                    head[2 * pair + 1] = a * sin + b * cos;
+                }
+            }
+        }
+    }
+}

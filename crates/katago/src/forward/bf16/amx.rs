@@ -1,0 +1,185 @@
+//! AMX tiles: `TDPBF16PS` on 16 × 16 f32 accumulator tiles, 2 × 2 of
+//! them per step (32 rows × 32 columns), the edges on AVX-512.
+
+use std::arch::asm;
+
+use super::{PackedWeights, COLUMN_BLOCK, PAIR_BLOCK};
+
+/// The tile configuration (`LDTILECFG`'s 64-byte operand): palette 1;
+/// tiles 0–3 the accumulators (16 rows of 64 bytes), 4–5 activations
+/// (16 rows × 16 pairs), 6–7 weights (16 pairs × 16 columns).
+#[repr(C, align(64))]
+struct TileConfig {
+    palette: u8,
+    start_row: u8,
+    reserved: [u8; 14],
+    bytes_per_row: [u16; 16],
+    rows: [u8; 16],
+}
+
+fn config() -> TileConfig {
+    let mut c = TileConfig {
+        palette: 1,
+        start_row: 0,
+        reserved: [0; 14],
+        bytes_per_row: [0; 16],
+        rows: [0; 16],
+    };
+    for t in 0..8 {
+        c.bytes_per_row[t] = 64;
+        c.rows[t] = 16;
+    }
+    c
+}
+
+/// See [`super::product`]: whole 32 × 32 blocks on tiles, the rest on
+/// AVX-512.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn product(
+    high: &[u32],
+    low: Option<&[u32]>,
+    rows: usize,
+    w: &PackedWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let full_rows = rows / 32 * 32;
+    let full_blocks = w.n / COLUMN_BLOCK;
+    if full_rows > 0 && full_blocks > 0 {
+        let cfg = config();
+        // SAFETY: the tile state was granted to the process before this
+        // path was chosen; the configuration is valid for palette 1.
+        unsafe { asm!("ldtilecfg [{}]", in(reg) &cfg as *const TileConfig, options(nostack)) };
+        for r in (0..full_rows).step_by(32) {
+            for block in 0..full_blocks {
+                // SAFETY: 32 rows from r and the block's 32 columns are
+                // inside the operands.
+                unsafe {
+                    tile_block(
+                        high.as_ptr().add(r * w.pairs),
+                        low.map(|low| low.as_ptr().add(r * w.pairs)),
+                        w.pairs,
+                        w.block(block).as_ptr(),
+                        out.as_mut_ptr().add(r * w.n + block * COLUMN_BLOCK),
+                        w.n,
+                        accumulate,
+                    )
+                };
+            }
+        }
+        unsafe { asm!("tilerelease", options(nostack, nomem)) };
+    }
+    // The columns past the whole blocks, for the rows done on tiles.
+    if full_rows > 0 && full_blocks * COLUMN_BLOCK < w.n {
+        let block = full_blocks;
+        let cols = w.n - block * COLUMN_BLOCK;
+        for r in (0..full_rows).step_by(8) {
+            unsafe {
+                super::x86::tile_dispatch(
+                    8,
+                    high.as_ptr().add(r * w.pairs),
+                    low.map(|low| low.as_ptr().add(r * w.pairs)),
+                    w.pairs,
+                    w.block(block).as_ptr(),
+                    out.as_mut_ptr().add(r * w.n + block * COLUMN_BLOCK),
+                    w.n,
+                    cols,
+                    accumulate,
+                )
+            };
+        }
+    }
+    // The rows past the whole tiles.
+    if full_rows < rows {
+        unsafe {
+            super::x86::product(
+                &high[full_rows * w.pairs..],
+                low.map(|low| &low[full_rows * w.pairs..]),
+                rows - full_rows,
+                w,
+                &mut out[full_rows * w.n..],
+                accumulate,
+            )
+        };
+    }
+}
+
+/// 32 rows × 32 columns: four accumulator tiles over the whole depth.
+#[allow(clippy::too_many_arguments)]
+unsafe fn tile_block(
+    a: *const u32,
+    low: Option<*const u32>,
+    pairs: usize,
+    b: *const u32,
+    out: *mut f32,
+    out_stride: usize,
+    accumulate: bool,
+) {
+    let a_stride = pairs * 4;
+    let out_stride = out_stride * 4;
+    let b_stride = COLUMN_BLOCK * 4;
+    // SAFETY (whole function): every tile load and store stays inside
+    // the 32 × 32 block of `out`, the 32 rows of `a` (and `low`), and the
+    // block of `b`, as the caller guarantees.
+    unsafe {
+        if accumulate {
+            asm!(
+                "tileloadd tmm0, [{o} + {s}*1]",
+                "tileloadd tmm1, [{o} + {s}*1 + 64]",
+                "tileloadd tmm2, [{o2} + {s}*1]",
+                "tileloadd tmm3, [{o2} + {s}*1 + 64]",
+                o = in(reg) out,
+                o2 = in(reg) out.byte_add(16 * out_stride),
+                s = in(reg) out_stride,
+                options(nostack, readonly),
+            );
+        } else {
+            asm!(
+                "tilezero tmm0",
+                "tilezero tmm1",
+                "tilezero tmm2",
+                "tilezero tmm3",
+                options(nostack, nomem)
+            );
+        }
+        let parts: &[*const u32] = match low {
+            Some(ref low) => &[a, *low],
+            None => &[a],
+        };
+        for p in (0..pairs).step_by(PAIR_BLOCK) {
+            let bp = b.add(p * COLUMN_BLOCK);
+            asm!(
+                "tileloadd tmm6, [{b} + {bs}*1]",
+                "tileloadd tmm7, [{b} + {bs}*1 + 64]",
+                b = in(reg) bp,
+                bs = in(reg) b_stride,
+                options(nostack, readonly),
+            );
+            for &part in parts {
+                let ap = part.add(p);
+                asm!(
+                    "tileloadd tmm4, [{a} + {s}*1]",
+                    "tileloadd tmm5, [{a2} + {s}*1]",
+                    "tdpbf16ps tmm0, tmm4, tmm6",
+                    "tdpbf16ps tmm1, tmm4, tmm7",
+                    "tdpbf16ps tmm2, tmm5, tmm6",
+                    "tdpbf16ps tmm3, tmm5, tmm7",
+                    a = in(reg) ap,
+                    a2 = in(reg) ap.byte_add(16 * a_stride),
+                    s = in(reg) a_stride,
+                    options(nostack, readonly),
+                );
+            }
+        }
+        asm!(
+            "tilestored [{o} + {s}*1], tmm0",
+            "tilestored [{o} + {s}*1 + 64], tmm1",
+            "tilestored [{o2} + {s}*1], tmm2",
+            "tilestored [{o2} + {s}*1 + 64], tmm3",
+            o = in(reg) out,
+            o2 = in(reg) out.byte_add(16 * out_stride),
+            s = in(reg) out_stride,
+            options(nostack),
+        );
+    }
+}

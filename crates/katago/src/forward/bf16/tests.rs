@@ -1,0 +1,329 @@
+//! The bf16 products on every path against each other and against exact
+//! sums, and the packing of each operand against the dense packers.
+
+use super::{pack_pairs, pack_pairs_portable, product, Bf16Path, PackedRows, PackedWeights};
+use crate::forward::cpu::{Features, Unit};
+use crate::forward::kernels::{round_to_bf16, Grid};
+
+/// Values of varied sign and magnitude, as activations and weights are.
+fn values(count: usize, seed: u32) -> Vec<f32> {
+    let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    (0..count)
+        .map(|_| {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let unit = (state >> 8) as f32 / (1u32 << 24) as f32 - 0.5;
+            let scale = [0.01, 0.3, 1.0, 7.0][(state & 3) as usize];
+            unit * scale
+        })
+        .collect()
+}
+
+/// The units of this CPU that have a bf16 path.
+fn hardware_paths() -> Vec<Bf16Path> {
+    Features::detect()
+        .units()
+        .into_iter()
+        .filter_map(Unit::bf16_path)
+        .collect()
+}
+
+/// `a · w` in f64 over the operands as the bf16 product sees them
+/// (rounded, or split in two roundings), and the sum of the
+/// magnitudes of the terms (the scale of the float error).
+fn expected(
+    a: &[f32],
+    w: &[f32],
+    rows: usize,
+    k: usize,
+    n: usize,
+    split: bool,
+) -> (Vec<f64>, Vec<f64>) {
+    let (mut sums, mut scales) = (vec![0.0; rows * n], vec![0.0; rows * n]);
+    for r in 0..rows {
+        for c in 0..n {
+            for i in 0..k {
+                let x = a[r * k + i];
+                let high = round_to_bf16(x);
+                let x = if split {
+                    high as f64 + round_to_bf16(x - high) as f64
+                } else {
+                    high as f64
+                };
+                let term = x * round_to_bf16(w[i * n + c]) as f64;
+                sums[r * n + c] += term;
+                scales[r * n + c] += term.abs();
+            }
+        }
+    }
+    (sums, scales)
+}
+
+#[test]
+fn the_portable_product_is_the_product_of_the_rounded_operands() {
+    for &(rows, k, n) in &[(1, 1, 1), (3, 5, 7), (13, 40, 33), (20, 64, 64)] {
+        for split in [false, true] {
+            let (a, w) = (values(rows * k, 1), values(k * n, 2));
+            let packed = PackedWeights::new(k, n, &w);
+            let mut rows_bf16 = PackedRows::default();
+            rows_bf16.fill(Bf16Path::Portable, rows, k, &a, split, 1);
+            let mut out = vec![0.0f32; rows * n];
+            product(
+                Bf16Path::Portable,
+                &rows_bf16,
+                0,
+                rows,
+                &packed,
+                &mut out,
+                false,
+            );
+            let (sums, scales) = expected(&a, &w, rows, k, n, split);
+            for i in 0..rows * n {
+                let error = (out[i] as f64 - sums[i]).abs();
+                assert!(
+                    error <= 1e-6 * scales[i] + 1e-30,
+                    "{rows}×{k}×{n} split {split}: {} against {}",
+                    out[i],
+                    sums[i]
+                );
+            }
+        }
+    }
+}
+
+/// Every hardware path against the portable one, on shapes that
+/// exercise whole tiles and every kind of edge, overwriting and
+/// accumulating, one rounding and two.
+#[test]
+fn hardware_products_match_the_portable_one() {
+    let paths = hardware_paths();
+    if paths.is_empty() {
+        eprintln!("no bf16 units on this CPU: only the portable path is tested");
+    }
+    let shapes = [
+        (1, 2, 16),
+        (5, 17, 3),
+        (12, 32, 32),
+        (13, 48, 45),
+        (31, 100, 64),
+        (64, 64, 64),
+        (70, 130, 100),
+        (96, 288, 96),
+    ];
+    for path in paths {
+        for &(rows, k, n) in &shapes {
+            for split in [false, true] {
+                for accumulate in [false, true] {
+                    let (a, w) = (values(rows * k, 3), values(k * n, 4));
+                    let start = values(rows * n, 5);
+                    let packed = PackedWeights::new(k, n, &w);
+                    let mut reference_rows = PackedRows::default();
+                    reference_rows.fill(Bf16Path::Portable, rows, k, &a, split, 1);
+                    let mut hardware_rows = PackedRows::default();
+                    hardware_rows.fill(path, rows, k, &a, split, 2);
+                    assert_eq!(
+                        reference_rows.high, hardware_rows.high,
+                        "{path:?} rounds as the reference"
+                    );
+                    assert_eq!(reference_rows.low, hardware_rows.low);
+                    let mut expected = start.clone();
+                    product(
+                        Bf16Path::Portable,
+                        &reference_rows,
+                        0,
+                        rows,
+                        &packed,
+                        &mut expected,
+                        accumulate,
+                    );
+                    let mut got = start.clone();
+                    product(path, &hardware_rows, 0, rows, &packed, &mut got, accumulate);
+                    let (_, scales) = self::expected(&a, &w, rows, k, n, split);
+                    for i in 0..rows * n {
+                        let error = (got[i] - expected[i]).abs() as f64;
+                        let bound = 1e-5 * (scales[i] + start[i].abs() as f64) + 1e-30;
+                        assert!(
+                            error <= bound,
+                            "{path:?} {rows}×{k}×{n} split {split} accumulate {accumulate} at {i}: {} against {}",
+                            got[i],
+                            expected[i]
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every path, the portable one included.
+fn all_paths() -> Vec<Bf16Path> {
+    let mut paths = vec![Bf16Path::Portable];
+    paths.extend(hardware_paths());
+    paths
+}
+
+#[test]
+fn attention_operands_pack_as_their_dense_matrices() {
+    // (k, n, stride, offset): keys are d × points, values points × dv.
+    for &(k, n, stride, offset) in &[
+        (32, 81, 192, 32),
+        (64, 361, 64, 0),
+        (7, 5, 9, 2),
+        (33, 40, 40, 0),
+    ] {
+        let src = values(offset + stride * (n.max(k) + 4) + n.max(k), 11);
+        // Keys: column j is src[offset + j * stride..][..k].
+        let mut transposed = vec![0.0f32; k * n];
+        for i in 0..k {
+            for j in 0..n {
+                transposed[i * n + j] = src[offset + j * stride + i];
+            }
+        }
+        let expected = PackedWeights::new(k, n, &transposed);
+        for path in all_paths() {
+            let mut keys = PackedWeights::empty();
+            keys.fill_columns(path, k, n, &src, offset, stride);
+            assert_eq!((keys.n, keys.pairs), (expected.n, expected.pairs));
+            assert_eq!(keys.data, expected.data, "{path:?} keys {k}×{n}");
+        }
+        // Values: row i is src[offset + i * stride..][..n], n ≤ stride.
+        let n = n.min(stride);
+        let mut dense = vec![0.0f32; k * n];
+        for i in 0..k {
+            dense[i * n..(i + 1) * n].copy_from_slice(&src[offset + i * stride..][..n]);
+        }
+        let expected = PackedWeights::new(k, n, &dense);
+        let mut rows = PackedWeights::empty();
+        // Filled twice, larger first: nothing of the first stays.
+        rows.fill_rows(k + 3, n, &src, 0, stride);
+        rows.fill_rows(k, n, &src, offset, stride);
+        assert_eq!(rows.data, expected.data, "values {k}×{n}");
+        // Queries: rows of k at a stride, as a dense copy packs them.
+        let dense_rows: Vec<f32> = (0..n)
+            .flat_map(|r| src[offset + r * stride..][..k.min(stride)].to_vec())
+            .collect();
+        let k = k.min(stride);
+        for path in all_paths() {
+            for split in [false, true] {
+                let mut expected = PackedRows::default();
+                expected.fill(Bf16Path::Portable, n, k, &dense_rows, split, 1);
+                let mut strided = PackedRows::default();
+                strided.fill_strided(path, n, k, &src, offset, stride, split);
+                assert_eq!(strided.high, expected.high, "{path:?} queries");
+                assert_eq!(strided.low, expected.low, "{path:?} queries, split");
+            }
+        }
+    }
+}
+
+#[test]
+fn softmax_pairs_are_the_rounded_numerators_of_the_softmax() {
+    for &(width, scale) in &[
+        (1, 1.0),
+        (17, 0.125),
+        (81, 0.176_776_7),
+        (361, 0.125),
+        (64, 2.0),
+    ] {
+        let mut row = values(width, width as u32);
+        // Scores of attention's size, one far below the rest.
+        row.iter_mut().for_each(|x| *x *= 8.0);
+        row[width / 2] -= 300.0;
+        let max = row.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x)) as f64;
+        let exact: Vec<f64> = row
+            .iter()
+            .map(|&x| ((x as f64 - max) * scale as f64).exp())
+            .collect();
+        let inverse_exact = 1.0 / exact.iter().sum::<f64>();
+        for path in all_paths() {
+            let pairs = super::padded_pairs(width);
+            let mut dst = vec![u32::MAX; pairs];
+            let inverse = super::softmax_pairs(path, &row, scale, &mut dst);
+            assert!(
+                (inverse as f64 - inverse_exact).abs() <= 1e-4 * inverse_exact,
+                "{path:?} width {width}: 1/sum {inverse} against {inverse_exact}"
+            );
+            for (i, &e) in exact.iter().enumerate() {
+                let bits = if i % 2 == 0 {
+                    dst[i / 2] << 16
+                } else {
+                    dst[i / 2] & 0xffff_0000
+                };
+                let got = f32::from_bits(bits) as f64;
+                // bf16 keeps 8 bits: half an ulp is 2^-9 of the value.
+                assert!(
+                    (got - e).abs() <= e * (1.0 / 256.0) + 1e-30,
+                    "{path:?} width {width} at {i}: {got} against {e}"
+                );
+            }
+            if width % 2 == 1 {
+                assert_eq!(dst[width / 2] >> 16, 0, "the pad of the last pair");
+            }
+            assert!(
+                dst[width.div_ceil(2)..].iter().all(|&p| p == 0),
+                "{path:?}: padding zero"
+            );
+        }
+    }
+}
+
+#[test]
+fn hardware_rounding_is_the_portable_rounding() {
+    let mut src = values(1000, 6);
+    src.extend([0.0, -0.0, 1.0, f32::MAX, f32::MIN, f32::INFINITY]);
+    // Halfway cases, ties to even.
+    src.extend([f32::from_bits(0x3f80_8000), f32::from_bits(0x3f81_8000)]);
+    for path in hardware_paths() {
+        let mut portable = vec![0u32; src.len().div_ceil(2) + 3];
+        let mut hardware = vec![7u32; src.len().div_ceil(2) + 3];
+        pack_pairs_portable(&src, &mut portable);
+        pack_pairs(path, &src, &mut hardware);
+        assert_eq!(portable, hardware, "{path:?}");
+    }
+}
+
+#[test]
+fn unrolled_rows_are_the_rows_of_the_unrolled_input() {
+    let grid = Grid {
+        batch: 2,
+        width: 5,
+        height: 4,
+    };
+    let channels = 6;
+    let input = values(grid.rows() * channels, 7);
+    // The unrolled input in f32, as the f32 convolution builds it.
+    let (ky, kx) = (3, 3);
+    let row = ky * kx * channels;
+    let mut unrolled = vec![0.0f32; grid.rows() * row];
+    for b in 0..grid.batch {
+        for y in 0..grid.height {
+            for x in 0..grid.width {
+                for dy in 0..ky {
+                    for dx in 0..kx {
+                        let (sy, sx) = (y as isize + dy as isize - 1, x as isize + dx as isize - 1);
+                        if sy < 0
+                            || sx < 0
+                            || sy >= grid.height as isize
+                            || sx >= grid.width as isize
+                        {
+                            continue;
+                        }
+                        let src =
+                            (b * grid.points() + sy as usize * grid.width + sx as usize) * channels;
+                        let dst = (b * grid.points() + y * grid.width + x) * row
+                            + (dy * kx + dx) * channels;
+                        unrolled[dst..dst + channels].copy_from_slice(&input[src..src + channels]);
+                    }
+                }
+            }
+        }
+    }
+    for split in [false, true] {
+        let mut direct = PackedRows::default();
+        direct.fill_unrolled(Bf16Path::Portable, grid, (ky, kx), channels, &input, split);
+        let mut via_f32 = PackedRows::default();
+        via_f32.fill(Bf16Path::Portable, grid.rows(), row, &unrolled, split, 2);
+        assert_eq!(direct.pairs, via_f32.pairs);
+        assert_eq!(direct.high, via_f32.high);
+        assert_eq!(direct.low, via_f32.low);
+    }
+}

@@ -1,0 +1,295 @@
+//! `VDPBF16PS` on 512-bit registers.
+
+use std::arch::x86_64::*;
+
+use super::{PackedWeights, COLUMN_BLOCK};
+
+/// Rows of one register tile: 12 rows × 2 registers of accumulators,
+/// two of weights and one broadcast take 27 of the 32 registers.
+const TILE_ROWS: usize = 12;
+
+/// [`super::pack_pairs`] with `VCVTNE2PS2BF16`.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn pack_pairs(src: &[f32], dst: &mut [u32]) {
+    let mut i = 0;
+    while i + 32 <= src.len() {
+        // SAFETY: 32 values from i are in `src`, 16 pairs from i / 2
+        // in `dst`.
+        let (lo, hi) = unsafe {
+            (
+                _mm512_loadu_ps(src.as_ptr().add(i)),
+                _mm512_loadu_ps(src.as_ptr().add(i + 16)),
+            )
+        };
+        let packed: __m512i = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(hi, lo));
+        unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(i / 2).cast(), packed) };
+        i += 32;
+    }
+    super::pack_pairs_portable(&src[i..], &mut dst[i / 2..]);
+}
+
+/// `2^t` of 16 values, to about 2⁻¹⁴ relative (far below the bf16
+/// rounding its results go to): `t = n + f` with `n` an integer and
+/// `|f| ≤ ½`, `2^f` by its Taylor polynomial of degree 4 in `f · ln 2`,
+/// and `2^n` by `VSCALEFPS`, which also takes very negative `t` to 0.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+fn exp2_16(t: __m512) -> __m512 {
+    // Round to nearest, no exceptions.
+    let n = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(t);
+    let f = _mm512_sub_ps(t, n);
+    const LN2: f32 = std::f32::consts::LN_2;
+    // Coefficients of 2^f = Σ (f ln 2)^i / i!, highest first.
+    let c4 = _mm512_set1_ps(LN2 * LN2 * LN2 * LN2 / 24.0);
+    let c3 = _mm512_set1_ps(LN2 * LN2 * LN2 / 6.0);
+    let c2 = _mm512_set1_ps(LN2 * LN2 / 2.0);
+    let c1 = _mm512_set1_ps(LN2);
+    let one = _mm512_set1_ps(1.0);
+    let mut p = _mm512_fmadd_ps(c4, f, c3);
+    p = _mm512_fmadd_ps(p, f, c2);
+    p = _mm512_fmadd_ps(p, f, c1);
+    p = _mm512_fmadd_ps(p, f, one);
+    _mm512_scalef_ps(p, n)
+}
+
+/// The lanes of the first `count` of 16 values.
+#[inline]
+fn first_lanes(count: usize) -> __mmask16 {
+    if count >= 16 {
+        0xffff
+    } else {
+        ((1u32 << count) - 1) as __mmask16
+    }
+}
+
+/// [`super::softmax_pairs`] on AVX-512.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
+    let n = row.len();
+    let src = row.as_ptr();
+    let mut maxima = _mm512_set1_ps(f32::NEG_INFINITY);
+    let mut i = 0;
+    while i < n {
+        // SAFETY: the mask keeps the load inside `row`.
+        let x = unsafe { _mm512_mask_loadu_ps(maxima, first_lanes(n - i), src.wrapping_add(i)) };
+        maxima = _mm512_max_ps(maxima, x);
+        i += 16;
+    }
+    let max = _mm512_set1_ps(_mm512_reduce_max_ps(maxima));
+    // e^((x − max) · scale) = 2^((x − max) · scale · log2 e)
+    let scale = _mm512_set1_ps(scale * std::f32::consts::LOG2_E);
+    let mut sums = _mm512_setzero_ps();
+    let (mut i, mut pair) = (0, 0);
+    while i < n {
+        let (m0, m1) = (first_lanes(n - i), first_lanes(n.saturating_sub(i + 16)));
+        // SAFETY: the masks keep the loads inside `row`, and the store
+        // to the pairs of the row, which `dst` holds (asserted by the
+        // caller).
+        unsafe {
+            let load = |m, at: usize| _mm512_maskz_loadu_ps(m, src.wrapping_add(at));
+            let a = _mm512_maskz_mov_ps(
+                m0,
+                exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m0, i), max), scale)),
+            );
+            let b = _mm512_maskz_mov_ps(
+                m1,
+                exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m1, i + 16), max), scale)),
+            );
+            sums = _mm512_add_ps(sums, _mm512_add_ps(a, b));
+            let packed: __m512i =
+                std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(b, a));
+            let pairs_here = (n - i).div_ceil(2).min(16);
+            _mm512_mask_storeu_epi32(
+                dst.as_mut_ptr().add(pair).cast(),
+                first_lanes(pairs_here),
+                packed,
+            );
+        }
+        i += 32;
+        pair += 16;
+    }
+    let written = n.div_ceil(2);
+    dst[written..].fill(0);
+    1.0 / _mm512_reduce_add_ps(sums)
+}
+
+/// [`super::pack_pairs`] of `src` into `high`, and of what that
+/// rounding lost into `low`.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [u32]) {
+    /// 16 values rounded to bf16, and those back in f32.
+    #[inline(always)]
+    unsafe fn round(x: __m512) -> (__m256i, __m512) {
+        let rounded: __m256i = std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x));
+        let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
+        (rounded, back)
+    }
+    let mut i = 0;
+    while i + 32 <= src.len() {
+        // SAFETY: 32 values from i are in `src`, 16 pairs from i / 2
+        // in `high` and `low`.
+        unsafe {
+            let a = _mm512_loadu_ps(src.as_ptr().add(i));
+            let b = _mm512_loadu_ps(src.as_ptr().add(i + 16));
+            let (ha, back_a) = round(a);
+            let (hb, back_b) = round(b);
+            let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
+            _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed);
+            let lost: __m512i = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(
+                _mm512_sub_ps(b, back_b),
+                _mm512_sub_ps(a, back_a),
+            ));
+            _mm512_storeu_si512(low.as_mut_ptr().add(i / 2).cast(), lost);
+        }
+        i += 32;
+    }
+    let mut rest = Vec::new();
+    super::pack_row(
+        super::Bf16Path::Portable,
+        &src[i..],
+        &mut high[i / 2..],
+        Some(&mut low[i / 2..]),
+        &mut rest,
+    );
+}
+
+/// See [`super::product`].
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn product(
+    high: &[u32],
+    low: Option<&[u32]>,
+    rows: usize,
+    w: &PackedWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let blocks = w.n.div_ceil(COLUMN_BLOCK);
+    let mut r = 0;
+    while r < rows {
+        let tile = (rows - r).min(TILE_ROWS);
+        for block in 0..blocks {
+            let cols = (w.n - block * COLUMN_BLOCK).min(COLUMN_BLOCK);
+            // SAFETY: the tile's rows and columns are inside `high`,
+            // `low`, `w` and `out` (asserted by `super::product`).
+            unsafe {
+                tile_dispatch(
+                    tile,
+                    high.as_ptr().add(r * w.pairs),
+                    low.map(|low| low.as_ptr().add(r * w.pairs)),
+                    w.pairs,
+                    w.block(block).as_ptr(),
+                    out.as_mut_ptr().add(r * w.n + block * COLUMN_BLOCK),
+                    w.n,
+                    cols,
+                    accumulate,
+                )
+            };
+        }
+        r += tile;
+    }
+}
+
+/// [`tile`] for `rows` (1 to [`TILE_ROWS`]) rows.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn tile_dispatch(
+    rows: usize,
+    a: *const u32,
+    low: Option<*const u32>,
+    pairs: usize,
+    b: *const u32,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    macro_rules! go {
+        ($($n:literal)*) => {
+            match rows {
+                $($n => unsafe {
+                    match low {
+                        None => tile::<$n, false>(a, a, pairs, b, out, out_stride, cols, accumulate),
+                        Some(low) => tile::<$n, true>(a, low, pairs, b, out, out_stride, cols, accumulate),
+                    }
+                },)*
+                _ => unreachable!("a tile has 1 to {TILE_ROWS} rows"),
+            }
+        };
+    }
+    go!(1 2 3 4 5 6 7 8 9 10 11 12)
+}
+
+/// `out[R][cols] (+)= a[R][pairs] · b[pairs][32]` in f32 accumulators;
+/// with `SPLIT`, `low`'s rows are multiplied in too.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+unsafe fn tile<const R: usize, const SPLIT: bool>(
+    a: *const u32,
+    low: *const u32,
+    pairs: usize,
+    b: *const u32,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    let mut acc = [[_mm512_setzero_ps(); 2]; R];
+    for p in 0..pairs {
+        // SAFETY (whole loop): row r's pair p is at a + r * pairs + p,
+        // the block's pair p at b + p * 32, all inside the operands.
+        let (b0, b1): (__m512bh, __m512bh) = unsafe {
+            (
+                std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
+                    b.add(p * COLUMN_BLOCK).cast(),
+                )),
+                std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
+                    b.add(p * COLUMN_BLOCK + 16).cast(),
+                )),
+            )
+        };
+        for (r, acc) in acc.iter_mut().enumerate() {
+            let x: __m512bh = std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
+                *a.add(r * pairs + p)
+            }
+                as i32));
+            acc[0] = _mm512_dpbf16_ps(acc[0], x, b0);
+            acc[1] = _mm512_dpbf16_ps(acc[1], x, b1);
+            if SPLIT {
+                let y: __m512bh =
+                    std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
+                        *low.add(r * pairs + p)
+                    }
+                        as i32));
+                acc[0] = _mm512_dpbf16_ps(acc[0], y, b0);
+                acc[1] = _mm512_dpbf16_ps(acc[1], y, b1);
+            }
+        }
+    }
+    let lanes = |count: usize| -> u16 {
+        if count >= 16 {
+            0xffff
+        } else {
+            ((1u32 << count) - 1) as u16
+        }
+    };
+    let masks = [lanes(cols), lanes(cols.saturating_sub(16))];
+    for (r, acc) in acc.iter().enumerate() {
+        for half in 0..2 {
+            let mask = masks[half];
+            if mask == 0 {
+                continue;
+            }
+            // SAFETY: the mask keeps the store to the tile's columns.
+            unsafe {
+                let dst = out.add(r * out_stride + half * 16);
+                let value = if accumulate {
+                    _mm512_add_ps(acc[half], _mm512_maskz_loadu_ps(mask, dst))
+                } else {
+                    acc[half]
+                };
+                _mm512_mask_storeu_ps(dst, mask, value);
+            }
+        }
+    }
+}

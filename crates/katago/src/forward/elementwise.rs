@@ -1,0 +1,425 @@
+//! The element-wise layers of the forward pass — normalisation,
+//! activations, gating, pooling, the softmax — each compiled for AVX-512,
+//! AVX2 and the baseline and chosen at run time ([`widest_simd!`]), and how
+//! their rows are shared between the threads of a pass.
+
+use super::cpu::KernelCap;
+use super::kernels::Grid;
+use super::profile;
+use crate::model::{Activation, Norm};
+
+/// The constants of [`fast_exp`].
+mod exp_constants {
+    pub(crate) const LOG2E: f32 = std::f32::consts::LOG2_E;
+    /// ln 2 split in a part exact in few bits and the rest.
+    pub(crate) const LN2_HI: f32 = 0.693_359_4;
+    pub(crate) const LN2_LO: f32 = -2.121_944_4e-4;
+    /// Adding and subtracting 1.5 * 2^23 rounds to the nearest integer.
+    pub(crate) const ROUND: f32 = 12_582_912.0;
+    /// Cephes' polynomial, highest degree first.
+    pub(crate) const POLYNOMIAL: [f32; 6] = [
+        1.987_569_1e-4,
+        1.398_199_9e-3,
+        8.333_452e-3,
+        4.166_579_6e-2,
+        1.666_666_5e-1,
+        0.5,
+    ];
+}
+
+/// `e^x` for the softmax and SiLU, within 2 ulp of `f32::exp` for `x` in
+/// `[-87, 88]` and clamped outside it: range reduction by powers of two and
+/// Cephes' degree-5 polynomial, without branches so that loops over it
+/// vectorise (the attention's softmax takes 780,000 exponentials per block
+/// on 19×19, a third of the forward pass with the library's `exp`).
+#[inline(always)]
+pub(crate) fn fast_exp(x: f32) -> f32 {
+    use exp_constants::*;
+    let x = x.clamp(-87.0, 88.0);
+    let rounded = x * LOG2E + ROUND;
+    let n = rounded - ROUND;
+    let r = x - n * LN2_HI - n * LN2_LO;
+    let mut p = POLYNOMIAL[0];
+    for c in &POLYNOMIAL[1..] {
+        p = p * r + c;
+    }
+    let e = p * r * r + r + 1.0;
+    // `rounded`'s low mantissa bits hold n itself (|n| < 2^22), so 2^n is
+    // built without a float-to-integer conversion, which would not
+    // vectorise.
+    let biased = rounded
+        .to_bits()
+        .wrapping_sub(ROUND.to_bits())
+        .wrapping_add(127);
+    let scale = f32::from_bits(biased << 23);
+    e * scale
+}
+
+/// Runs `$body` (an expression over the named variables) compiled for
+/// AVX-512 or AVX2/FMA where the CPU has them, else for the baseline: the
+/// element-wise layers' loops vectorise to the widest registers the CPU
+/// offers without the build asking for any instruction set.
+macro_rules! widest_simd {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),*) $body:block) => {
+        $(#[$meta])*
+        $vis fn $name($($arg: $ty),*) {
+            #[inline(always)]
+            fn body($($arg: $ty),*) $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx2,fma")]
+                unsafe fn avx512($($arg: $ty),*) {
+                    body($($arg),*)
+                }
+                #[target_feature(enable = "avx2,fma")]
+                unsafe fn avx2($($arg: $ty),*) {
+                    body($($arg),*)
+                }
+                match simd_level() {
+                    // SAFETY: each is called only where the CPU has its
+                    // instruction sets.
+                    SimdLevel::Avx512 => return unsafe { avx512($($arg),*) },
+                    SimdLevel::Avx2 => return unsafe { avx2($($arg),*) },
+                    SimdLevel::Baseline => {}
+                }
+            }
+            body($($arg),*)
+        }
+    };
+}
+pub(crate) use widest_simd;
+
+/// The widest vectors the element-wise loops may use on this CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SimdLevel {
+    Baseline,
+    Avx2,
+    Avx512,
+}
+
+pub(crate) fn simd_level() -> SimdLevel {
+    static LEVEL: std::sync::OnceLock<SimdLevel> = std::sync::OnceLock::new();
+    *LEVEL.get_or_init(|| {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            let capped = KernelCap::from_env() == KernelCap::Avx2;
+            if !capped
+                && has!("avx512f")
+                && has!("avx512bw")
+                && has!("avx512vl")
+                && has!("avx512dq")
+            {
+                return SimdLevel::Avx512;
+            }
+            if has!("avx2") && has!("fma") {
+                return SimdLevel::Avx2;
+            }
+        }
+        SimdLevel::Baseline
+    })
+}
+
+/// Mish, `x · tanh(softplus(x))`, without a logarithm: with `e = eˣ`,
+/// `tanh(ln(1 + e)) = ((1 + e)² − 1) / ((1 + e)² + 1) = n / (n + 2)` for
+/// `n = e (e + 2)`; the identity above 20, as KataGo's softplus is kept
+/// finite there.
+#[inline(always)]
+pub(crate) fn mish(x: f32) -> f32 {
+    let e = fast_exp(x.min(20.0));
+    let n = e * (e + 2.0);
+    let value = x * n / (n + 2.0);
+    if x > 20.0 {
+        x
+    } else {
+        value
+    }
+}
+
+/// The activation of one value.
+#[inline]
+pub(crate) fn activate(act: Activation, x: f32) -> f32 {
+    match act {
+        Activation::Identity => x,
+        Activation::Relu => x.max(0.0),
+        Activation::Mish => mish(x),
+        Activation::Silu => x / (1.0 + fast_exp(-x)),
+    }
+}
+
+thread_local! {
+    /// The threads [`for_row_blocks`] shares rows between on this thread
+    /// (0: every thread of the current pool).
+    static ROW_THREADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The threads of the forward pass this thread drives, for the
+/// element-wise layers, until dropped.
+pub(crate) struct RowThreads(usize);
+
+impl RowThreads {
+    pub(crate) fn set(threads: usize) -> RowThreads {
+        RowThreads(ROW_THREADS.replace(threads))
+    }
+}
+
+impl Drop for RowThreads {
+    fn drop(&mut self) {
+        ROW_THREADS.set(self.0);
+    }
+}
+
+/// Runs `f` on blocks of whole rows of `out` (rows `width` wide), one
+/// block per thread of the pass (see [`RowThreads`]) when there is enough
+/// work; `f` is given the index of the block's first row.
+pub(crate) fn for_row_blocks(out: &mut [f32], width: usize, f: impl Fn(usize, &mut [f32]) + Sync) {
+    let rows = out.len() / width.max(1);
+    let threads = match ROW_THREADS.get() {
+        0 => rayon::current_num_threads(),
+        threads => threads.min(rayon::current_num_threads()),
+    };
+    if threads <= 1 || out.len() < 1 << 15 || rows < 2 {
+        f(0, out);
+        return;
+    }
+    on_row_blocks(out, width, rows.div_ceil(threads), f);
+}
+
+/// Runs `f` on blocks of `block_rows` whole rows of `out` (rows `width`
+/// wide), each block a task of the current pool; `f` is given the index of
+/// the block's first row.
+pub(crate) fn on_row_blocks(
+    out: &mut [f32],
+    width: usize,
+    block_rows: usize,
+    f: impl Fn(usize, &mut [f32]) + Sync,
+) {
+    profile::scoped(|| {
+        rayon::scope(|scope| {
+            for (index, block) in out.chunks_mut(block_rows * width).enumerate() {
+                let f = &f;
+                scope.spawn(move |_| profile::task(None, || f(index * block_rows, block)));
+            }
+        })
+    });
+}
+
+/// `out = act(input * scale + bias)` per channel, for rows of `channels`.
+pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
+    let channels = norm.scale.len();
+    resize_for_overwrite(out, input.len());
+    for_row_blocks(out, channels, |first_row, block| {
+        let source = &input[first_row * channels..][..block.len()];
+        norm_act_rows(norm, act, source, block);
+    });
+}
+
+widest_simd! {
+    fn norm_act_rows(norm: &Norm, act: Activation, source: &[f32], block: &mut [f32]) {
+        let channels = norm.scale.len();
+        for (dst_row, row) in block
+            .chunks_exact_mut(channels)
+            .zip(source.chunks_exact(channels))
+        {
+            // One loop per activation, so that each vectorises.
+            let rows = dst_row.iter_mut().zip(row).zip(&norm.scale).zip(&norm.bias);
+            match act {
+                Activation::Identity => rows.for_each(|(((d, &x), &s), &b)| *d = x * s + b),
+                Activation::Relu => rows.for_each(|(((d, &x), &s), &b)| *d = (x * s + b).max(0.0)),
+                Activation::Mish => rows.for_each(|(((d, &x), &s), &b)| *d = mish(x * s + b)),
+                Activation::Silu => rows.for_each(|(((d, &x), &s), &b)| {
+                    *d = activate(Activation::Silu, x * s + b)
+                }),
+            }
+        }
+    }
+}
+
+widest_simd! {
+    /// [`act_in_place`] for the widest vectors.
+    fn act_in_place_inner(act: Activation, values: &mut [f32]) {
+        match act {
+            Activation::Identity => {}
+            Activation::Relu => values.iter_mut().for_each(|v| *v = v.max(0.0)),
+            Activation::Mish => values.iter_mut().for_each(|v| *v = mish(*v)),
+            Activation::Silu => values
+                .iter_mut()
+                .for_each(|v| *v = activate(Activation::Silu, *v)),
+        }
+    }
+}
+
+/// Activation in place.
+pub(crate) fn act_in_place(act: Activation, values: &mut [f32]) {
+    act_in_place_inner(act, values)
+}
+
+/// Adds `bias[b][c]` to every point of position `b`.
+pub(crate) fn add_per_position(grid: Grid, channels: usize, bias: &[f32], values: &mut [f32]) {
+    let points = grid.points();
+    for b in 0..grid.batch {
+        let add = &bias[b * channels..(b + 1) * channels];
+        for row in
+            values[b * points * channels..(b + 1) * points * channels].chunks_exact_mut(channels)
+        {
+            for (v, a) in row.iter_mut().zip(add) {
+                *v += a;
+            }
+        }
+    }
+}
+
+/// Global pooling of a trunk or policy feature map: per position and
+/// channel the mean, the mean scaled by board size, and the maximum,
+/// written as `[means, scaled means, maxima]`.
+pub(crate) fn pool_mean_max(grid: Grid, channels: usize, values: &[f32], out: &mut Vec<f32>) {
+    let points = grid.points();
+    let count = points as f32;
+    let size_term = (count.sqrt() - 14.0) * 0.1;
+    out.clear();
+    out.resize(grid.batch * 3 * channels, 0.0);
+    for b in 0..grid.batch {
+        let pooled = &mut out[b * 3 * channels..(b + 1) * 3 * channels];
+        let mut sums = vec![0.0f32; channels];
+        let mut maxima = vec![-1.0f32; channels];
+        for row in values[b * points * channels..(b + 1) * points * channels].chunks_exact(channels)
+        {
+            for c in 0..channels {
+                sums[c] += row[c];
+                maxima[c] = maxima[c].max(row[c]);
+            }
+        }
+        for c in 0..channels {
+            let mean = sums[c] / count;
+            pooled[c] = mean;
+            pooled[channels + c] = mean * size_term;
+            pooled[2 * channels + c] = maxima[c];
+        }
+    }
+}
+
+/// The value head's pooling: the mean and two board-size terms.
+pub(crate) fn pool_value(grid: Grid, channels: usize, values: &[f32], out: &mut Vec<f32>) {
+    let points = grid.points();
+    let count = points as f32;
+    let s = count.sqrt() - 14.0;
+    out.clear();
+    out.resize(grid.batch * 3 * channels, 0.0);
+    for b in 0..grid.batch {
+        let pooled = &mut out[b * 3 * channels..(b + 1) * 3 * channels];
+        let mut sums = vec![0.0f32; channels];
+        for row in values[b * points * channels..(b + 1) * points * channels].chunks_exact(channels)
+        {
+            for c in 0..channels {
+                sums[c] += row[c];
+            }
+        }
+        for c in 0..channels {
+            let mean = sums[c] / count;
+            pooled[c] = mean;
+            pooled[channels + c] = mean * s * 0.1;
+            pooled[2 * channels + c] = mean * (s * s * 0.01 - 0.1);
+        }
+    }
+}
+
+/// Root-mean-square normalisation of each row, times `weight` per channel.
+pub(crate) fn rms_norm_rows(weight: &[f32], epsilon: f32, input: &[f32], out: &mut Vec<f32>) {
+    let channels = weight.len();
+    resize_for_overwrite(out, input.len());
+    for_row_blocks(out, channels, |first_row, block| {
+        let source = &input[first_row * channels..][..block.len()];
+        rms_norm_block(weight, epsilon, source, block);
+    });
+}
+
+widest_simd! {
+    /// [`rms_norm_rows`] of one block of rows.
+    fn rms_norm_block(weight: &[f32], epsilon: f32, source: &[f32], block: &mut [f32]) {
+        let channels = weight.len();
+        for (row, dst) in source
+            .chunks_exact(channels)
+            .zip(block.chunks_exact_mut(channels))
+        {
+            let mean_square = sum_of_squares(row) / channels as f32;
+            let r = 1.0 / (mean_square + epsilon).sqrt();
+            for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
+                *d = x * r * w;
+            }
+        }
+    }
+}
+
+/// The sum of the squares of `values`, in sixteen partial sums so that it
+/// vectorises.
+#[inline(always)]
+fn sum_of_squares(values: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 16];
+    let mut chunks = values.chunks_exact(16);
+    for chunk in &mut chunks {
+        for (s, &v) in sums.iter_mut().zip(chunk) {
+            *s += v * v;
+        }
+    }
+    let rest: f32 = chunks.remainder().iter().map(|v| v * v).sum();
+    sums.iter().sum::<f32>() + rest
+}
+
+widest_simd! {
+    /// The gated feed-forward's gate: `values = silu(values) · gate`.
+    pub(crate) fn silu_gate(values: &mut [f32], gate: &[f32]) {
+        for (x, &g) in values.iter_mut().zip(gate) {
+            *x = activate(Activation::Silu, *x) * g;
+        }
+    }
+}
+
+/// Sizes `values` to `len` without clearing what it held: for buffers that
+/// the next layer overwrites whole.
+pub(crate) fn resize_for_overwrite(values: &mut Vec<f32>, len: usize) {
+    if values.len() > len {
+        values.truncate(len);
+    } else {
+        values.resize(len, 0.0);
+    }
+}
+
+widest_simd! {
+    /// The numerators of a softmax of each row scaled by `scale` (which
+    /// must be positive), `e^((x − max) · scale)`, in place,
+    /// and one over each row's sum in `inverse`: the division is left to
+    /// the caller, who applies it to a product of the rows (attention's
+    /// `softmax(scores) · v` is `(e^scores · v) / sum`, a 32-wide row
+    /// instead of a 361-wide one on 19×19).
+    pub(crate) fn softmax_numerators(values: &mut [f32], width: usize, scale: f32, inverse: &mut [f32]) {
+        for (row, inverse) in values.chunks_exact_mut(width).zip(inverse.iter_mut()) {
+            // Sixteen partial maxima and sums, so that the loops vectorise.
+            let mut maxima = [f32::NEG_INFINITY; 16];
+            let mut chunks = row.chunks_exact(16);
+            for chunk in &mut chunks {
+                for (m, &v) in maxima.iter_mut().zip(chunk) {
+                    *m = if v > *m { v } else { *m };
+                }
+            }
+            let max = chunks
+                .remainder()
+                .iter()
+                .chain(&maxima)
+                .fold(f32::NEG_INFINITY, |m, &v| if v > m { v } else { m });
+            let mut sums = [0.0f32; 16];
+            let mut chunks = row.chunks_exact_mut(16);
+            for chunk in &mut chunks {
+                for (s, v) in sums.iter_mut().zip(chunk.iter_mut()) {
+                    *v = fast_exp((*v - max) * scale);
+                    *s += *v;
+                }
+            }
+            let mut sum: f32 = sums.iter().sum();
+            for v in chunks.into_remainder() {
+                *v = fast_exp((*v - max) * scale);
+                sum += *v;
+            }
+            *inverse = 1.0 / sum;
+        }
+    }
+}
