@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 use tengen_core::{
     AnalysisDetail, Board, BoardSize, Color, Game, KoRule, Move, MoveFilter, Rules, Scoring,
-    SuicideRule, Variant,
+    SuicideRule,
 };
 
 use crate::settings::{self, EngineSettings, Scope, SearchSettings};
@@ -352,14 +352,7 @@ fn parse_query(
     let rules_value = fields
         .get("rules")
         .ok_or_else(|| fields.error("rules", "required: a rules name or object"))?;
-    let parsed_rules = parse_rules(rules_value).map_err(|m| fields.error("rules", m))?;
-    for note in &parsed_rules.notes {
-        warnings.push(Warning {
-            field: "rules".to_string(),
-            message: note.clone(),
-        });
-    }
-    let mut rules = parsed_rules.rules;
+    let mut rules = parse_rules(rules_value).map_err(|m| fields.error("rules", m))?;
     let komi = fields.real("komi", -400.0, 400.0)?;
     if let Some(komi) = komi {
         if (komi * 2.0).fract() != 0.0 {
@@ -367,15 +360,10 @@ fn parse_query(
         }
         rules.komi = komi;
     }
-    let bonus_rule = match fields.string("whiteHandicapBonus")? {
-        None => parsed_rules.handicap_bonus,
-        Some("0") => HandicapBonus::Zero,
-        Some("N") => HandicapBonus::N,
-        Some("N-1") => HandicapBonus::NMinusOne,
-        Some(_) => {
-            return Err(fields.error("whiteHandicapBonus", "must be \"0\", \"N\" or \"N-1\""))
-        }
-    };
+    if let Some(value) = fields.get("whiteHandicapBonus") {
+        rules.handicap_bonus = parse_handicap_bonus(value)
+            .ok_or_else(|| fields.error("whiteHandicapBonus", "must be \"0\", \"N\" or \"N-1\""))?;
+    }
 
     let player = |fields: &Fields<'_>, field: &str, text: &Value| -> Result<Color, QueryError> {
         match text.as_str().map(str::to_ascii_uppercase).as_deref() {
@@ -424,21 +412,8 @@ fn parse_query(
             .place_setup_stone(point, color)
             .map_err(|e| fields.error("initialStones", format!("entry {i}: {e}")))?;
     }
-    let handicap = {
-        let black = initial.iter().filter(|(c, _)| *c == Color::Black).count();
-        let white = initial.iter().filter(|(c, _)| *c == Color::White).count();
-        if white == 0 && black >= 2 {
-            black
-        } else {
-            0
-        }
-    };
-    // KataGo gives White its handicap bonus as komi, as the network sees it.
-    rules.komi += match bonus_rule {
-        HandicapBonus::Zero => 0.0,
-        HandicapBonus::N => handicap as f64,
-        HandicapBonus::NMinusOne => handicap.saturating_sub(1) as f64,
-    };
+    // White's handicap bonus for Black stones placed at the start is the
+    // game's to count (`Game::handicap_stones`), as KataGo counts it.
     let first = initial_player
         .or_else(|| moves.first().map(|&(c, _)| c))
         .unwrap_or(Color::Black);
@@ -685,7 +660,7 @@ pub fn parse_location(size: BoardSize, text: &str) -> Result<Move, String> {
 }
 
 mod rules;
-use rules::{parse_rules, HandicapBonus};
+use rules::{parse_handicap_bonus, parse_rules};
 
 #[cfg(test)]
 mod tests;

@@ -13,7 +13,7 @@ use crate::board::{Board, SetupError};
 use crate::color::Color;
 use crate::handicap::fixed_handicap_points;
 use crate::point::{BoardSize, Move, Point};
-use crate::rules::{KoRule, Rules, SuicideRule};
+use crate::rules::{HandicapBonus, KoRule, Rules, SuicideRule};
 use crate::scoring::{self, Outcome, Score};
 use crate::zobrist::WHITE_TO_MOVE;
 
@@ -400,6 +400,21 @@ impl Game {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
+        self.legal_going_on_as(color, mv)
+    }
+
+    /// Whether the side to move could make `mv` if the game went on after
+    /// its end: the board's rules only (occupied, suicide, ko, superko).
+    /// KataGo's networks mark legal moves this way, also after the passes
+    /// that end a game under territory scoring, where its search plays on.
+    pub fn legal_going_on(&self, mv: Move) -> Result<(), IllegalMove> {
+        if self.rules.is_nogo() {
+            return self.legal_nogo(self.to_move, mv);
+        }
+        self.legal_going_on_as(self.to_move, mv)
+    }
+
+    fn legal_going_on_as(&self, color: Color, mv: Move) -> Result<(), IllegalMove> {
         let Move::Play(point) = mv else {
             return Ok(());
         };
@@ -464,6 +479,7 @@ impl Game {
     /// move. On error nothing changes.
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<(), IllegalMove> {
         self.legal_as(color, mv)?;
+        let takes_button = mv == Move::Pass && self.rules.button && self.button_taker().is_none();
         self.turns.push(Turn {
             color,
             action: Action::Move(mv),
@@ -477,7 +493,13 @@ impl Game {
             }
             Move::Pass => {
                 self.board.pass();
-                self.consecutive_passes += 1;
+                // The pass that takes the button does not count towards
+                // the two that end the game.
+                if takes_button {
+                    self.consecutive_passes = 0;
+                } else {
+                    self.consecutive_passes += 1;
+                }
             }
         }
         self.to_move = !color;
@@ -567,14 +589,65 @@ impl Game {
         moves
     }
 
-    /// The score of the current position under the game's rules, no stone dead.
+    /// The score of the current position under the game's rules, no stone
+    /// dead, with the points the history gives (see [`Game::score_with_dead`]).
     pub fn score(&self) -> Score {
-        scoring::score(&self.board, &self.rules, &[])
+        self.score_with_dead(&[])
     }
 
-    /// The score with the stones at `dead` removed as dead.
+    /// The score with the stones at `dead` removed as dead: the board's
+    /// count ([`scoring::score`]) plus half a point to the side that took
+    /// the button and White's handicap bonus.
     pub fn score_with_dead(&self, dead: &[Point]) -> Score {
-        scoring::score(&self.board, &self.rules, dead)
+        let mut score = scoring::score(&self.board, &self.rules, dead);
+        match self.button_taker() {
+            Some(Color::Black) => score.black += 0.5,
+            Some(Color::White) => score.white += 0.5,
+            None => {}
+        }
+        let stones = self.handicap_stones() as f64;
+        score.white += match self.rules.handicap_bonus {
+            HandicapBonus::Zero => 0.0,
+            HandicapBonus::N => stones,
+            HandicapBonus::NMinusOne => (stones - 1.0).max(0.0),
+        };
+        score
+    }
+
+    /// Under a button rule, the side whose pass took the button (the first
+    /// pass of the game).
+    pub fn button_taker(&self) -> Option<Color> {
+        if !self.rules.button {
+            return None;
+        }
+        self.turns
+            .iter()
+            .find(|t| t.action == Action::Move(Move::Pass))
+            .map(|t| t.color)
+    }
+
+    /// The handicap stones White's bonus counts: the handicap the game was
+    /// set up with, or else the Black stones of a starting position without
+    /// White stones when there are two or more of them (handicap stones
+    /// placed as setup, as SGF's `AB` and KataGo's `initialStones` do).
+    pub fn handicap_stones(&self) -> usize {
+        if self.handicap > 0 {
+            return self.handicap;
+        }
+        let start = self.initial_board();
+        let (mut black, mut white) = (0, 0);
+        for point in start.size().points() {
+            match start.stone(point) {
+                Some(Color::Black) => black += 1,
+                Some(Color::White) => white += 1,
+                None => {}
+            }
+        }
+        if white == 0 && black >= 2 {
+            black
+        } else {
+            0
+        }
     }
 
     /// The result: a resignation; under NoGo, once the side to move has no

@@ -52,6 +52,8 @@ pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
 pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
 pub use rng::{splitmix64, Rng};
-pub use rules::{KoRule, Rules, RulesError, Scoring, SuicideRule, Variant, PRESETS};
+pub use rules::{
+    HandicapBonus, KoRule, Rules, RulesError, Scoring, SuicideRule, Tax, Variant, PRESETS,
+};
 pub use scoring::{Outcome, Score};
 pub use time::{parse_duration, DurationError, TimeLeft, TimeSettings, MAX_DURATION_SECS};

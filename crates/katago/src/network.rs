@@ -349,10 +349,10 @@ impl NetInput {
         for y in 0..height {
             for x in 0..width {
                 let point = grid_point(size, x, y);
-                legal.push(game.legal(Move::Play(point)).is_ok());
+                legal.push(game.legal_going_on(Move::Play(point)).is_ok());
             }
         }
-        legal.push(game.legal(Move::Pass).is_ok());
+        legal.push(game.legal_going_on(Move::Pass).is_ok());
         Ok(NetInput {
             width,
             height,

@@ -187,6 +187,10 @@ pub fn input_key(game: &Game, root: bool) -> u64 {
     let board = game.board();
     board.hash().hash(&mut hasher);
     board.ko_point().hash(&mut hasher);
+    // Under territory scoring the network's komi counts the stones each
+    // side has played, which the board alone does not show.
+    let captures = board.captures();
+    (captures.black, captures.white).hash(&mut hasher);
     game.to_move().hash(&mut hasher);
     let size: BoardSize = game.size();
     (size.width(), size.height()).hash(&mut hasher);
@@ -263,6 +267,10 @@ impl<E: PositionEvaluator> PositionEvaluator for CachedEvaluator<E> {
 
     fn finished_margin(&self, game: &Game) -> Option<f32> {
         self.inner.finished_margin(game)
+    }
+
+    fn plays_on_after_passes(&self, game: &Game) -> bool {
+        self.inner.plays_on_after_passes(game)
     }
 }
 

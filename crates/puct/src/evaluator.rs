@@ -126,6 +126,16 @@ pub trait PositionEvaluator: Send + Sync {
     fn finished_margin(&self, _game: &Game) -> Option<f32> {
         None
     }
+    /// Whether `game`, which two passes ended, is not over for the search
+    /// the network was trained with: KataGo's plays on into a cleanup phase
+    /// under territory scoring, where dead stones are taken off and seki
+    /// settled before the count. Then the search values the position with
+    /// the network (which has learnt what the cleanup comes to) rather
+    /// than counting the board as it stands, and does not search the
+    /// cleanup itself. `false`, the default: the game is over.
+    fn plays_on_after_passes(&self, _game: &Game) -> bool {
+        false
+    }
 }
 
 impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
@@ -171,5 +181,8 @@ impl<T: PositionEvaluator + ?Sized> PositionEvaluator for std::sync::Arc<T> {
     }
     fn finished_margin(&self, game: &Game) -> Option<f32> {
         (**self).finished_margin(game)
+    }
+    fn plays_on_after_passes(&self, game: &Game) -> bool {
+        (**self).plays_on_after_passes(game)
     }
 }

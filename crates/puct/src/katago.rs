@@ -192,6 +192,7 @@ impl KataGoEvaluator {
                 options.history_limit = Some(game.turn_count().saturating_sub(from));
             }
             options.passing_hacks = self.settings.passing_hacks;
+            options.cleanup_after_passes = true;
             let input = self
                 .network
                 .prepare(game, &options)
@@ -306,6 +307,12 @@ impl PositionEvaluator for KataGoEvaluator {
 
     fn finished_margin(&self, game: &Game) -> Option<f32> {
         tengen_katago::inputs::finished_margin(game)
+    }
+
+    fn plays_on_after_passes(&self, game: &Game) -> bool {
+        game.rules().scoring == tengen_core::Scoring::Territory
+            && game.consecutive_passes() >= 2
+            && game.resigned().is_none()
     }
 
     fn raw_output(

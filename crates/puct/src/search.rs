@@ -506,14 +506,19 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         if leaf.path.len() == 1 {
             self.root_evaluation = Some(eval.clone());
         }
-        let children = legal_policy(game, &eval.policy);
-        if self.tree.has_room(children.len()) {
-            self.tree.expand(id, !to_move, &children);
-            if self.config.transpositions {
-                self.tree.claim(id);
+        // A game the evaluator plays on after passes is valued once and
+        // then stays as valued: its cleanup is not searched.
+        let ends_here = game.is_over();
+        if !ends_here {
+            let children = legal_policy(game, &eval.policy);
+            if self.tree.has_room(children.len()) {
+                self.tree.expand(id, !to_move, &children);
+                if self.config.transpositions {
+                    self.tree.claim(id);
+                }
+            } else {
+                self.stats.tree_full = true;
             }
-        } else {
-            self.stats.tree_full = true;
         }
         self.tree.node_mut(id).pending = false;
         if let Some(own) = &eval.ownership {
@@ -546,6 +551,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         node.own_utility = utility;
         node.own_value = value;
         self.backup_with(&leaf.path, &value, utility, weight);
+        if ends_here {
+            self.tree.node_mut(id).state = NodeState::Terminal;
+        }
         self.stats.new_visits += 1;
     }
 
@@ -621,7 +629,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                         self.undo_virtual_loss(&path);
                         return Descent::Collision;
                     }
-                    if game.is_over() {
+                    if game.is_over() && !self.evaluator.plays_on_after_passes(&game) {
                         self.tree.node_mut(id).state = NodeState::Terminal;
                         let value = self.terminal_value(id, &game);
                         self.backup(&path, &value, self.exact_weight());

@@ -16,6 +16,10 @@ struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
     positions: AtomicU64,
     batches: Mutex<Vec<usize>>,
     saw_finished_game: AtomicBool,
+    /// Finished games evaluated.
+    finished_evaluated: AtomicU64,
+    /// What it says of [`PositionEvaluator::plays_on_after_passes`].
+    plays_on: bool,
     delay: Duration,
     /// Added to `delay` for each position of a batch.
     delay_per_position: Duration,
@@ -31,6 +35,8 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> TestEval<F> {
             positions: AtomicU64::new(0),
             batches: Mutex::new(Vec::new()),
             saw_finished_game: AtomicBool::new(false),
+            finished_evaluated: AtomicU64::new(0),
+            plays_on: false,
             delay: Duration::ZERO,
             delay_per_position: Duration::ZERO,
             parallel: 1,
@@ -56,10 +62,17 @@ impl<F: Fn(&Game) -> NetEvaluation + Send + Sync> PositionEvaluator for TestEval
         self.positions
             .fetch_add(positions.len() as u64, Ordering::SeqCst);
         self.batches.lock().unwrap().push(positions.len());
-        if positions.iter().any(|g| g.is_over()) {
+        let finished = positions.iter().filter(|g| g.is_over()).count() as u64;
+        if finished > 0 {
             self.saw_finished_game.store(true, Ordering::SeqCst);
+            self.finished_evaluated
+                .fetch_add(finished, Ordering::SeqCst);
         }
         Ok(positions.iter().map(|g| (self.f)(g)).collect())
+    }
+
+    fn plays_on_after_passes(&self, game: &Game) -> bool {
+        self.plays_on && game.consecutive_passes() >= 2
     }
 
     fn positions_in_parallel(&self) -> usize {
@@ -117,7 +130,7 @@ fn area_eval(game: &Game) -> NetEvaluation {
 fn pass_lover(win: f32, lead: f32) -> impl Fn(&Game) -> NetEvaluation + Send + Sync {
     move |game: &Game| {
         let moves = game.legal_moves();
-        let others = (moves.len() - 1).max(1) as f32;
+        let others = moves.len().saturating_sub(1).max(1) as f32;
         NetEvaluation {
             policy: moves
                 .into_iter()
@@ -590,6 +603,48 @@ fn finished_games_are_scored_by_the_count_without_the_network() {
     assert_eq!(pass.visits, stats.terminal_visits);
     assert_eq!(pass.winrate, 1.0);
     assert_eq!(pass.lead, 24.5);
+}
+
+#[test]
+fn a_game_played_on_after_passes_is_valued_once_by_the_network() {
+    // As above, but the evaluator's network plays on after two passes (as
+    // KataGo's does under territory scoring): the position after the
+    // passes is evaluated once, and every later visit takes that value.
+    let mut game = Game::new(size(5), rules(0.5));
+    game.play(mv(&game, "C3")).unwrap();
+    game.play(Move::Pass).unwrap();
+    let cfg = PuctConfig {
+        conservative_pass: false,
+        ..config(200, 4)
+    };
+    let evaluator = TestEval {
+        plays_on: true,
+        ..TestEval::new(pass_lover(0.1, -10.0))
+    };
+    let mut bot = PuctBot::new(cfg, evaluator);
+    let stats = bot.search(&game);
+    assert_eq!(
+        bot.evaluator().finished_evaluated.load(Ordering::SeqCst),
+        1,
+        "{stats:?}"
+    );
+    assert!(stats.terminal_visits > 10, "{stats:?}");
+    assert_eq!(bot.evaluator().positions(), stats.evaluations);
+    assert_eq!(stats.evaluations + stats.terminal_visits, stats.new_visits);
+    let analysis = bot.detailed_analysis().unwrap();
+    let pass = analysis
+        .candidates
+        .iter()
+        .find(|c| c.mv == Move::Pass)
+        .unwrap();
+    assert_eq!(pass.visits, stats.terminal_visits + 1);
+    // White, to move after the passes, loses by 10 in the network's eyes.
+    assert!((pass.lead - 10.0).abs() < 1e-3, "{}", pass.lead);
+    assert!(
+        pass.winrate > 0.85 && pass.winrate < 0.95,
+        "{}",
+        pass.winrate
+    );
 }
 
 #[test]

@@ -1,80 +1,42 @@
-//! A query's `rules`: KataGo's named rule sets and rule objects.
+//! A query's `rules`: KataGo's named rule sets and rule objects, read into
+//! tengen's [`Rules`], which carry every one of KataGo's rules.
 
 use super::*;
+use tengen_core::{HandicapBonus, Tax};
 
-/// KataGo's handicap bonus rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum HandicapBonus {
-    Zero,
-    N,
-    NMinusOne,
-}
-
-/// A query's rules, the handicap bonus they give, and what was noted on
-/// the way.
-pub(super) struct ParsedRules {
-    pub(super) rules: Rules,
-    pub(super) handicap_bonus: HandicapBonus,
-    pub(super) notes: Vec<String>,
-}
-
-/// KataGo's rules by name or as an object, in tengen's terms.
-pub(super) fn parse_rules(value: &Value) -> Result<ParsedRules, String> {
-    let mut ko = KoRule::Simple;
-    let mut scoring = Scoring::Area;
-    let mut tax = "NONE".to_string();
-    let mut suicide = false;
-    let mut button = false;
-    let mut bonus = HandicapBonus::Zero;
+/// KataGo's rules by name or as an object. A name is one of KataGo's
+/// presets in any of its spellings ([`Rules::preset`]); an object starts
+/// from KataGo's defaults for objects (Tromp-Taylor: positional superko,
+/// area scoring, multi-stone suicide, no friendly passes), takes a tax from
+/// its scoring unless one is given, and komi 6.5 under territory scoring or
+/// 7 with a button. A rule tengen cannot play is refused with the reason.
+pub(super) fn parse_rules(value: &Value) -> Result<Rules, String> {
     match value {
         Value::String(name) => {
-            // KataGo's names in any case and spelling: "tromp-taylor",
-            // "Tromp Taylor", "TROMP_TAYLOR".
-            let key: String = name
-                .chars()
-                .filter(|c| c.is_ascii_alphanumeric())
-                .map(|c| c.to_ascii_lowercase())
-                .collect();
-            match key.as_str() {
-                "tromptaylor" => {
-                    ko = KoRule::PositionalSuperko;
-                    suicide = true;
-                }
-                "chinese" => bonus = HandicapBonus::N,
-                "chineseogs" | "chinesekgs" => {
-                    ko = KoRule::PositionalSuperko;
-                    bonus = HandicapBonus::N;
-                }
-                "japanese" | "korean" => {
-                    scoring = Scoring::Territory;
-                    tax = "SEKI".to_string();
-                }
-                "stonescoring" => tax = "ALL".to_string(),
-                "aga" | "bga" | "french" => {
-                    ko = KoRule::SituationalSuperko;
-                    bonus = HandicapBonus::NMinusOne;
-                }
-                "agabutton" => {
-                    ko = KoRule::SituationalSuperko;
-                    bonus = HandicapBonus::NMinusOne;
-                    button = true;
-                }
-                "newzealand" | "nz" => {
-                    ko = KoRule::SituationalSuperko;
-                    suicide = true;
-                }
-                _ => return Err(format!("unknown rules {name:?} (tromp-taylor, chinese, chinese-ogs, chinese-kgs, japanese, korean, stone-scoring, aga, bga, aga-button, new-zealand, or an object)")),
-            }
+            let rules = Rules::preset(name).filter(|r| !r.is_nogo()).ok_or_else(|| {
+                format!("unknown rules {name:?} (tromp-taylor, chinese, chinese-ogs, chinese-kgs, japanese, korean, stone-scoring, aga, bga, aga-button, new-zealand, or an object)")
+            })?;
+            Ok(rules)
         }
         Value::Object(object) => {
+            let mut rules = Rules {
+                suicide: SuicideRule::MultiStoneAllowed,
+                friendly_pass_ok: false,
+                handicap_bonus: HandicapBonus::Zero,
+                ..Rules::preset("tromp-taylor").expect("a preset")
+            };
+            let mut tax = None;
             for (key, v) in object {
                 let text = || v.as_str().map(str::to_ascii_uppercase);
                 match key.as_str() {
                     "ko" => {
-                        ko = match text().as_deref() {
+                        rules.ko = match text().as_deref() {
                             Some("SIMPLE") => KoRule::Simple,
                             Some("POSITIONAL") => KoRule::PositionalSuperko,
                             Some("SITUATIONAL") => KoRule::SituationalSuperko,
+                            Some("SPIGHT") => {
+                                return Err("ko SPIGHT is not a rule tengen plays (SIMPLE, POSITIONAL or SITUATIONAL)".to_string())
+                            }
                             _ => {
                                 return Err(
                                     "ko must be SIMPLE, POSITIONAL or SITUATIONAL".to_string()
@@ -82,68 +44,66 @@ pub(super) fn parse_rules(value: &Value) -> Result<ParsedRules, String> {
                             }
                         }
                     }
-                    "scoring" => {
-                        scoring = match text().as_deref() {
+                    "scoring" | "score" => {
+                        rules.scoring = match text().as_deref() {
                             Some("AREA") => Scoring::Area,
                             Some("TERRITORY") => Scoring::Territory,
                             _ => return Err("scoring must be AREA or TERRITORY".to_string()),
                         }
                     }
                     "tax" => {
-                        tax = match text().as_deref() {
-                            Some(t @ ("NONE" | "SEKI" | "ALL")) => t.to_string(),
+                        tax = Some(match text().as_deref() {
+                            Some("NONE") => Tax::None,
+                            Some("SEKI") => Tax::Seki,
+                            Some("ALL") => Tax::All,
                             _ => return Err("tax must be NONE, SEKI or ALL".to_string()),
+                        })
+                    }
+                    "suicide" => {
+                        rules.suicide = if v.as_bool().ok_or("suicide must be a boolean")? {
+                            SuicideRule::MultiStoneAllowed
+                        } else {
+                            SuicideRule::Forbidden
                         }
                     }
-                    "suicide" => suicide = v.as_bool().ok_or("suicide must be a boolean")?,
-                    "hasButton" => button = v.as_bool().ok_or("hasButton must be a boolean")?,
+                    "hasButton" => {
+                        rules.button = v.as_bool().ok_or("hasButton must be a boolean")?
+                    }
                     "friendlyPassOk" => {
-                        v.as_bool().ok_or("friendlyPassOk must be a boolean")?;
+                        rules.friendly_pass_ok =
+                            v.as_bool().ok_or("friendlyPassOk must be a boolean")?
                     }
                     "whiteHandicapBonus" => {
-                        bonus = match v.as_str() {
-                            Some("0") => HandicapBonus::Zero,
-                            Some("N") => HandicapBonus::N,
-                            Some("N-1") => HandicapBonus::NMinusOne,
-                            _ => {
-                                return Err("whiteHandicapBonus must be \"0\", \"N\" or \"N-1\""
-                                    .to_string())
-                            }
-                        }
+                        rules.handicap_bonus = parse_handicap_bonus(v).ok_or(
+                            "whiteHandicapBonus must be \"0\", \"N\" or \"N-1\"".to_string(),
+                        )?
                     }
                     other => return Err(format!("unknown rules field {other:?}")),
                 }
             }
+            rules.tax = tax.unwrap_or(match rules.scoring {
+                Scoring::Territory => Tax::Seki,
+                Scoring::Area => Tax::None,
+            });
+            rules.komi = if rules.scoring == Scoring::Territory {
+                6.5
+            } else if rules.button {
+                7.0
+            } else {
+                7.5
+            };
+            Ok(rules)
         }
-        _ => return Err("must be a rules name or object".to_string()),
+        _ => Err("must be a rules name or object".to_string()),
     }
-    let mut notes = Vec::new();
-    if tax != "NONE" {
-        notes.push(format!(
-            "tax {tax} is not supported: the count and the network's inputs use tax NONE (eyes in seki count as territory)"
-        ));
+}
+
+/// KataGo's `"0"`, `"N"`, `"N-1"`.
+pub(super) fn parse_handicap_bonus(value: &Value) -> Option<HandicapBonus> {
+    match value.as_str()? {
+        "0" => Some(HandicapBonus::Zero),
+        "N" => Some(HandicapBonus::N),
+        "N-1" => Some(HandicapBonus::NMinusOne),
+        _ => None,
     }
-    if button {
-        notes.push("a button is not supported: the game is counted without one".to_string());
-    }
-    let rules = Rules {
-        variant: Variant::Go,
-        ko,
-        suicide: if suicide {
-            SuicideRule::MultiStoneAllowed
-        } else {
-            SuicideRule::Forbidden
-        },
-        scoring,
-        komi: if scoring == Scoring::Territory {
-            6.5
-        } else {
-            7.5
-        },
-    };
-    Ok(ParsedRules {
-        rules,
-        handicap_bonus: bonus,
-        notes,
-    })
 }

@@ -90,7 +90,9 @@ fn unknown_fields_and_settings_are_warnings() {
     let fields: Vec<&str> = query.warnings.iter().map(|w| w.field.as_str()).collect();
     assert!(fields.contains(&"colour"), "{fields:?}");
     assert!(fields.contains(&"overrideSettings"), "{fields:?}");
-    assert!(fields.contains(&"rules"), "{fields:?}");
+    // Japanese rules are played as they are: nothing to warn about.
+    assert!(!fields.contains(&"rules"), "{fields:?}");
+    assert_eq!(query.positions[0].game.rules().tax, tengen_core::Tax::Seki);
     assert!((query.settings.puct.wide_root_noise - 0.04).abs() < 1e-6);
     assert_eq!(query.positions[0].game.rules().komi, 6.5);
 }
@@ -122,6 +124,37 @@ fn rules_in_every_spelling_gui_send() {
 }
 
 #[test]
+fn rules_objects_take_katagos_defaults_and_refuse_what_tengen_cannot_play() {
+    let rules_of = |rules: &str| {
+        let line =
+            format!(r#"{{"id":"r","moves":[],"rules":{rules},"boardXSize":9,"boardYSize":9}}"#);
+        match parse_ok(&line) {
+            Request::Analyze(query) => *query.positions[0].game.rules(),
+            _ => panic!("not an analysis"),
+        }
+    };
+    // An empty object is KataGo's Tromp-Taylor-like default.
+    let empty = rules_of("{}");
+    assert_eq!(empty.ko, KoRule::PositionalSuperko);
+    assert!(!empty.friendly_pass_ok);
+    assert_eq!(empty.tax, tengen_core::Tax::None);
+    // Territory scoring brings the seki tax and komi 6.5; a button komi 7.
+    let territory = rules_of(r#"{"scoring":"TERRITORY"}"#);
+    assert_eq!(
+        (territory.tax, territory.komi),
+        (tengen_core::Tax::Seki, 6.5)
+    );
+    let button = rules_of(r#"{"hasButton":true,"whiteHandicapBonus":"N-1"}"#);
+    assert!(button.button);
+    assert_eq!(button.komi, 7.0);
+    assert_eq!(rules_of("\"korean\""), Rules::preset("japanese").unwrap());
+    let error =
+        parse_err(r#"{"id":"r","moves":[],"rules":{"ko":"SPIGHT"},"boardXSize":9,"boardYSize":9}"#);
+    assert_eq!(error.field.as_deref(), Some("rules"));
+    assert!(error.message.contains("SPIGHT"), "{}", error.message);
+}
+
+#[test]
 fn locations_in_every_form() {
     let size = BoardSize::square(19).unwrap();
     assert_eq!(parse_location(size, "pass"), Ok(Move::Pass));
@@ -138,12 +171,15 @@ fn locations_in_every_form() {
 }
 
 #[test]
-fn handicap_bonus_goes_into_komi() {
+fn handicap_bonus_is_the_games_to_count() {
     let Request::Analyze(query) = parse_ok(
         r#"{"id":"h","initialStones":[["B","D4"],["B","Q16"]],"moves":[],"rules":"chinese","komi":0.5,"boardXSize":19,"boardYSize":19}"#,
     ) else {
         panic!("not an analysis")
     };
-    assert_eq!(query.positions[0].game.rules().komi, 2.5);
-    assert_eq!(query.positions[0].game.to_move(), Color::Black);
+    let game = &query.positions[0].game;
+    assert_eq!(game.rules().komi, 0.5);
+    assert_eq!(game.rules().handicap_bonus, tengen_core::HandicapBonus::N);
+    assert_eq!(game.handicap_stones(), 2);
+    assert_eq!(game.to_move(), Color::Black);
 }

@@ -5,13 +5,14 @@
 mod benson;
 mod dead_stones;
 mod nakade;
+mod tax;
 
 use std::fmt;
 
 use crate::board::Board;
 use crate::color::{ByColor, Color};
 use crate::point::Point;
-use crate::rules::{Rules, Scoring};
+use crate::rules::{Rules, Scoring, Tax};
 
 pub use benson::PassAlive;
 pub use dead_stones::{
@@ -212,7 +213,11 @@ pub fn ownership(board: &Board, dead: &[Point]) -> Ownership {
 ///
 /// Area scoring: live stones plus empty points reaching only one colour.
 /// Territory scoring: empty points reaching only one colour plus prisoners
-/// (stones captured during the game and dead stones). Komi goes to White.
+/// (stones captured during the game and dead stones). Under a tax
+/// ([`Tax`]) the territory of groups in seki is not counted, and under the
+/// full tax each group living on its own gives up two points (see
+/// `tax.rs` for how seki is found). Komi goes to White; the points a game's
+/// history adds (the button, the handicap bonus) are [`crate::Game::score`]'s.
 pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Score {
     let own = ownership(board, dead);
     let (black, white) = match rules.scoring {
@@ -228,6 +233,16 @@ pub fn score(board: &Board, rules: &Rules, dead: &[Point]) -> Score {
             )
         }
     };
+    let (mut black, mut white) = (i64::from(black), i64::from(white));
+    if rules.tax != Tax::None {
+        let taxed = tax::taxed(board, dead);
+        black -= i64::from(taxed.seki_territory.black);
+        white -= i64::from(taxed.seki_territory.white);
+        if rules.tax == Tax::All {
+            black -= 2 * i64::from(taxed.groups.black);
+            white -= 2 * i64::from(taxed.groups.white);
+        }
+    }
     Score {
         black: black as f64,
         white: white as f64 + rules.komi,

@@ -6,10 +6,11 @@
 //! phase, whether the game is finished, the button, and White's bonus
 //! points (territory scoring's one point per stone played, handicap).
 //!
-//! tengen has no cleanup phase: KataGo in GTP does not enter one either
-//! (its default `preventCleanupPhase`), so the encore phase is always 0
-//! and two passes under territory scoring only mark the normal phase as
-//! ended.
+//! tengen plays no cleanup phase: KataGo in GTP does not enter one either
+//! (its default `preventCleanupPhase`), so two passes under territory
+//! scoring only mark the normal phase as ended. A search is another matter:
+//! KataGo's goes on into the first cleanup phase there, and
+//! [`History::start_cleanup_phase`] shows the position as it does.
 
 use tengen_core::{Action, Board, Color, Game, Move, Point};
 
@@ -47,6 +48,8 @@ pub(crate) struct History {
     pub approx_valid_turns: usize,
     pub game_finished: bool,
     pub past_normal_phase_end: bool,
+    /// KataGo's encore (cleanup) phase: 0, or 1 once started.
+    pub encore_phase: u8,
     pub white_bonus: f32,
     pub white_handicap_bonus: f32,
     pub has_button: bool,
@@ -91,6 +94,7 @@ impl History {
             approx_valid_turns: 0,
             game_finished: false,
             past_normal_phase_end: false,
+            encore_phase: 0,
             white_bonus: 0.0,
             white_handicap_bonus: 0.0,
             has_button: rules.has_button,
@@ -129,6 +133,24 @@ impl History {
             hist.play(loc, pla);
         }
         hist
+    }
+
+    /// Starts KataGo's first cleanup phase after the passes that ended the
+    /// normal phase, as KataGo's search does under territory scoring
+    /// (`makeBoardMoveAssumeLegal` without `preventEncore`): no passes, no
+    /// repetition record and no valid turns in the new phase.
+    pub fn start_cleanup_phase(&mut self) {
+        let Some(&(_, last)) = self.moves.last() else {
+            return;
+        };
+        self.past_normal_phase_end = false;
+        self.encore_phase = 1;
+        self.consecutive_ending_passes = 0;
+        self.hashes_before_pass = [Vec::new(), Vec::new()];
+        self.approx_valid_turns = 0;
+        self.ko_hash_history.clear();
+        let key = self.ko_hash(opp(last));
+        self.ko_hash_history.push(key);
     }
 
     /// KataGo's repetition key of the board with `pla` to move.

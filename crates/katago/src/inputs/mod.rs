@@ -18,7 +18,7 @@
 //! | 1, 2 | pla's stone, opp's stone |
 //! | 3, 4, 5 | a stone whose chain has 1, 2, 3 liberties |
 //! | 6 | the simple-ko point, and the points superko bans (positional or situational ko, for the player after the last move; never a point where the move would be an illegal suicide) |
-//! | 7, 8 | always 0 here (cleanup-phase features) |
+//! | 7, 8 | always 0 here (ko recaptures blocked in a cleanup phase; none at its start) |
 //! | 9..13 | where the move 1..5 turns ago was played (see history below) |
 //! | 14 | a stone of a chain with 1 or 2 liberties that is captured in a ladder (2 liberties: the attacker moving first) |
 //! | 15, 16 | the same on the board 1 and 2 turns ago (the later board where fewer turns of history are shown) |
@@ -60,7 +60,7 @@
 //! | 8 | multi-stone suicide legal |
 //! | 9 | territory scoring |
 //! | 10, 11 | tax: seki 1, 0; all 1, 1 |
-//! | 12, 13 | cleanup phase: always 0 here |
+//! | 12, 13 | cleanup phase 1 and 2: 12 only, for a game two passes ended under territory scoring, with [`InputOptions::cleanup_after_passes`] |
 //! | 14 | a pass would end the phase (two passes in a row, or under simple ko a position in which the same player passed before) |
 //! | 15, 16 | playout doubling advantage ≠ 0: 1 and half of it |
 //! | 17 | the button is still to be taken |
@@ -147,6 +147,12 @@ pub struct InputOptions {
     /// `conservative_pass`, so that the network does not value a losing
     /// side's pass as the end of the game.
     pub passing_hacks: bool,
+    /// Show a game that two passes ended under territory scoring as
+    /// KataGo's search sees it: at the start of its first cleanup phase
+    /// (global 12), where play goes on to settle dead stones and seki.
+    /// Without it, as KataGo's GTP and analysis engines show the moves
+    /// given to them: the normal phase ended, nothing more.
+    pub cleanup_after_passes: bool,
 }
 
 /// Fills `spatial` (`[SPATIAL_FEATURES][nn_y][nn_x]`) and `global`
@@ -201,7 +207,10 @@ pub fn fill(
     spatial.fill(0.0);
     global.fill(0.0);
 
-    let hist = History::replay(game, rules);
+    let mut hist = History::replay(game, rules);
+    if options.cleanup_after_passes && hist.past_normal_phase_end && game.is_over() {
+        hist.start_cleanup_phase();
+    }
     let board = &hist.board;
     let pla = player(game.to_move());
     let o = opp(pla);
@@ -366,6 +375,9 @@ pub fn fill(
             global[10] = 1.0;
             global[11] = 1.0;
         }
+    }
+    if hist.encore_phase > 0 {
+        global[12] = 1.0;
     }
     if !suppress_pass_ends && hist.pass_would_end_phase(pla) {
         global[14] = 1.0;

@@ -1,6 +1,7 @@
 //! KataGo's rules as its network sees them, and how tengen's [`Rules`] map
 //! onto them.
 
+pub use tengen_core::{HandicapBonus, Tax};
 use tengen_core::{KoRule, Rules, Scoring, SuicideRule};
 
 use super::InputError;
@@ -14,28 +15,6 @@ pub enum KataKo {
     Positional,
     /// Situational superko.
     Situational,
-}
-
-/// KataGo's group tax: what area a group pays for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Tax {
-    /// No tax.
-    None,
-    /// Eyes in seki are not counted.
-    Seki,
-    /// Two points per group (and seki).
-    All,
-}
-
-/// Points White receives for Black's handicap stones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HandicapBonus {
-    /// None.
-    Zero,
-    /// One per handicap stone.
-    N,
-    /// One per handicap stone after the first.
-    NMinusOne,
 }
 
 /// KataGo's rules as the network sees them.
@@ -76,21 +55,15 @@ impl KataRules {
         komi: 7.5,
     };
 
-    /// The KataGo rules closest to tengen's `rules`:
+    /// KataGo's rules for tengen's `rules`, one for one:
     ///
     /// - ko: simple, positional and situational map one to one;
     /// - suicide: forbidden is KataGo's "no multi-stone suicide";
     ///   multi-stone and all suicide both map to multi-stone suicide legal
     ///   (KataGo never allows a lone stone's suicide; the inputs do not
     ///   depend on it);
-    /// - scoring: area or territory, always with tax `None`: tengen counts
-    ///   eyes in seki like any territory;
-    /// - no button (tengen has none) and handicap bonus `Zero`: tengen's
-    ///   score gives White komi only, never points for handicap stones;
-    /// - friendly passes under area scoring, except with all suicide
-    ///   allowed (tengen's `tromp-taylor`, which KataGo plays with
-    ///   unfriendly passes too); never under territory scoring;
-    /// - the komi as is.
+    /// - scoring, tax, button, handicap bonus, friendly passes and komi as
+    ///   they are.
     ///
     /// NoGo has no KataGo counterpart and is refused.
     pub fn from_rules(rules: &Rules) -> Result<KataRules, InputError> {
@@ -105,15 +78,14 @@ impl KataRules {
             KoRule::PositionalSuperko => KataKo::Positional,
             KoRule::SituationalSuperko => KataKo::Situational,
         };
-        let territory_scoring = rules.scoring == Scoring::Territory;
         Ok(KataRules {
             ko,
             multi_stone_suicide: rules.suicide != SuicideRule::Forbidden,
-            territory_scoring,
-            tax: Tax::None,
-            has_button: false,
-            white_handicap_bonus: HandicapBonus::Zero,
-            friendly_pass_ok: !territory_scoring && rules.suicide != SuicideRule::AllAllowed,
+            territory_scoring: rules.scoring == Scoring::Territory,
+            tax: rules.tax,
+            has_button: rules.button,
+            white_handicap_bonus: rules.handicap_bonus,
+            friendly_pass_ok: rules.friendly_pass_ok,
             komi: rules.komi as f32,
         })
     }

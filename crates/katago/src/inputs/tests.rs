@@ -8,12 +8,9 @@ fn rules(text: &str) -> Rules {
     text.parse().unwrap()
 }
 
-/// KataGo's `rules chinese`: tengen's `chinese` with simple ko.
+/// KataGo's `rules chinese`, which tengen's `chinese` is.
 fn chinese() -> Rules {
-    Rules {
-        ko: KoRule::Simple,
-        ..Rules::preset("chinese").unwrap()
-    }
+    Rules::preset("chinese").unwrap()
 }
 
 fn position(diagram: &str, to_move: Color, rules: Rules) -> Game {
@@ -572,10 +569,7 @@ fn territory_scoring_has_no_area_planes() {
 fn reference_rules_komi_and_parity() {
     let game = Game::new(BoardSize::square(19).unwrap(), chinese());
     let rules = KataRules::from_rules(game.rules()).unwrap();
-    assert_eq!(
-        rules,
-        KataRules::CHINESE.with_handicap_bonus(HandicapBonus::Zero)
-    );
+    assert_eq!(rules, KataRules::CHINESE);
     let black = inputs(&game);
     assert_eq!(black.global[5], -0.375);
     assert_eq!(black.global[18], -0.5);
@@ -633,8 +627,12 @@ fn rule_flags() {
     assert_eq!(&g[6..12], &[1.0, -0.5, 1.0, 0.0, 0.0, 0.0]);
     assert_eq!(g[5], -0.35);
     let g = empty(rules("japanese"));
+    assert_eq!(&g[6..12], &[0.0, 0.0, 0.0, 1.0, 1.0, 0.0]);
+    let g = empty(rules("japanese,tax=none"));
     assert_eq!(&g[6..12], &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]);
-    // Tax, button and playout doubling only come from KataGo-side settings.
+    let g = empty(rules("stone-scoring"));
+    assert_eq!(&g[6..12], &[0.0, 0.0, 0.0, 0.0, 1.0, 1.0]);
+    assert_eq!(empty(rules("aga-button"))[17], 1.0);
     let game = Game::new(BoardSize::square(9).unwrap(), chinese());
     let mut krules = KataRules::from_rules(game.rules()).unwrap();
     krules.tax = Tax::All;
@@ -755,7 +753,11 @@ fn territory_komi_counts_stones_played() {
 #[test]
 fn handicap_bonus() {
     let size = BoardSize::square(9).unwrap();
-    let game = Game::with_handicap(size, chinese(), 3).unwrap();
+    let no_bonus = Rules {
+        handicap_bonus: HandicapBonus::Zero,
+        ..chinese()
+    };
+    let game = Game::with_handicap(size, no_bonus, 3).unwrap();
     let zero = inputs(&game);
     assert_eq!(zero.global[5], 7.5 / 20.0);
     let krules = KataRules::from_rules(game.rules()).unwrap();
@@ -834,15 +836,27 @@ fn rules_mapping() {
         (KataKo::Situational, false, true)
     );
     let jp = map("japanese");
-    assert!(jp.territory_scoring && !jp.friendly_pass_ok && jp.komi == 6.5 && jp.tax == Tax::None);
+    assert!(jp.territory_scoring && !jp.friendly_pass_ok && jp.komi == 6.5 && jp.tax == Tax::Seki);
     let nz = map("new-zealand");
     assert_eq!(
         (nz.ko, nz.multi_stone_suicide, nz.komi),
         (KataKo::Situational, true, 7.0)
     );
-    for name in ["tromp-taylor", "chinese", "aga", "japanese", "new-zealand"] {
+    // The details come across as they are.
+    for (name, button, bonus) in [
+        ("tromp-taylor", false, HandicapBonus::Zero),
+        ("chinese", false, HandicapBonus::N),
+        ("aga", false, HandicapBonus::NMinusOne),
+        ("aga-button", true, HandicapBonus::NMinusOne),
+        ("japanese", false, HandicapBonus::Zero),
+        ("new-zealand", false, HandicapBonus::Zero),
+    ] {
         let r = map(name);
-        assert!(!r.has_button && r.white_handicap_bonus == HandicapBonus::Zero);
+        assert_eq!(
+            (r.has_button, r.white_handicap_bonus),
+            (button, bonus),
+            "{name}"
+        );
     }
 }
 
