@@ -7,10 +7,7 @@
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tengen_core::{
-    AnalysisDetail, Board, BoardSize, Color, Game, KoRule, Move, MoveFilter, Rules, Scoring,
-    SuicideRule,
-};
+use tengen_core::{AnalysisDetail, Board, BoardSize, Color, Game, Move, MoveFilter, Rules};
 
 use crate::settings::{self, EngineSettings, Scope, SearchSettings};
 

@@ -111,6 +111,12 @@ pub struct ReviewArgs {
     /// resumes where it was.
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
+    /// Review under these rules instead of the record's own (its `RU`; aga
+    /// when it has none): one of KataGo's rule sets (japanese, korean,
+    /// chinese, chinese-ogs, aga, aga-button, new-zealand, stone-scoring,
+    /// tromp-taylor) or tengen's rules text. The record's komi stays.
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Visits a position.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub visits: u64,
@@ -150,8 +156,10 @@ pub struct GameArgs {
     /// Board size: 19, or WIDTHxHEIGHT such as 7x11 [default: 9, 7 for nogo].
     #[arg(long, value_parser = parse_size)]
     pub size: Option<BoardSize>,
-    /// Rules: aga, chinese, japanese, tromp-taylor, new-zealand, optionally with
-    /// overrides such as japanese,komi=0 [default: aga; nogo for --game nogo].
+    /// Rules: one of KataGo's rule sets (aga, chinese, chinese-ogs, japanese,
+    /// korean, aga-button, new-zealand, stone-scoring, tromp-taylor),
+    /// optionally with overrides such as japanese,komi=0 [default: aga; nogo
+    /// for --game nogo].
     #[arg(long, value_parser = parse_rules)]
     pub rules: Option<Rules>,
     /// Komi, overriding the rules' own.

@@ -67,7 +67,7 @@ fn quit_and_end_of_input_both_exit_cleanly() {
     assert!(output.status.success());
     assert_eq!(
         output.stdout,
-        b"= ko=simple,suicide=forbidden,scoring=territory,komi=0.5\n\n= 13\n\n"
+        b"= ko=simple,suicide=forbidden,scoring=territory,komi=0.5,tax=seki,handicap-bonus=0,friendly-pass=no\n\n= 13\n\n"
     );
 }
 

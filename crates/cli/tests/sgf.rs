@@ -185,7 +185,7 @@ const SHOW_CASES: [(&[&str], &[&str], &[&str]); 4] = [
             "Round:  3",
             "Place:  Paris",
             "Game:   Final",
-            "Rules:  GOE (read as ko=situational,suicide=forbidden,scoring=area,komi=0.5)",
+            "Rules:  GOE (read as ko=positional,suicide=multi-stone,scoring=area,komi=0.5,handicap-bonus=0)",
             "Komi:   0.5",
             "Handicap: 2",
             "Time:   1:30:00 each, then 5x30 byo-yomi",

@@ -140,6 +140,8 @@ pub const COMMANDS: &[&str] = &[
     "kata-set-param",
     "kgs-time_settings",
     "kgs-rules",
+    "kata-set-rules",
+    "kata-get-rules",
     "kgs-game_over",
     "gogui-analyze_commands",
     "gogui-rules_game_id",
@@ -312,6 +314,8 @@ impl Engine {
             "clear_board" => self.clear_board(args),
             "komi" => self.komi(args),
             "kgs-rules" => self.kgs_rules(args),
+            "kata-set-rules" => self.kata_set_rules(args),
+            "kata-get-rules" => self.kata_get_rules(args),
             "tengen-rules" => self.tengen_rules(args),
             // handicap.rs
             "fixed_handicap" => self.fixed_handicap(args),

@@ -43,7 +43,8 @@ pub struct MatchConfig {
     /// The rules the referee applies (ko, suicide, scoring; or NoGo, where a
     /// pass, a capture or a suicide forfeits, nothing is counted and the side
     /// that cannot move loses). Engines that list `tengen-rules` are told
-    /// them in full, engines that list `kgs-rules` are told the KGS rule set
+    /// them in full, KataGo (`kata-set-rules`) as its JSON, engines that
+    /// list `kgs-rules` are told the KGS rule set
     /// when the rules are one; start others with matching options (GNU Go:
     /// `--chinese-rules` for area scoring, `--positional-superko`).
     pub rules: Rules,

@@ -69,9 +69,11 @@ fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, 
 }
 
 /// The command that tells an engine the referee's rules, given the commands
-/// it lists: `tengen-rules` with the rules in full, else `kgs-rules` when the
-/// rules are one of the KGS rule sets; `None` when the engine has no way to
-/// hear them (NoGo engines are started in their own mode).
+/// it lists: `tengen-rules` with the rules in full, else KataGo's
+/// `kata-set-rules` with its JSON (komi goes apart, by `komi`), else
+/// `kgs-rules` when the rules are one of the KGS rule sets; `None` when the
+/// engine has no way to hear them (NoGo engines are started in their own
+/// mode).
 pub(crate) fn rules_command(rules: &Rules, known: &[String]) -> Option<String> {
     if rules.is_nogo() {
         return None;
@@ -79,6 +81,11 @@ pub(crate) fn rules_command(rules: &Rules, known: &[String]) -> Option<String> {
     let knows = |command: &str| known.iter().any(|k| k == command);
     if knows("tengen-rules") {
         return Some(format!("tengen-rules {rules}"));
+    }
+    if knows("kata-set-rules") {
+        if let Ok(json) = rules.to_katago_json() {
+            return Some(format!("kata-set-rules {json}"));
+        }
     }
     if knows("kgs-rules") {
         let kgs = ["japanese", "chinese", "aga", "new_zealand"];
@@ -486,6 +493,16 @@ mod tests {
         );
         let tromp_taylor = Rules::preset("tromp-taylor").unwrap();
         assert_eq!(rules_command(&tromp_taylor, &kgs), None);
+        // KataGo hears every rule set as its JSON.
+        let katago = listed(&["kgs-rules", "kata-set-rules"]);
+        let japanese = Rules::preset("japanese").unwrap();
+        assert_eq!(
+            rules_command(&japanese, &katago),
+            Some(format!(
+                "kata-set-rules {}",
+                japanese.to_katago_json().unwrap()
+            ))
+        );
         assert_eq!(rules_command(&chinese, &listed(&["play"])), None);
         let nogo = Rules::preset("nogo").unwrap();
         assert_eq!(rules_command(&nogo, &both), None);

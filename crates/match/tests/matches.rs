@@ -198,7 +198,7 @@ fn engines_are_told_the_rules_they_can_hear() {
     run(&config);
     let sent = |i: usize| fs::read_to_string(&logs[i]).unwrap();
     // Chinese rules with komi 7: in full to the one, by name to the other.
-    let full = "tengen-rules ko=positional,suicide=forbidden,scoring=area,komi=7";
+    let full = "tengen-rules ko=simple,suicide=forbidden,scoring=area,komi=7,handicap-bonus=n";
     assert!(sent(0).contains(full), "{}", sent(0));
     assert!(!sent(0).contains("kgs-rules"), "{}", sent(0));
     assert!(sent(1).contains("kgs-rules chinese"), "{}", sent(1));

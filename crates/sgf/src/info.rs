@@ -458,6 +458,11 @@ mod tests {
     fn rules_names() {
         assert_eq!(rules_named("Korean"), Rules::preset("japanese").unwrap());
         assert_eq!(rules_named(" NZ "), Rules::preset("new-zealand").unwrap());
-        assert_eq!(rules_named("GOE"), Rules::default());
+        assert_eq!(rules_named("GOE"), Rules::preset("goe").unwrap());
+        assert_eq!(
+            rules_named("aga-button"),
+            Rules::preset("aga-button").unwrap()
+        );
+        assert_eq!(rules_named("house rules"), Rules::default());
     }
 }

@@ -26,8 +26,9 @@ pub struct GameInfo {
 }
 
 /// The `RU` value for the game's rules: the conventional name of the preset
-/// with the same ko, suicide and scoring rules (komi has its own `KM`), and
-/// tengen's own rules text otherwise. A NoGo game is `RU[NoGo]` whatever its
+/// with the same rules but komi (komi has its own `KM`), KataGo's name for
+/// the presets without a conventional one (`chinese-ogs`, `aga-button`,
+/// `stone-scoring`), and tengen's own rules text otherwise. A NoGo game is `RU[NoGo]` whatever its
 /// (irrelevant) ko, suicide and scoring settings; the reader takes that name
 /// back to the `nogo` preset.
 fn rules_name(game: &Game) -> String {
@@ -45,7 +46,8 @@ fn rules_name(game: &Game) -> String {
         Some("aga") => "AGA".to_string(),
         Some("new-zealand") => "NZ".to_string(),
         Some("tromp-taylor") => "Tromp-Taylor".to_string(),
-        _ => rules.to_string(),
+        Some(other) => other.to_string(),
+        None => rules.to_string(),
     }
 }
 

@@ -102,10 +102,20 @@ fn rules_are_named_whatever_the_komi() {
     };
     let text = write_game(&Game::new(size, custom), &GameInfo::default());
     assert!(
-        text.contains("RU[ko=simple,suicide=forbidden,scoring=area,komi=3]"),
+        text.contains(
+            "RU[ko=simple,suicide=forbidden,scoring=area,komi=3,tax=seki,handicap-bonus=0,friendly-pass=no]"
+        ),
         "{text}"
     );
     assert_eq!(read_game(&text).unwrap().game.rules(), &custom);
+    // KataGo's presets without a conventional name go by KataGo's.
+    let button = Rules::preset("aga-button").unwrap().with_komi(6.5);
+    let text = write_game(&Game::new(size, button), &GameInfo::default());
+    assert!(
+        text.contains("RU[aga-button]") && text.contains("KM[6.5]"),
+        "{text}"
+    );
+    assert_eq!(read_game(&text).unwrap().game.rules(), &button);
 }
 
 #[test]

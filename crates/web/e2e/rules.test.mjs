@@ -36,6 +36,17 @@ test("handicap placement follows the GTP table", () => {
   assert.equal(game.toMove, 2);
 });
 
+test("the button's pass does not count towards the end", () => {
+  const game = play(9, "aga-button", ["E5", "pass"]);
+  assert.equal(game.buttonTaker, 2);
+  game.play("pass");
+  assert.equal(game.isOver(), false);
+  game.play("pass");
+  assert.equal(game.isOver(), true);
+  // Without the button two passes end the game.
+  assert.equal(play(9, "aga", ["E5", "pass", "pass"]).isOver(), true);
+});
+
 test("star points", () => {
   assert.deepEqual(starPoints(9).map((p) => vertex(9, p)).sort(), ["C3", "C7", "E5", "G3", "G7"]);
   assert.equal(starPoints(19).length, 9);

@@ -1,4 +1,5 @@
 use super::*;
+use tengen_core::{KoRule, Scoring};
 
 fn parse_ok(line: &str) -> Request {
     parse(line, &EngineSettings::default(), 25).expect("a valid query")

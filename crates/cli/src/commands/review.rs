@@ -96,7 +96,11 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         .jobs
         .into_iter()
         .map(|job| {
-            let record = tengen_review::read_record(&job.input).and_then(|record| {
+            let record = tengen_review::read_record(&job.input).and_then(|mut record| {
+                if let Some(rules) = args.rules {
+                    let komi = record.game.rules().komi;
+                    record.game.set_rules(rules.with_komi(komi));
+                }
                 tengen_review::check(&record, tengen_katago::network::MAX_BOARD_SIDE)
                     .map(|()| record)
             });

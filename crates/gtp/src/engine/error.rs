@@ -50,6 +50,10 @@ pub enum CommandError {
     /// `kgs-rules` or `tengen-rules` with a rule set the engine cannot use.
     #[error("unknown rules: {0}")]
     UnknownRules(String),
+    /// `kata-set-rules` or `kata-get-rules` with rules KataGo's form cannot
+    /// carry or tengen cannot play, and why.
+    #[error("rules refused: {0}")]
+    RulesRefused(String),
     /// `kata-raw-nn` for a bot without a neural network.
     #[error(
         "this bot has no neural network (kata-raw-nn needs one, e.g. --bot katago:model=PATH)"

@@ -1,5 +1,6 @@
 //! The commands that set the game's frame: `boardsize`, `clear_board`,
-//! `komi`, and the rules by name (`kgs-rules`) or in full (`tengen-rules`).
+//! `komi`, and the rules by name (`kgs-rules`), in full (`tengen-rules`) or
+//! as KataGo writes them (`kata-set-rules`, `kata-get-rules`).
 
 use tengen_core::{BoardSize, Game, Rules};
 
@@ -74,6 +75,31 @@ impl Engine {
             .map_err(|_| CommandError::UnknownRules(text.clone()))?;
         self.set_rules(rules);
         Ok(String::new())
+    }
+
+    /// `kata-set-rules RULES`: KataGo's rules by name or as a JSON object
+    /// ([`Rules::from_katago`]), keeping the komi, as KataGo does.
+    pub(super) fn kata_set_rules(&mut self, args: &[&str]) -> CommandResult {
+        if args.is_empty() {
+            return Err(CommandError::Syntax);
+        }
+        let text = args.join(" ");
+        let rules = Rules::from_katago(&text)
+            .map_err(|e| CommandError::RulesRefused(format!("'{text}': {}", e.0)))?;
+        let komi = self.game.rules().komi;
+        self.set_rules(rules.with_komi(komi));
+        Ok(String::new())
+    }
+
+    /// `kata-get-rules`: the rules in force as KataGo's JSON, without komi.
+    pub(super) fn kata_get_rules(&mut self, args: &[&str]) -> CommandResult {
+        if !args.is_empty() {
+            return Err(CommandError::Syntax);
+        }
+        self.game
+            .rules()
+            .to_katago_json()
+            .map_err(|e| CommandError::RulesRefused(e.0))
     }
 
     /// Starts `game` afresh: the resumption stack and the agent's caches go.

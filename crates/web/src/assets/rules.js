@@ -12,13 +12,21 @@ export const EMPTY = 0;
 export const BLACK = 1;
 export const WHITE = 2;
 
-/** The rule presets of tengen-core (crates/core/src/rules.rs). */
+/**
+ * The rule presets of tengen-core (crates/core/src/rules.rs): KataGo's rule
+ * sets, with the parts the page plays (ko, suicide, the button's pass) and
+ * its komi; the count is the server's.
+ */
 export const PRESETS = {
-  "tromp-taylor": { ko: "positional", suicide: "allowed", scoring: "area", komi: 7.5 },
-  chinese: { ko: "positional", suicide: "forbidden", scoring: "area", komi: 7.5 },
-  aga: { ko: "situational", suicide: "forbidden", scoring: "area", komi: 7.5 },
+  chinese: { ko: "simple", suicide: "forbidden", scoring: "area", komi: 7.5 },
+  "chinese-ogs": { ko: "positional", suicide: "forbidden", scoring: "area", komi: 7.5 },
   japanese: { ko: "simple", suicide: "forbidden", scoring: "territory", komi: 6.5 },
+  korean: { ko: "simple", suicide: "forbidden", scoring: "territory", komi: 6.5 },
+  aga: { ko: "situational", suicide: "forbidden", scoring: "area", komi: 7.5 },
+  "aga-button": { ko: "situational", suicide: "forbidden", scoring: "area", komi: 7, button: true },
   "new-zealand": { ko: "situational", suicide: "multi-stone", scoring: "area", komi: 7 },
+  "stone-scoring": { ko: "simple", suicide: "forbidden", scoring: "area", komi: 7.5 },
+  "tromp-taylor": { ko: "positional", suicide: "allowed", scoring: "area", komi: 7.5 },
 };
 
 /** Why a move is refused, in words for the player. */
@@ -105,7 +113,7 @@ export function starPoints(size) {
 export class Game {
   /**
    * @param {number} size side of the board
-   * @param {{ko: string, suicide: string}} rules
+   * @param {{ko: string, suicide: string, button?: boolean}} rules
    * @param {number} handicap fixed handicap stones for Black (White starts)
    * @param {{black: string[], white: string[], to_move: string} | null} setup
    *   stones on the board before the first move instead of a handicap, and
@@ -120,6 +128,8 @@ export class Game {
     this.ko = -1;
     this.koBarred = EMPTY;
     this.passes = 0;
+    /** Under a button rule, who took it (the first to pass), else EMPTY. */
+    this.buttonTaker = EMPTY;
     this.resigned = EMPTY;
     this.moves = [];
     this.lastMove = null;
@@ -260,7 +270,10 @@ export class Game {
     if (reason) throw new Error(`${text}: ${REASONS[reason]}`);
     const color = this.toMove;
     if (p < 0) {
-      this.passes += 1;
+      // The pass that takes the button does not count towards the two
+      // that end the game.
+      if (this.rules.button && this.buttonTaker === EMPTY) this.buttonTaker = color;
+      else this.passes += 1;
       this.ko = -1;
       this.koBarred = EMPTY;
       this.moves.push("pass");
@@ -286,6 +299,7 @@ export class Game {
 /** The rule presets an SGF `RU` names, by a word in it (lower case). */
 const SGF_RULES = [
   ["japanese", "japanese"],
+  ["korean", "korean"],
   ["chinese", "chinese"],
   ["aga", "aga"],
   ["new zealand", "new-zealand"],
