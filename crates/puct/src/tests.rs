@@ -648,6 +648,53 @@ fn a_game_played_on_after_passes_is_valued_once_by_the_network() {
 }
 
 #[test]
+fn wide_root_noise_opens_moves_in_the_policy_s_order() {
+    // KataGo's search creates one new child at a time, the one the network
+    // likes best; the noise only weighs it against the moves already
+    // visited. So whatever the noise, the moves visited are always the
+    // policy's first ones.
+    let game = Game::new(size(9), rules(7.5));
+    let graded = |game: &Game| {
+        let moves = game.legal_moves();
+        let n = moves.len() as f32;
+        let total = n * (n + 1.0) / 2.0;
+        NetEvaluation {
+            policy: moves
+                .iter()
+                .enumerate()
+                .map(|(i, &mv)| (mv, (n - i as f32) / total))
+                .collect(),
+            ..area_eval(game)
+        }
+    };
+    for noise in [0.0, 0.04, 0.5] {
+        let cfg = PuctConfig {
+            wide_root_noise: noise,
+            ..config(60, 1)
+        };
+        let mut bot = PuctBot::new(cfg, TestEval::new(graded));
+        bot.search(&game);
+        let analysis = bot.detailed_analysis().unwrap();
+        let visited: Vec<Move> = analysis
+            .candidates
+            .iter()
+            .filter(|c| c.visits > 0)
+            .map(|c| c.mv)
+            .collect();
+        let first: Vec<Move> = game.legal_moves().into_iter().take(visited.len()).collect();
+        let mut sorted = visited.clone();
+        sorted.sort_by_key(|mv| first.iter().position(|m| m == mv));
+        assert_eq!(sorted, first, "noise {noise}: {visited:?}");
+        if noise == 0.5 {
+            assert!(
+                visited.len() > 3,
+                "the noise spreads the visits: {visited:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn tree_reuse_keeps_the_subtree_visits() {
     let mut game = Game::new(size(5), rules(7.5));
     let mut bot = PuctBot::new(config(300, 4), TestEval::new(area_eval));

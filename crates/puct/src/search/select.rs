@@ -60,10 +60,33 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         };
         let fpu = parent - f64::from(reduction) * visited_policy.sqrt();
         let worst = self.utility.worst();
+        // Of the children not yet visited only the one the network likes
+        // best competes, as in KataGo (which creates one new child at a
+        // time): they share the first-play urgency, so without noise it
+        // would win among them anyway, and with the root's wide noise each
+        // would otherwise draw a bonus of its own and the best of many
+        // draws would spread the visits over far more moves than KataGo's.
+        let unvisited = |c: NodeId| {
+            let child = tree.node(c);
+            child.edge_visits() + child.virtual_loss == 0
+        };
+        let mut newcomer: Option<(NodeId, f32)> = None;
+        for c in tree.children(id) {
+            let child = tree.node(c);
+            if child.excluded || filtered(c) || !unvisited(c) {
+                continue;
+            }
+            if newcomer.is_none_or(|(_, prior)| child.prior > prior) {
+                newcomer = Some((c, child.prior));
+            }
+        }
         let mut best: Option<(NodeId, f64)> = None;
         for c in tree.children(id) {
             let child = tree.node(c);
             if child.excluded || filtered(c) {
+                continue;
+            }
+            if unvisited(c) && newcomer.is_some_and(|(n, _)| n != c) {
                 continue;
             }
             let weight = child.edge_weight();
