@@ -70,14 +70,19 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             let child = tree.node(c);
             child.edge_visits() + child.virtual_loss == 0
         };
+        // (Against a mirroring opponent the prior as the anti-mirror
+        // policy changes it, as KataGo picks its new child.)
         let mut newcomer: Option<(NodeId, f32)> = None;
         for c in tree.children(id) {
             let child = tree.node(c);
             if child.excluded || filtered(c) || !unvisited(c) {
                 continue;
             }
-            if newcomer.is_none_or(|(_, prior)| child.prior > prior) {
-                newcomer = Some((c, child.prior));
+            let prior = mirror.map_or(child.prior, |m| {
+                m.prior(child.prior, child.mv, node.to_move, game)
+            });
+            if newcomer.is_none_or(|(_, best)| prior > best) {
+                newcomer = Some((c, prior));
             }
         }
         let mut best: Option<(NodeId, f64)> = None;
