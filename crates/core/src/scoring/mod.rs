@@ -149,38 +149,7 @@ pub fn ownership(board: &Board, dead: &[Point]) -> Ownership {
             }
         }
     }
-    let stride = size.stride();
-    let mut region_owner = vec![u8::MAX; cells];
-    let mut stack = Vec::new();
-    let mut region = Vec::new();
-    for start in size.points() {
-        let s = start.index();
-        if grid[s] != 0 || region_owner[s] != u8::MAX {
-            continue;
-        }
-        // Flood the empty region, noting which colours it reaches.
-        let mut reaches = 0u8;
-        region.clear();
-        stack.push(s);
-        region_owner[s] = 0;
-        while let Some(c) = stack.pop() {
-            region.push(c);
-            for n in [c - stride, c - 1, c + 1, c + stride] {
-                match grid[n] {
-                    0 if region_owner[n] == u8::MAX => {
-                        region_owner[n] = 0;
-                        stack.push(n);
-                    }
-                    1 => reaches |= 1,
-                    2 => reaches |= 2,
-                    _ => {}
-                }
-            }
-        }
-        for &c in &region {
-            region_owner[c] = reaches;
-        }
-    }
+    let region_owner = tax::reaches(&grid, size.stride());
     for point in size.points() {
         let i = point.index();
         let owner = match grid[i] {

@@ -56,7 +56,7 @@ pub(crate) fn grid(board: &Board, dead: &[Point]) -> Vec<u8> {
 
 /// The colours each empty cell's region reaches (bit 0 Black, bit 1
 /// White); `u8::MAX` on stones and off the board.
-fn reaches(grid: &[u8], stride: usize) -> Vec<u8> {
+pub(crate) fn reaches(grid: &[u8], stride: usize) -> Vec<u8> {
     let mut reach = vec![u8::MAX; grid.len()];
     let mut stack = Vec::new();
     let mut region = Vec::new();
