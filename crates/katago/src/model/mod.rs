@@ -9,6 +9,7 @@
 //! the layer it was reading.
 
 mod layers;
+mod read_layers;
 mod reader;
 
 use std::fmt;
@@ -243,9 +244,9 @@ impl ModelDesc {
                 reader.int_in(&format!("header option slot {slot}"), 0, 0)?;
             }
         }
-        let trunk = layers::read_trunk(&mut reader, version)?;
-        let policy = layers::read_policy_head(&mut reader, version, trunk.channels)?;
-        let value = layers::read_value_head(&mut reader, version, trunk.channels)?;
+        let trunk = read_layers::read_trunk(&mut reader, version)?;
+        let policy = read_layers::read_policy_head(&mut reader, version, trunk.channels)?;
+        let value = read_layers::read_value_head(&mut reader, version, trunk.channels)?;
         reader.set_layer("end of file");
         if !reader.at_end() {
             return Err(reader.error("unexpected data after the value head"));

@@ -21,6 +21,9 @@
 //! compares; the tests also play it move by move beside [`Board`] and
 //! compare stones, ko point, legality, eyes and atari.
 
+mod check;
+mod playout;
+
 use std::fmt;
 use std::hint::select_unpredictable;
 
@@ -742,182 +745,10 @@ impl PlayoutBoard {
         self.empty_index[last as usize] = index as u16;
         self.empty_len -= 1;
     }
-
-    /// Black's area minus White's at the end of a playout, counted point by
-    /// point as [`PlayoutBoard::final_owner`] does: the stones from the
-    /// running balance, then each empty point, without branches, for the
-    /// colour that alone surrounds it (walls count for both, so a point with
-    /// only walls around it counts for neither).
-    pub fn playout_score(&self) -> i32 {
-        let mut score = i32::from(self.stone_balance);
-        for &e in &self.empty.0[..self.empty_len as usize] {
-            let packed = self.neighbor_counts[e as usize];
-            let black = (own_neighbors(packed, Color::Black) == 4) as i32;
-            let white = (own_neighbors(packed, Color::White) == 4) as i32;
-            score += black - white;
-        }
-        score
-    }
-
-    /// The colour a point counts for at the end of a playout: its stone's
-    /// colour, or for an empty point the colour of all its on-board
-    /// neighbours when they are stones of one colour; `None` otherwise (as
-    /// [`crate::playout::final_owner`] on a [`Board`]).
-    #[inline]
-    pub fn final_owner(&self, point: Point) -> Option<Color> {
-        let p = self.cell_of(point);
-        match self.cells[p] {
-            BLACK => Some(Color::Black),
-            WHITE => Some(Color::White),
-            EMPTY => {
-                // Walls count for both colours: a point with only walls
-                // around it (1×1) belongs to neither.
-                let packed = self.neighbor_counts[p];
-                let black = own_neighbors(packed, Color::Black) == 4;
-                let white = own_neighbors(packed, Color::White) == 4;
-                match (black, white) {
-                    (true, false) => Some(Color::Black),
-                    (false, true) => Some(Color::White),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-
-    /// Rebuilds every incremental piece (chains by flood fill, pseudo-liberty
-    /// counts, lengths, chain lists, neighbour counts, the empty list, the
-    /// stone balance, the ko point) from the stones alone and compares it
-    /// with what the board holds; the recount is the one
-    /// [`Board::check_consistency`] uses. `Err` names the first difference
-    /// found.
-    pub fn check_consistency(&self) -> Result<(), ConsistencyError> {
-        let size = self.size;
-        let recount = Recount::new(size, |i| self.cells[i])?;
-        recount.check_stray_links(|i| self.chain_id[i])?;
-        // Slot 0, a wall corner, is the scratch slot.
-        for i in 1..size.cells() {
-            let head = matches!(self.cells[i], BLACK | WHITE) && self.chain_id[i] as usize == i;
-            let record = self.chains[i];
-            if !head && record != ChainInfo(0) {
-                return Err(ConsistencyError::StrayChainRecord {
-                    cell: Point(i as u16),
-                    stones: record.len() as usize,
-                    pseudo_liberties: record.pseudo_liberties() as usize,
-                });
-            }
-        }
-        for chain in recount.chains() {
-            let stones = recount.stones(chain);
-            let first = Point(stones[0] as u16);
-            let id = self.chain_id[first.index()] as usize;
-            if id == 0 || self.cells[id] != chain.color || self.chain_id[id] as usize != id {
-                return Err(ConsistencyError::ChainHead {
-                    stone: first,
-                    head: Point(id as u16),
-                });
-            }
-            if let Some(&other) = stones.iter().find(|&&c| self.chain_id[c] as usize != id) {
-                return Err(ConsistencyError::SplitChain {
-                    stone: first,
-                    other: Point(other as u16),
-                });
-            }
-            let record = self.chains[id];
-            if record.len() as usize != stones.len() {
-                return Err(ConsistencyError::ChainLength {
-                    chain: first,
-                    stored: record.len() as usize,
-                    counted: stones.len(),
-                });
-            }
-            if record.pseudo_liberties() as usize != chain.pseudo_liberties {
-                return Err(ConsistencyError::PseudoLiberties {
-                    chain: first,
-                    stored: record.pseudo_liberties() as usize,
-                    counted: chain.pseudo_liberties,
-                });
-            }
-            let in_atari = self.in_atari(first);
-            if in_atari != (chain.liberties == 1) {
-                return Err(ConsistencyError::Atari {
-                    chain: first,
-                    in_atari,
-                    liberties: chain.liberties,
-                });
-            }
-            recount.check_chain_list(chain, id, |s| self.chain_next[s] as usize)?;
-        }
-        recount.check_empty_list(
-            self.empty_len as usize,
-            |i| self.empty[i],
-            |p| self.empty_index[p],
-        )?;
-        recount.check_neighbor_counts(|p| self.neighbor_counts[p])?;
-        let stones = recount.stone_counts();
-        let balance = stones.black as i32 - stones.white as i32;
-        if balance != i32::from(self.stone_balance) {
-            return Err(ConsistencyError::StoneBalance {
-                stored: i32::from(self.stone_balance),
-                counted: balance,
-            });
-        }
-        recount.check_ko(self.ko, self.ko_barred)
-    }
 }
 
 /// +1 for a black stone, -1 for a white one.
 #[inline(always)]
 fn stone_sign(color: Color) -> i16 {
     1 - 2 * color as i16
-}
-
-impl PlayoutPosition for PlayoutBoard {
-    #[inline]
-    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
-        self.random_move(color, rng)
-    }
-
-    #[inline]
-    fn play_move(&mut self, point: Point, color: Color) {
-        self.play(point, color);
-    }
-
-    #[inline]
-    fn pass_move(&mut self) {
-        self.pass();
-    }
-
-    /// Runs the playout in code compiled for the board's row length when it
-    /// is one of the common sizes' (9×9, 13×13, 19×19 and any other board
-    /// as wide), else in the general code. Both play the same moves.
-    fn run_light_playout(&mut self, to_move: Color, rng: &mut Rng, max_moves: u32) -> PlayoutStats {
-        match self.size.stride() {
-            10 => playout_loop(&mut FixedStride::<10>(self), to_move, rng, max_moves),
-            14 => playout_loop(&mut FixedStride::<14>(self), to_move, rng, max_moves),
-            20 => playout_loop(&mut FixedStride::<20>(self), to_move, rng, max_moves),
-            _ => playout_loop(self, to_move, rng, max_moves),
-        }
-    }
-}
-
-/// A [`PlayoutBoard`] whose row length is `STRIDE` cells, seen through code
-/// compiled for that length.
-struct FixedStride<'a, const STRIDE: usize>(&'a mut PlayoutBoard);
-
-impl<const STRIDE: usize> PlayoutPosition for FixedStride<'_, STRIDE> {
-    #[inline(always)]
-    fn random_playout_move(&mut self, color: Color, rng: &mut Rng) -> Option<Point> {
-        self.0.random_move_with::<STRIDE>(color, rng)
-    }
-
-    #[inline(always)]
-    fn play_move(&mut self, point: Point, color: Color) {
-        self.0.play_with::<STRIDE>(point, color);
-    }
-
-    #[inline(always)]
-    fn pass_move(&mut self) {
-        self.0.pass();
-    }
 }
