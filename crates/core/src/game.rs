@@ -605,11 +605,10 @@ impl Game {
             Some(Color::White) => score.white += 0.5,
             None => {}
         }
-        let stones = self.handicap_stones() as f64;
         score.white += match self.rules.handicap_bonus {
             HandicapBonus::Zero => 0.0,
-            HandicapBonus::N => stones,
-            HandicapBonus::NMinusOne => (stones - 1.0).max(0.0),
+            HandicapBonus::N => self.handicap_stones() as f64,
+            HandicapBonus::NMinusOne => self.handicap_stones().saturating_sub(1) as f64,
         };
         score
     }

@@ -95,16 +95,12 @@ impl Rules {
                 "hasButton" => rules.button = flag()?,
                 "friendlyPassOk" => rules.friendly_pass_ok = flag()?,
                 "whiteHandicapBonus" => {
-                    rules.handicap_bonus = match word()?.as_str() {
-                        "0" => HandicapBonus::Zero,
-                        "N" => HandicapBonus::N,
-                        "N-1" => HandicapBonus::NMinusOne,
-                        _ => {
-                            return Err(RulesError(
+                    rules.handicap_bonus =
+                        HandicapBonus::from_katago(&word()?).ok_or_else(|| {
+                            RulesError(
                                 "whiteHandicapBonus must be \"0\", \"N\" or \"N-1\"".to_string(),
-                            ))
-                        }
-                    }
+                            )
+                        })?
                 }
                 "komi" => {
                     return Err(RulesError(

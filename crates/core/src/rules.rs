@@ -395,6 +395,18 @@ impl fmt::Display for Tax {
     }
 }
 
+impl HandicapBonus {
+    /// KataGo's spelling: `"0"`, `"N"`, `"N-1"`.
+    pub fn from_katago(text: &str) -> Option<HandicapBonus> {
+        match text {
+            "0" => Some(HandicapBonus::Zero),
+            "N" => Some(HandicapBonus::N),
+            "N-1" => Some(HandicapBonus::NMinusOne),
+            _ => None,
+        }
+    }
+}
+
 impl fmt::Display for HandicapBonus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

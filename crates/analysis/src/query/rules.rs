@@ -18,10 +18,5 @@ pub(super) fn parse_rules(value: &Value) -> Result<Rules, String> {
 
 /// KataGo's `"0"`, `"N"`, `"N-1"`.
 pub(super) fn parse_handicap_bonus(value: &Value) -> Option<HandicapBonus> {
-    match value.as_str()? {
-        "0" => Some(HandicapBonus::Zero),
-        "N" => Some(HandicapBonus::N),
-        "N-1" => Some(HandicapBonus::NMinusOne),
-        _ => None,
-    }
+    value.as_str().and_then(HandicapBonus::from_katago)
 }
