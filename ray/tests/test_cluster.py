@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import ray
+from conftest import scaled, wait_for_nodes
 
 from tengen_ray import DriverError, MatchRun, run_match
 from tengen_ray.driver import main
@@ -27,6 +28,8 @@ REPOSITORY = Path(__file__).resolve().parents[2]
 TENGEN = os.environ.get("TENGEN_BIN", str(REPOSITORY / "target" / "debug" / "tengen"))
 SLOW_GTP = str(Path(__file__).with_name("slow_gtp.py"))
 GAMES = 40
+# Hang guard for one plain `tengen match` or `tengen match merge` run.
+RUN_TIMEOUT_S = 600
 
 
 def engine(proxy_options: str = "") -> str:
@@ -76,7 +79,7 @@ def plain_run(tmp_path_factory):
     subprocess.run(
         [TENGEN, "match", *match_args(engine(), engine()),
          "--results", str(folder / "results.jsonl"), "--sgf-dir", str(folder / "sgf")],
-        check=True, capture_output=True,
+        check=True, capture_output=True, timeout=scaled(RUN_TIMEOUT_S),
     )
     return folder
 
@@ -99,7 +102,8 @@ def test_four_nodes_play_exactly_the_games_of_one_run(cluster, plain_run, tmp_pa
     assert f"[{GAMES}/{GAMES}] game " in text
     # The final report is tengen's, with the plain run's Elo.
     plain_report = subprocess.run([TENGEN, "match", "merge", str(plain_run / "results.jsonl")],
-                                  check=True, capture_output=True, text=True).stdout
+                                  check=True, capture_output=True, text=True,
+                                  timeout=scaled(RUN_TIMEOUT_S)).stdout
     elo = [line for line in plain_report.splitlines() if line.startswith("Elo difference")]
     assert len(elo) == 1 and elo[0] in text
 
@@ -146,7 +150,8 @@ def test_an_engine_that_cannot_start_stops_the_run_with_the_reason(cluster, tmp_
 
 def test_a_failing_shard_stops_the_others_at_once(cluster, tmp_path):
     # Engine 0 cannot start in game 0 (seed 17), so shard 0 fails at once;
-    # shard 1's 20 games of about 2 s each are cancelled rather than awaited.
+    # shard 1's 20 games of about 2 s each are cancelled rather than awaited:
+    # it sends fewer than its 20 games, however fast the machine plays.
     refusing = engine("--delay 0.025 --refuse-seed 17 --seed {seed}")
     started = time.monotonic()
     with pytest.raises(DriverError) as error:
@@ -155,10 +160,10 @@ def test_a_failing_shard_stops_the_others_at_once(cluster, tmp_path):
     elapsed = time.monotonic() - started
     assert str(error.value).startswith("shard 0/2 failed: tengen exited with status 1"), error.value
     assert "is not usable" in str(error.value)
-    assert elapsed < 20, elapsed
     played = len(tmp_path.joinpath("results.jsonl").read_text().splitlines()) \
         if tmp_path.joinpath("results.jsonl").exists() else 0
-    assert played < GAMES // 2
+    print(f"the run stopped {elapsed:.1f} s after it started, with {played} games played")
+    assert played < GAMES // 2, f"shard 1 played all its games ({played}) instead of being stopped"
 
 
 def test_an_engine_crashing_in_a_game_forfeits_it(cluster, tmp_path):
@@ -192,20 +197,22 @@ def test_a_lost_node_loses_no_game_and_replays_none(cluster, plain_run, tmp_path
     driver = threading.Thread(target=drive)
     driver.start()
     results = tmp_path / "results.jsonl"
-    deadline = time.monotonic() + 120
+    # Shard 1's node goes once the shard has sent two of its ten games: part
+    # done, whatever the machine's speed.
+    deadline = time.monotonic() + scaled(600)
     while time.monotonic() < deadline:
-        if results.exists() and len(results.read_text().splitlines()) >= 8:
+        if any(a.shard == 1 and a.games >= 2 for a in list(run.attempts)):
             break
         time.sleep(0.1)
     else:
-        pytest.fail(f"too slow to start:\n{out.getvalue()}")
+        pytest.fail(f"shard 1 sent fewer than two games:\n{out.getvalue()}")
     # The node running shard 1.
     shard_node = next(a.node for a in started_attempts(run, out) if a.shard == 1)
     victims = [n for n in cluster.worker_nodes if n.node_id in shard_node]
     assert len(victims) == 1, (shard_node, [n.node_id for n in cluster.worker_nodes])
     games_before = len(results.read_text().splitlines())
     cluster.remove_node(victims[0], allow_graceful=False)
-    driver.join(timeout=240)
+    driver.join(timeout=scaled(900))
     assert not driver.is_alive(), out.getvalue()
     assert "error" not in outcome, f"{outcome.get('error')}\n{out.getvalue()}"
     assert games_before < GAMES, "the node was lost after the match ended"
@@ -225,12 +232,12 @@ def test_a_lost_node_loses_no_game_and_replays_none(cluster, plain_run, tmp_path
     assert run.duplicates == 0
     assert "shard 1/4 lost its worker" in out.getvalue()
     cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
-    cluster.wait_for_nodes()
+    wait_for_nodes(cluster)
 
 
 def started_attempts(run, out):
     """The attempts of the run under way, once every shard has started."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + scaled(300)
     while time.monotonic() < deadline:
         attempts = list(run.attempts)
         if len(attempts) == 4 and all(a.node for a in attempts):

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import scaled, wait_for_nodes
 
 from tengen_ray import DriverError, ReviewRun, run_review
 from tengen_ray.driver import main
@@ -29,6 +30,8 @@ RECORDS = ["game-0007.sgf", "game-0008.sgf", "game-0014.sgf",
 # A record whose second move is on the first one's point.
 ILLEGAL = b"(;FF[4]GM[1]SZ[9]KM[7]RU[Chinese];B[ee];W[ee];B[cc])"
 SHARDS = 3
+# Hang guard for one plain `tengen review` run.
+RUN_TIMEOUT_S = 600
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +54,8 @@ def model():
 def tengen():
     """The binary, checked to have `tengen review`."""
     try:
-        subprocess.run([TENGEN, "review", "--help"], check=True, capture_output=True)
+        subprocess.run([TENGEN, "review", "--help"], check=True, capture_output=True,
+                       timeout=scaled(RUN_TIMEOUT_S))
     except (OSError, subprocess.CalledProcessError) as error:
         pytest.fail(f"no tengen with `review` at {TENGEN} (set TENGEN_BIN): {error}")
     return TENGEN
@@ -78,7 +82,7 @@ def single_run(tengen, model, records, tmp_path_factory):
     """The reviews of one plain `tengen review` of the whole folder."""
     out = tmp_path_factory.mktemp("single")
     subprocess.run([tengen, "review", str(records), "--out", str(out), *review_args(model)],
-                   check=True, capture_output=True)
+                   check=True, capture_output=True, timeout=scaled(RUN_TIMEOUT_S))
     return out
 
 
@@ -215,7 +219,7 @@ def test_a_lost_node_loses_no_review_and_redoes_none(cluster, single_run, tengen
     driver.start()
     # Shard 1 has two records of about ten seconds each: its node goes
     # once the first review is here.
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(600)
     while time.monotonic() < deadline:
         attempts = [a for a in list(run.attempts) if a.shard == 1]
         if attempts and attempts[0].reviews >= 1:
@@ -226,7 +230,7 @@ def test_a_lost_node_loses_no_review_and_redoes_none(cluster, single_run, tengen
     victims = [n for n in cluster.worker_nodes if n.node_id in attempts[0].node]
     assert len(victims) == 1, (attempts[0].node, [n.node_id for n in cluster.worker_nodes])
     cluster.remove_node(victims[0], allow_graceful=False)
-    driver.join(timeout=240)
+    driver.join(timeout=scaled(900))
     assert not driver.is_alive(), text.getvalue()
     assert "error" not in outcome, f"{outcome.get('error')}\n{text.getvalue()}"
     assert contents(out) == contents(single_run)
@@ -239,4 +243,4 @@ def test_a_lost_node_loses_no_review_and_redoes_none(cluster, single_run, tengen
     assert sum(a.reviews for a in run.attempts) == len(RECORDS) and run.duplicates == 0
     assert "shard 1/3 lost its worker" in text.getvalue()
     cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
-    cluster.wait_for_nodes()
+    wait_for_nodes(cluster)

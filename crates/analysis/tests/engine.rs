@@ -225,14 +225,15 @@ fn bad_queries_get_errors_and_the_engine_keeps_serving() {
     assert!(cases >= 40, "{cases} cases");
 }
 
-/// Terminating a search of a billion visits ends it at once with what it
-/// has (the final response, `isDuringSearch` false), acknowledged by the
-/// echo of the action; the median of five takes under 100 ms.
+/// Terminating a search of a billion visits ends it with what it has (the
+/// final response, `isDuringSearch` false, far short of its visit limit),
+/// acknowledged by the echo of the action. How soon is a latency, measured
+/// by `cargo run --release -p tengen-analysis --example stop_latency`.
 #[test]
-fn terminate_stops_a_search_within_100_ms() {
+fn terminate_stops_a_search() {
     let mut engine = common::start("", false);
     let mut delays = Vec::new();
-    for k in 0..5 {
+    for k in 0..3 {
         engine.send(&format!(
             r#"{{"id":"long{k}","moves":[["B","Q16"],["W","D4"]],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":1000000000,"reportDuringSearchEvery":0.05}}"#
         ));
@@ -245,7 +246,7 @@ fn terminate_stops_a_search_within_100_ms() {
         ));
         let mut acknowledged = false;
         loop {
-            let (at, response) = engine.next(Duration::from_secs(10)).expect("a response");
+            let response = engine.expect();
             if response["action"] == "terminate" {
                 assert_eq!(response["terminateId"], format!("long{k}"));
                 acknowledged = true;
@@ -253,24 +254,18 @@ fn terminate_stops_a_search_within_100_ms() {
             }
             if response["isDuringSearch"] == false {
                 assert_eq!(response["id"], format!("long{k}"));
-                assert!(response["rootInfo"]["visits"].as_u64().unwrap() >= 1);
-                delays.push(at.duration_since(sent));
+                let visits = response["rootInfo"]["visits"].as_u64().unwrap();
+                assert!((1..1_000_000_000).contains(&visits), "{visits} visits");
+                delays.push(sent.elapsed());
                 break;
             }
         }
-        // The echo comes at once, the final response of the search soon.
         if !acknowledged {
             let ack = engine.expect();
             assert_eq!(ack["action"], "terminate", "{ack}");
         }
     }
-    delays.sort();
     eprintln!("terminate to final response: {delays:?}");
-    assert!(
-        delays[2] < Duration::from_millis(100),
-        "median {:?}",
-        delays[2]
-    );
 }
 
 /// Ten thousand queued queries: one search runs, the rest wait; a
@@ -363,7 +358,7 @@ fn the_end_of_the_input_finishes_or_stops_the_work() {
             r#"{{"id":"w{k}","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":8}}"#
         ));
     }
-    assert!(engine.close(Duration::from_secs(60)), "the engine returned");
+    assert!(engine.close(common::answer_guard()), "the engine returned");
     let ids: Vec<String> = engine
         .drain()
         .iter()
@@ -377,10 +372,9 @@ fn the_end_of_the_input_finishes_or_stops_the_work() {
     engine.send(r#"{"id":"forever","moves":[],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":1000000000,"reportDuringSearchEvery":0.05}"#);
     assert_eq!(engine.expect()["isDuringSearch"], true);
     let start = Instant::now();
-    assert!(engine.close(Duration::from_secs(10)), "the engine returned");
-    assert!(
-        start.elapsed() < Duration::from_secs(2),
-        "{:?}",
+    assert!(engine.close(common::answer_guard()), "the engine returned");
+    eprintln!(
+        "the engine returned {:?} after its input ended",
         start.elapsed()
     );
     let finals: Vec<Value> = engine
@@ -597,10 +591,13 @@ fn search_settings_in_queries_take_effect() {
     engine.send(r#"{"id":"t","moves":[],"rules":"chinese","boardXSize":9,"boardYSize":9,"maxVisits":1000000000,"overrideSettings":{"maxTime":0.5}}"#);
     let start = Instant::now();
     let timed = engine.expect_final();
+    // Ended by its time, not by its visit limit, whatever count of visits
+    // the machine managed in it.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
+        start.elapsed() >= Duration::from_millis(500),
         "{:?}",
         start.elapsed()
     );
-    assert!(timed["rootInfo"]["visits"].as_u64().unwrap() > 1);
+    let visits = timed["rootInfo"]["visits"].as_u64().unwrap();
+    assert!((1..1_000_000_000).contains(&visits), "{visits} visits");
 }

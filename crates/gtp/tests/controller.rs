@@ -9,6 +9,7 @@ use tengen_core::{BoardSize, Color, Move};
 use tengen_gtp::controller::{
     Controller, ControllerError, FinalScore, GenMove, StoneStatus, DEFAULT_TIMEOUT,
 };
+use tengen_testing::hang_guard;
 
 const GNUGO: &str = "/usr/games/gnugo";
 
@@ -241,11 +242,13 @@ fn hung_engine_times_out() {
         }
         other => panic!("expected a timeout, got {other:?}"),
     }
-    assert!(start.elapsed() < Duration::from_secs(30));
+    // Hang guards: a controller that waited on the engine would never return.
+    let guard = hang_guard(Duration::from_secs(30));
+    assert!(start.elapsed() < guard, "{:?}", start.elapsed());
     // Dropping the controller kills the hung engine rather than waiting on it.
     let dropped = Instant::now();
     drop(engine);
-    assert!(dropped.elapsed() < Duration::from_secs(30));
+    assert!(dropped.elapsed() < guard, "{:?}", dropped.elapsed());
 }
 
 #[test]
@@ -316,11 +319,11 @@ fn noisy_stderr_does_not_block() {
 done"#,
     );
     let mut engine = Controller::spawn(&engine).unwrap();
-    engine.set_timeout(Some(Duration::from_secs(60)));
+    engine.set_timeout(Some(hang_guard(Duration::from_secs(60))));
     assert_eq!(engine.name().unwrap(), "done");
     assert_eq!(engine.name().unwrap(), "done");
     // The drain thread may still be catching up with the last lines.
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + hang_guard(Duration::from_secs(30));
     while !engine.stderr_tail().contains("diagnostic line 1999") {
         assert!(Instant::now() < deadline, "{}", engine.stderr_tail());
         std::thread::sleep(Duration::from_millis(10));

@@ -98,7 +98,8 @@ fn small_config(engines: [String; 2], games: usize) -> MatchConfig {
     config.size = BoardSize::square(7).unwrap();
     config.rules = Rules::preset("chinese").unwrap();
     config.komi = 7.0;
-    config.command_timeout = Duration::from_secs(20);
+    // A hang guard: the fake engines answer at once.
+    config.command_timeout = tengen_testing::hang_guard(Duration::from_secs(60));
     config
 }
 
@@ -362,7 +363,8 @@ fn running_out_of_main_time_loses_on_time() {
     // The key names the clock: the same match with another clock starts afresh.
     let results = lines(&dir.join("results.jsonl"));
     assert!(results[0].contains("1s main absolute"), "{}", results[0]);
-    config.clock = Some(Clock::absolute(Duration::from_secs(3)));
+    // Five times the 2 s it takes: no loss on time, however busy the machine.
+    config.clock = Some(Clock::absolute(Duration::from_secs(10)));
     let (report, played, resumed) = run(&config);
     assert_eq!((played, resumed), (vec![0], 0));
     assert!(report.games[0].forfeit.is_none(), "{:?}", report.games[0]);

@@ -998,9 +998,12 @@ fn time_limit_stops_the_search() {
     let mut bot = PuctBot::new(cfg, eval);
     let start = Instant::now();
     let stats = bot.search(&game);
-    assert!(start.elapsed() < Duration::from_secs(2));
-    assert!(stats.new_visits > 1);
-    assert!(stats.elapsed >= Duration::from_millis(50));
+    // Without a visit limit only the time ends it; the guard only catches
+    // a search that never ends.
+    let guard = tengen_testing::hang_guard(Duration::from_secs(60));
+    assert!(start.elapsed() < guard, "{stats:?}");
+    assert!(stats.new_visits >= 1, "{stats:?}");
+    assert!(stats.elapsed >= Duration::from_millis(50), "{stats:?}");
 }
 
 #[test]
@@ -1120,16 +1123,19 @@ fn board_sizes_come_from_the_evaluator() {
 fn analyze_runs_until_stopped() {
     let game = Game::new(size(5), rules(7.5));
     let mut bot = PuctBot::new(config(10, 4), TestEval::new(area_eval));
+    // It runs (reporting) until its stop says so, here after three reports;
+    // the guard only ends a search that never reports.
     let start = Instant::now();
-    let mut reports = 0;
-    let stop = || start.elapsed() >= Duration::from_millis(200);
-    let mut sink = |_: &Analysis| reports += 1;
+    let guard = tengen_testing::hang_guard(Duration::from_secs(60));
+    let reports = std::cell::Cell::new(0);
+    let stop = || reports.get() >= 3 || start.elapsed() >= guard;
+    let mut sink = |_: &Analysis| reports.set(reports.get() + 1);
     let mut request = SelectRequest::new()
         .stop_when(&stop)
         .reporting(Duration::from_millis(20), &mut sink);
     assert!(bot.analyze(&game, &mut request));
-    assert!(start.elapsed() >= Duration::from_millis(200));
-    assert!(reports >= 3);
+    drop(request);
+    assert!(reports.get() >= 3, "{} reports in {guard:?}", reports.get());
     // Unlimited by the visit setting.
     assert!(bot.analysis().unwrap().playouts > 10);
 }
@@ -1164,10 +1170,14 @@ fn the_clock_limits_the_search() {
     bot.set_time_settings(tengen_core::TimeSettings::Absolute { main: 2 });
     let start = Instant::now();
     let stats = bot.search(&game);
-    // About (2 s − lag) / 12 moves, at most a quarter of the time left.
-    assert!(start.elapsed() < Duration::from_millis(700), "{stats:?}");
+    // About (2 s − lag) / 12 moves, at most a quarter of the time left
+    // (the allocation itself is tested in tengen-search). A search that
+    // ignored the clock would run for ever, one that took all of it would
+    // lose on time: less than the whole clock is the bound only a defect
+    // breaks, however busy the machine.
+    assert!(start.elapsed() < Duration::from_secs(2), "{stats:?}");
     assert!(stats.elapsed >= Duration::from_millis(50), "{stats:?}");
-    assert!(stats.new_visits > 1);
+    assert!(stats.new_visits >= 1, "{stats:?}");
 }
 
 /// Answers its first `quick` batches at once, then holds every batch until
@@ -1357,9 +1367,12 @@ fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
     let seen = bot.evaluator().positions();
     let start = Instant::now();
     bot.ponder(&game, &|| start.elapsed() > Duration::from_millis(300));
+    // Pondering left alone goes on for a minute; half of it is a bound only
+    // a pondering that ignores its stop breaks.
     assert!(
-        start.elapsed() < Duration::from_secs(5),
-        "stopped when told"
+        start.elapsed() < Duration::from_secs(30),
+        "stopped when told: {:?}",
+        start.elapsed()
     );
     assert!(bot.evaluator().positions() > seen, "it searched");
     let after = bot.kept_visits(&[]).unwrap();

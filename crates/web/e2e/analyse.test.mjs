@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { repoRoot, startServer } from "./server.mjs";
+import { repoRoot, scaled, startServer } from "./server.mjs";
 import {
   DESKTOP, PHONE, artifacts, emptyPoint, launch, moveList, newPage, startGame, waitForHumanTurn,
 } from "./browser.mjs";
@@ -46,10 +46,13 @@ async function playMoves(page, count, how) {
 async function analyseGame(page, visits) {
   await page.fill("#review-visits", String(visits));
   await page.click("#analyse");
+  const started = Date.now();
+  // A search of every position of the game: longer than one step.
   await page.waitForFunction(() => {
     const running = !document.getElementById("review-progress").hidden;
     return !running && !document.getElementById("review-results").hidden;
-  }, null, { timeout: 120_000 });
+  }, null, { timeout: scaled(600_000) });
+  return Date.now() - started;
 }
 
 async function where(page) {
@@ -145,7 +148,8 @@ async function checkHint(page, how) {
   assert.equal(await page.locator("[data-hint]").count(), 0);
   if (how === "tap") await page.locator("#show-hint").tap();
   else await page.check("#show-hint");
-  await page.locator("[data-hint]").first().waitFor({ timeout: 60_000 });
+  // The hint is a search of its own.
+  await page.locator("[data-hint]").first().waitFor({ timeout: scaled(300_000) });
   const hinted = await page.getAttribute(".mark.best[data-hint]", "data-hint");
   assert.match(hinted, /^[A-HJ]\d$/);
   await page.uncheck("#show-hint");
@@ -168,7 +172,7 @@ async function checkCancel(page, visits) {
 }
 
 for (const [name, options, how] of [["desktop", DESKTOP, "click"], ["phone", PHONE, "tap"]]) {
-  test(`reviewing a game with the KataGo network (${name})`, { timeout: 300_000 }, async () => {
+  test(`reviewing a game with the KataGo network (${name})`, { timeout: scaled(900_000) }, async (t) => {
     assert.ok(existsSync(model), `no KataGo network at ${model}: run scripts/katago-model or set TENGEN_KATAGO_MODEL`);
     const server = await startServer(["--model", model]);
     const browser = await launch();
@@ -182,7 +186,7 @@ for (const [name, options, how] of [["desktop", DESKTOP, "click"], ["phone", PHO
       await playMoves(page, 4, how);
       const total = (await moveList(page)).length;
       assert.equal(total, 8);
-      await analyseGame(page, 8);
+      t.diagnostic(`analysed ${total} positions at 8 visits in ${await analyseGame(page, 8)} ms`);
       assert.match(await page.textContent("#message"), /The game is analysed/);
       const { point } = await checkReview(page, total, how, { lead: true });
       assert.match(await page.textContent("#graph-where"), /^Move \d+: Black wins \d+\.\d%, (leads|trails) by \d+\.\d points/);
@@ -205,7 +209,7 @@ for (const [name, options, how] of [["desktop", DESKTOP, "click"], ["phone", PHO
   });
 }
 
-test("reviewing a game with mcts: win rate only", { timeout: 240_000 }, async () => {
+test("reviewing a game with mcts: win rate only", { timeout: scaled(900_000) }, async (t) => {
   const server = await startServer();
   const browser = await launch();
   try {
@@ -214,7 +218,7 @@ test("reviewing a game with mcts: win rate only", { timeout: 240_000 }, async ()
     await start(page, "mcts", 200);
     await playMoves(page, 4, "click");
     const total = (await moveList(page)).length;
-    await analyseGame(page, 300);
+    t.diagnostic(`analysed ${total} positions at 300 visits in ${await analyseGame(page, 300)} ms`);
     const { point } = await checkReview(page, total, "click", { lead: false });
     assert.match(await page.textContent("#lead-legend"), /No score lead/);
     await page.screenshot({ path: resolve(artifacts, "analyse-mcts-desktop.png"), fullPage: true });
@@ -231,7 +235,7 @@ test("reviewing a game with mcts: win rate only", { timeout: 240_000 }, async ()
   }
 });
 
-test("a bot without analysis cannot review", { timeout: 60_000 }, async () => {
+test("a bot without analysis cannot review", { timeout: scaled(300_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {

@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { chromium } from "playwright-core";
-import { repoRoot } from "./server.mjs";
+import { repoRoot, scaled } from "./server.mjs";
 
 /** Where screenshots and downloads are kept. */
 export const artifacts = resolve(repoRoot, "target/e2e");
@@ -20,6 +20,14 @@ const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * How long any one Playwright step (a click, a locator's wait, a
+ * waitForFunction, a navigation) may take before it is called a hang:
+ * Playwright's own default, 30 s, is short for a bot's answer from a debug
+ * build on a busy machine.
+ */
+export const STEP_TIMEOUT_MS = scaled(120_000);
 
 /** A desktop window. */
 export const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -41,9 +49,17 @@ export function launch() {
   });
 }
 
+/** A browser context whose pages wait STEP_TIMEOUT_MS for each step. */
+export async function newContext(browser, options) {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(STEP_TIMEOUT_MS);
+  context.setDefaultNavigationTimeout(STEP_TIMEOUT_MS);
+  return context;
+}
+
 /** A new page whose errors (uncaught, or logged as errors) are collected in `errors`. */
 export async function newPage(browser, options) {
-  const context = await browser.newContext(options);
+  const context = await newContext(browser, options);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (error) => errors.push(String(error)));

@@ -5,14 +5,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { startServer } from "./server.mjs";
+import { scaled, startServer } from "./server.mjs";
 import {
   DESKTOP, PHONE, artifacts, emptyPoint, launch, moveList, newPage, startGame, waitForHumanTurn,
 } from "./browser.mjs";
 
 /**
- * Clicks (or taps) an empty point once and checks that the move is played at
- * once, then waits for the bot's answer.
+ * Clicks (or taps) an empty point once and checks that the move is played,
+ * then waits for the bot's answer. A click that only takes the focus never
+ * plays, however long one waits: the wait is the steps' hang guard.
  */
 async function playsFirstTime(page, how, after) {
   const v = await emptyPoint(page, ["E5", "C3", "G7", "C7", "G3", "D4", "F6", "D6", "F4"]);
@@ -21,7 +22,7 @@ async function playsFirstTime(page, how, after) {
   if (how === "tap") await target.tap();
   else await target.click();
   try {
-    await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length > n, before, { timeout: 3000 });
+    await page.waitForFunction((n) => document.querySelectorAll("#move-list li").length > n, before);
   } catch {
     const message = await page.textContent("#message");
     assert.fail(`the first ${how} on ${v} after ${after} did not play (message: "${message}")`);
@@ -37,7 +38,7 @@ async function press(page, how, selector) {
 }
 
 for (const [name, options, how] of [["desktop", DESKTOP, "click"], ["phone", PHONE, "tap"]]) {
-  test(`the first ${how} on the board plays (${name})`, { timeout: 120_000 }, async () => {
+  test(`the first ${how} on the board plays (${name})`, { timeout: scaled(600_000) }, async () => {
     const server = await startServer();
     const browser = await launch();
     try {

@@ -8,7 +8,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
-import { startServer } from "./server.mjs";
+import { scaled, startServer } from "./server.mjs";
 import { DESKTOP, PHONE, artifacts, launch, newPage, startGame, waitForHumanTurn } from "./browser.mjs";
 
 /** The values of the bot menu as it stands. */
@@ -17,7 +17,7 @@ function botMenu(page) {
 }
 
 for (const [name, options] of [["desktop", DESKTOP], ["phone", PHONE]]) {
-  test(`the page's details (${name})`, { timeout: 120_000 }, async () => {
+  test(`the page's details (${name})`, { timeout: scaled(600_000) }, async () => {
     const server = await startServer();
     const browser = await launch();
     try {

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { repoRoot, startServer } from "./server.mjs";
+import { repoRoot, scaled, startServer } from "./server.mjs";
 import { DESKTOP, PHONE, artifacts, emptyPoint, launch, moveList, newPage, waitForHumanTurn } from "./browser.mjs";
 
 const model = process.env.TENGEN_KATAGO_MODEL || resolve(repoRoot, "target/katago/b10c384h6nbttflrs.bin.gz");
@@ -31,7 +31,7 @@ async function chooseSize(page, size) {
 }
 
 for (const [name, options, how] of [["desktop", DESKTOP, "click"], ["phone", PHONE, "tap"]]) {
-  test(`a game against the KataGo network (${name})`, { timeout: 180_000 }, async () => {
+  test(`a game against the KataGo network (${name})`, { timeout: scaled(600_000) }, async () => {
     assert.ok(existsSync(model), `no KataGo network at ${model}: run scripts/katago-model or set TENGEN_KATAGO_MODEL`);
     const server = await startServer(["--model", model]);
     const browser = await launch();

@@ -9,8 +9,8 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { artifacts, launch } from "./browser.mjs";
-import { startServer, tengenBinary } from "./server.mjs";
+import { artifacts, launch, newContext } from "./browser.mjs";
+import { scaled, startServer, tengenBinary } from "./server.mjs";
 
 
 async function moveCount(page) {
@@ -41,11 +41,11 @@ async function* freePoints(page, candidates, count) {
   if (given < count) throw new Error(`fewer than ${count} of ${candidates} were free`);
 }
 
-test("a game against the random bot in the browser", { timeout: 180_000 }, async () => {
+test("a game against the random bot in the browser", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
-    const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1200, height: 860 } });
+    const context = await newContext(browser, { acceptDownloads: true, viewport: { width: 1200, height: 860 } });
     const page = await context.newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
@@ -107,7 +107,9 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     await page.locator('[data-point="E5"]').click();
     await page.waitForFunction(() => document.getElementById("message").textContent.includes("occupied"));
     assert.match(await page.textContent("#message"), /Illegal move at E5: the point is occupied/);
-    await page.waitForTimeout(200);
+    // Time for a request the page should not send to go out: a slower
+    // machine needs longer to show one.
+    await page.waitForTimeout(scaled(200));
     assert.equal(moveRequests, before, "an illegal click sends no move");
     assert.equal(await moveCount(page), movesBefore);
 
@@ -180,7 +182,8 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
     assert.match(sgf, /^\(;FF\[4\]GM\[1\]/);
     assert.ok(sgf.includes(`RE[${result}]`), `RE[${result}] in ${sgf.slice(0, 200)}`);
     assert.ok(sgf.includes("PB[You]") && sgf.includes("PW[tengen random:pass=opponent]"));
-    const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8" });
+    // Bounded: a synchronous call that hung would stop the test's own timeout too.
+    const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8", timeout: scaled(120_000) });
     assert.match(check, /games 1, moves \d+, failures 0/);
 
     assert.deepEqual(errors, [], "no errors in the page");
@@ -191,11 +194,11 @@ test("a game against the random bot in the browser", { timeout: 180_000 }, async
   }
 });
 
-test("the neural policy bot answers on 9x9, is not offered on 13x13, and explains why not there", { timeout: 120_000 }, async () => {
+test("the neural policy bot answers on 9x9, is not offered on 13x13, and explains why not there", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
+    const page = await (await newContext(browser, { viewport: { width: 1200, height: 860 } })).newPage();
     const errors = [];
     page.on("pageerror", (error) => errors.push(String(error)));
 

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { startServer } from "./server.mjs";
+import { scaled, startServer } from "./server.mjs";
 import {
   DESKTOP, artifacts, emptyPoint, launch, moveList, newPage, startGame, waitForHumanTurn,
 } from "./browser.mjs";
@@ -42,7 +42,7 @@ async function startMcts(page, playouts) {
   await page.locator("#new-game-dialog").waitFor({ state: "hidden" });
 }
 
-test("stepping through the moves and playing on from one", { timeout: 120_000 }, async () => {
+test("stepping through the moves and playing on from one", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
@@ -131,7 +131,7 @@ test("stepping through the moves and playing on from one", { timeout: 120_000 },
   }
 });
 
-test("the bot's candidates and ownership on the board", { timeout: 120_000 }, async () => {
+test("the bot's candidates and ownership on the board", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
@@ -188,7 +188,7 @@ test("the bot's candidates and ownership on the board", { timeout: 120_000 }, as
   }
 });
 
-test("an SGF record opened, reviewed and played on", { timeout: 120_000 }, async () => {
+test("an SGF record opened, reviewed and played on", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {

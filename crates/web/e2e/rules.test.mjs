@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import {
   Game, PRESETS, handicapVertices, parseVertex, readSgf, sgfMainLine, starPoints, vertex,
 } from "../src/assets/rules.js";
-import { startServer } from "./server.mjs";
+import { scaled, startServer } from "./server.mjs";
 
 function play(size, rules, moves) {
   return Game.replay(size, PRESETS[rules], 0, moves);
@@ -138,7 +138,7 @@ test("SGF: a record as the page plays it", () => {
   assert.throws(() => readSgf("(;KM[1e308])"), /komi/);
 });
 
-test("the page and the server agree on random games", { timeout: 120_000 }, async () => {
+test("the page and the server agree on random games", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   try {
     let seed = 12345;

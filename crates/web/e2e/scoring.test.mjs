@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { startServer, tengenBinary } from "./server.mjs";
+import { scaled, startServer, tengenBinary } from "./server.mjs";
 import {
   DESKTOP, artifacts, emptyPoint, launch, moveList, newPage, startGame, waitForHumanTurn,
 } from "./browser.mjs";
@@ -28,7 +28,7 @@ async function waitForCount(page) {
   return (await storedScore(page)).score;
 }
 
-test("counting after two passes: proposal, corrections, acceptance", { timeout: 180_000 }, async () => {
+test("counting after two passes: proposal, corrections, acceptance", { timeout: scaled(600_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
@@ -101,7 +101,8 @@ test("counting after two passes: proposal, corrections, acceptance", { timeout: 
     await download.saveAs(sgfPath);
     const sgf = readFileSync(sgfPath, "utf8");
     assert.ok(sgf.includes(`RE[${result}]`), `RE[${result}] in ${sgf.slice(0, 200)}`);
-    const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8" });
+    // Bounded: a synchronous call that hung would stop the test's own timeout too.
+    const check = execFileSync(tengenBinary(), ["sgf", "check", sgfPath], { encoding: "utf8", timeout: scaled(120_000) });
     assert.match(check, /games 1, moves \d+, failures 0/);
 
     // Undo goes back to the game: no count, the passes taken back.
@@ -118,24 +119,33 @@ test("counting after two passes: proposal, corrections, acceptance", { timeout: 
   }
 });
 
-test("resigning takes a second press", { timeout: 60_000 }, async () => {
+test("resigning takes a second press", { timeout: scaled(300_000) }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
     const { page, errors } = await newPage(browser, DESKTOP);
+    // The page's clock is the test's: the confirmation's few seconds are
+    // counted on it, so a busy machine cannot run them out between two
+    // steps of the test.
+    await page.clock.install();
     await page.goto(server.url);
     await startGame(page, { size: 9 });
     await page.locator('[data-point="E5"]').click();
     await waitForHumanTurn(page);
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
 
-    // One press asks; after three seconds the button is as before.
+    // One press asks; a few seconds later the button is as before.
     await page.click("#resign");
     assert.equal(await page.textContent("#resign"), "Really resign?");
     assert.ok(!(await page.textContent("#turn")).startsWith("Game over"));
-    await page.waitForFunction(() => document.getElementById("resign").textContent === "Resign", null, { timeout: 5000 });
+    await page.clock.runFor(1000);
+    assert.equal(await page.textContent("#resign"), "Really resign?", "disarmed within a second");
+    await page.clock.runFor(4000);
+    assert.equal(await page.textContent("#resign"), "Resign", "still armed five seconds after the press");
     assert.ok(!(await page.textContent("#turn")).startsWith("Game over"));
     // A move in between disarms it too.
     await page.click("#resign");
+    assert.equal(await page.textContent("#resign"), "Really resign?");
     const v = await emptyPoint(page, ["C3", "G7"]);
     await page.locator(`[data-point="${v}"]`).click();
     await waitForHumanTurn(page);

@@ -1,4 +1,5 @@
-// Starts `tengen serve --port 0` and reads the address it prints.
+// Starts `tengen serve --port 0` and reads the address it prints; and the
+// scale of every hang guard in these tests.
 
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -6,6 +7,34 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The environment variable that multiplies every hang guard: a positive number, 1 when unset. */
+export const TIME_SCALE_VARIABLE = "TENGEN_TEST_TIME_SCALE";
+
+// A mistyped setting must not silently mean 1: every test file imports this
+// module, so each fails at once, naming the variable.
+function readTimeScale() {
+  const text = process.env[TIME_SCALE_VARIABLE];
+  if (text === undefined) return 1;
+  const scale = text.trim() === "" ? NaN : Number(text);
+  if (!(Number.isFinite(scale) && scale > 0)) {
+    throw new Error(`${TIME_SCALE_VARIABLE}=${JSON.stringify(text)}: expected a positive number, such as 2 or 0.5`);
+  }
+  return scale;
+}
+
+/** The factor every hang guard is multiplied by. */
+export const TIME_SCALE = readTimeScale();
+
+/**
+ * `ms` multiplied by $TENGEN_TEST_TIME_SCALE: how long a test waits before it
+ * calls a wait a hang. A wait only guards against a hang, so the figures it
+ * is given are generous; tests assert on what happened, never on how fast.
+ * Capped at the longest delay a timer takes (beyond it Node fires at once).
+ */
+export function scaled(ms) {
+  return Math.min(Math.round(ms * TIME_SCALE), 2 ** 31 - 1);
+}
 export const repoRoot = resolve(here, "../../..");
 
 /** The tengen binary: $TENGEN_BIN, else target/debug/tengen, else target/release/tengen. */
@@ -27,7 +56,8 @@ export function startServer(extraArgs = []) {
   });
   return new Promise((resolvePromise, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error(`tengen serve printed no address: ${out}`)), 15_000);
+    // A debug build on a loaded machine can take a while to load its networks.
+    const timer = setTimeout(() => reject(new Error(`tengen serve printed no address: ${out}`)), scaled(120_000));
     child.on("exit", (code) => reject(new Error(`tengen serve exited with ${code}: ${out}`)));
     child.stdout.on("data", (chunk) => {
       out += chunk;

@@ -8,10 +8,14 @@ The engine command comes from the environment:
                         otherwise: `TENGEN_BIN analysis --model TENGEN_KATAGO_MODEL`,
                         followed by TENGEN_ANALYSIS_ARGS when that is set.
 Without either, every test fails and says so.
+
+Every wait only guards against a hang: it is generous and scales with
+TENGEN_TEST_TIME_SCALE (a positive number, 1 when unset), see `scaled`.
 """
 
 import atexit
 import collections
+import math
 import os
 import shlex
 import shutil
@@ -39,7 +43,35 @@ from katrain.core.engine import KataGoEngine  # noqa: E402
 # moves): one 19x19 network evaluation costs 0.15-0.2 s on one CPU core.
 MAX_VISITS = 2
 FAST_VISITS = 1
-SHUTDOWN_TIMEOUT_S = 15
+SHUTDOWN_TIMEOUT_S = 120
+
+TIME_SCALE_VARIABLE = "TENGEN_TEST_TIME_SCALE"
+
+
+def time_scale():
+    """The factor every hang guard is multiplied by: TENGEN_TEST_TIME_SCALE,
+    a positive number, 1 when unset. A mistyped setting must not silently
+    mean 1: it stops the run (see pytest_configure)."""
+    text = os.environ.get(TIME_SCALE_VARIABLE)
+    if text is None:
+        return 1.0
+    try:
+        scale = float(text)
+    except ValueError:
+        scale = math.nan
+    if not (math.isfinite(scale) and scale > 0):
+        raise pytest.UsageError(f"{TIME_SCALE_VARIABLE}={text!r}: expected a positive number, such as 2 or 0.5")
+    return scale
+
+
+def scaled(seconds):
+    """`seconds` multiplied by the time scale: how long a test waits before
+    it calls a wait a hang. Tests assert on what happened, never on how fast."""
+    return seconds * time_scale()
+
+
+def pytest_configure(config):
+    time_scale()  # an invalid scale fails the run before any test starts
 
 
 class EngineUnavailable(Exception):
@@ -98,8 +130,9 @@ def fail_with_log(katrain, message):
 
 
 def wait_until(katrain, engine, predicate, timeout, what):
-    """Polls predicate until it holds; fails after timeout seconds or as soon
-    as the engine process has died."""
+    """Polls predicate until it holds; fails after timeout seconds (scaled
+    here, see `scaled`) or as soon as the engine process has died."""
+    timeout = scaled(timeout)
     deadline = time.monotonic() + timeout
     while True:
         if predicate():
@@ -111,13 +144,14 @@ def wait_until(katrain, engine, predicate, timeout, what):
         if katrain.errors:
             fail_with_log(katrain, f"KaTrain logged an error while waiting for {what}: {katrain.errors[0][:1000]}")
         if time.monotonic() > deadline:
-            fail_with_log(katrain, f"timed out after {timeout} s waiting for {what}")
+            fail_with_log(katrain, f"timed out after {timeout:g} s waiting for {what}")
         time.sleep(0.05)
 
 
 def run_with_timeout(katrain, fn, timeout, what):
     """Runs fn in a thread (KaTrain's AI waits without a limit) and returns its
-    result, failing if it takes longer than timeout seconds."""
+    result, failing if it takes longer than timeout seconds (scaled here)."""
+    timeout = scaled(timeout)
     outcome = {}
 
     def target():
@@ -130,7 +164,7 @@ def run_with_timeout(katrain, fn, timeout, what):
     thread.start()
     thread.join(timeout)
     if thread.is_alive():
-        fail_with_log(katrain, f"timed out after {timeout} s: {what}")
+        fail_with_log(katrain, f"timed out after {timeout:g} s: {what}")
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
@@ -165,11 +199,11 @@ def stop_engine(katrain, engine):
     process = engine.katago_process
     thread = threading.Thread(target=engine.shutdown, kwargs={"finish": False}, daemon=True)
     thread.start()
-    thread.join(SHUTDOWN_TIMEOUT_S)
+    thread.join(scaled(SHUTDOWN_TIMEOUT_S))
     if process is not None and process.poll() is None:
         process.kill()
     if thread.is_alive():
-        fail_with_log(katrain, f"KaTrain's engine shutdown did not finish within {SHUTDOWN_TIMEOUT_S} s")
+        fail_with_log(katrain, f"KaTrain's engine shutdown did not finish within {scaled(SHUTDOWN_TIMEOUT_S):g} s")
 
 
 @pytest.fixture

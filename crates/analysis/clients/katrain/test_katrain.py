@@ -1,8 +1,13 @@
 """KaTrain 1.20.0, a real client of the JSON analysis protocol, against the
 engine named by the environment (see conftest.py): a whole professional game
 analysed and saved with KaTrain's annotations, AI moves in several of its
-modes, and a long search stopped by a terminate."""
+modes, and a long search stopped by a terminate.
 
+Every wait only guards against a hang (seconds scaled by
+TENGEN_TEST_TIME_SCALE inside wait_until and run_with_timeout); how long a
+stop took is printed, not asserted."""
+
+import json
 import math
 import os
 import time
@@ -34,7 +39,7 @@ from katrain.core.game import Game, KaTrainSGF
 GAME_PATH = "/usr/share/goban/Hon-56-2.mgt"
 GAME_MOVES = 152
 # 153 positions at 2 visits each; a bound far above what they need.
-GAME_TIMEOUT_S = 300
+GAME_TIMEOUT_S = 900
 
 # The position after move 60 of that game, as setup stones, Black to play.
 MIDGAME_SGF = (
@@ -44,7 +49,7 @@ MIDGAME_SGF = (
     "AW[bf][bq][ch][ck][cl][co][cp][dh][dp][dq][ec][ee][em][fh][fm][fo][gb][gh]"
     "[gl][gm][hm][hq][ic][im][jk][jm][jq][kl][lp][nq])"
 )
-AI_MOVE_TIMEOUT_S = 60
+AI_MOVE_TIMEOUT_S = 300
 AI_MODES = [
     "ai:default",  # the engine's top move
     "ai:policy",  # the top policy move (needs includePolicy)
@@ -55,9 +60,11 @@ AI_MODES = [
     "ai:antimirror",  # an extra query with antiMirror
 ]
 
-# The terminate test: how long a stopped search may take to send its final
-# response, and how long the search runs before it is stopped.
-TERMINATE_BOUND_S = 3.0
+# Hang guards for one answer (the first analysis of a position, a query's
+# reports, the final response of a stopped search, the engine going idle).
+ANSWER_TIMEOUT_S = 300
+# How long the terminate test's search runs before it is stopped: long
+# enough for reports, far short of its 10,000,000 visits on any machine.
 SEARCH_BEFORE_STOP_S = 2.0
 
 
@@ -187,10 +194,33 @@ def test_ai_mode_plays_legal_moves(shared_katrain, shared_engine, mode):
         assert not katrain.errors, f"{mode}: KaTrain logged errors: {katrain.errors}"
 
 
-def test_terminate_stops_a_long_search(katrain, engine):
+class ResponsesSeen:
+    """Stands in for the json module of KaTrain's engine and keeps every
+    response KaTrain reads, also those of queries it no longer listens to
+    (it only logs that it discarded them)."""
+
+    def __init__(self):
+        self.responses = []
+
+    def loads(self, text, *args, **kwargs):
+        value = json.loads(text, *args, **kwargs)
+        self.responses.append((time.monotonic(), value))
+        return value
+
+    def __getattr__(self, name):
+        return getattr(json, name)
+
+    def of(self, query_id):
+        """The responses for query_id so far, with when they were read."""
+        return [(at, r) for at, r in list(self.responses) if isinstance(r, dict) and r.get("id") == query_id]
+
+
+def test_terminate_stops_a_long_search(katrain, engine, monkeypatch):
+    seen = ResponsesSeen()
+    monkeypatch.setattr("katrain.core.engine.json", seen)
     game = Game(katrain, engine, move_tree=KaTrainSGF.parse_sgf(MIDGAME_SGF))
     node = game.current_node
-    wait_until(katrain, engine, lambda: node.analysis_complete, 60, "the first analysis of the position")
+    wait_until(katrain, engine, lambda: node.analysis_complete, ANSWER_TIMEOUT_S, "the first analysis of the position")
 
     # KaTrain's pondering: maxVisits 10,000,000 with reports every 0.25 s,
     # stopped by stop_pondering(), which sends {"action": "terminate"} and
@@ -201,10 +231,18 @@ def test_terminate_stops_a_long_search(katrain, engine):
         results.append((time.monotonic(), partial, analysis["rootInfo"]["visits"]))
 
     engine.request_analysis(node, callback=record, ponder=True, time_limit=False)
-    wait_until(katrain, engine, lambda: engine.ponder_query is not None, 10, "the pondering query to be sent")
+    wait_until(
+        katrain, engine, lambda: engine.ponder_query is not None, ANSWER_TIMEOUT_S, "the pondering query to be sent"
+    )
     ponder_id = engine.ponder_query["id"]
     assert engine.ponder_query["maxVisits"] >= 1_000_000
-    wait_until(katrain, engine, lambda: len([r for r in results if r[1]]) >= 2, 30, "two reports during the search")
+    wait_until(
+        katrain,
+        engine,
+        lambda: len([r for r in results if r[1]]) >= 2,
+        ANSWER_TIMEOUT_S,
+        "two reports during the search",
+    )
     time.sleep(max(0.0, SEARCH_BEFORE_STOP_S - (time.monotonic() - results[0][0])))
     assert not any(not partial for _, partial, _ in results), "the long search ended by itself"
     last_partial_visits = results[-1][2]
@@ -215,20 +253,27 @@ def test_terminate_stops_a_long_search(katrain, engine):
         katrain,
         engine,
         lambda: any(not partial for _, partial, _ in results),
-        TERMINATE_BOUND_S,
+        ANSWER_TIMEOUT_S,
         f"the final response of the terminated query {ponder_id}",
     )
     final_at, _, final_visits = next(r for r in results if not r[1])
     print(f"final response {final_at - stopped_at:.2f} s after the terminate, {final_visits} visits")
+    # It ended by the terminate, not by its visit limit, with every visit reported before.
     assert final_visits >= last_partial_visits
     assert final_visits < 1_000_000
-    wait_until(katrain, engine, engine.is_idle, 5, "KaTrain's engine to have no queries left")
+    wait_until(katrain, engine, engine.is_idle, ANSWER_TIMEOUT_S, "KaTrain's engine to have no queries left")
 
     # Nothing arrives for it afterwards, and the engine answers a new query.
     count = len(results)
     after = []
     engine.request_analysis(node, callback=lambda a, partial: after.append((partial, a)), visits=2)
-    wait_until(katrain, engine, lambda: any(not p for p, _ in after), 30, "the answer to a query sent after the terminate")
+    wait_until(
+        katrain,
+        engine,
+        lambda: any(not p for p, _ in after),
+        ANSWER_TIMEOUT_S,
+        "the answer to a query sent after the terminate",
+    )
     final = next(a for p, a in after if not p)
     assert final["rootInfo"]["visits"] >= 1 and final["moveInfos"]
     assert len(results) == count
@@ -236,27 +281,50 @@ def test_terminate_stops_a_long_search(katrain, engine):
     assert not late, f"{len(late)} responses for {ponder_id} came after its final one"
 
     # KaTrain's "stop" (analyze_extra): terminates every query and drops
-    # their results (KaTrain logs each dropped one). The reports, one every
-    # 0.25 s while the search runs, must cease, and the engine answer again.
+    # their results (KaTrain logs each dropped one). The search must end with
+    # its one final response, nothing for it after that, and the engine
+    # answer again.
     game.analyze_extra("ponder")
-    wait_until(katrain, engine, lambda: engine.ponder_query is not None, 10, "the second pondering query to be sent")
+    wait_until(
+        katrain,
+        engine,
+        lambda: engine.ponder_query is not None,
+        ANSWER_TIMEOUT_S,
+        "the second pondering query to be sent",
+    )
     second_id = engine.ponder_query["id"]
     visits_before = node.root_visits
     wait_until(
-        katrain, engine, lambda: node.root_visits > visits_before, 30, "a report from the second pondering query"
+        katrain,
+        engine,
+        lambda: node.root_visits > visits_before,
+        ANSWER_TIMEOUT_S,
+        "a report from the second pondering query",
     )
+    stopped_at = time.monotonic()
     game.analyze_extra("stop")
 
-    def dropped():
-        return sum(f"Query result {second_id} discarded" in line for line in list(katrain.lines))
+    def final_index():
+        return next((i for i, (_, r) in enumerate(seen.of(second_id)) if r.get("isDuringSearch") is False), None)
 
-    time.sleep(TERMINATE_BOUND_S)
-    dropped_by_bound = dropped()
-    time.sleep(1.0)
-    assert dropped() == dropped_by_bound, f"{second_id} still reports {TERMINATE_BOUND_S + 1} s after KaTrain's stop"
+    wait_until(
+        katrain,
+        engine,
+        lambda: final_index() is not None,
+        ANSWER_TIMEOUT_S,
+        f"the final response of {second_id} after KaTrain's stop",
+    )
+    final_at, final = seen.of(second_id)[final_index()]
+    print(f"{second_id}: final response {final_at - stopped_at:.2f} s after KaTrain's stop, "
+          f"{final['rootInfo']['visits']} visits")
+    assert final["rootInfo"]["visits"] < 1_000_000
     again = []
     engine.request_analysis(node, callback=lambda a, partial: again.append(partial), visits=2)
-    wait_until(katrain, engine, lambda: False in again, 30, "the answer to a query sent after KaTrain's stop")
+    wait_until(
+        katrain, engine, lambda: False in again, ANSWER_TIMEOUT_S, "the answer to a query sent after KaTrain's stop"
+    )
+    later = [r for _, r in seen.of(second_id)[final_index() + 1:]]
+    assert not later, f"{len(later)} responses for {second_id} after its final one: {later[:2]}"
     assert not katrain.errors, katrain.errors
 
 
@@ -265,12 +333,12 @@ def test_alternatives_and_region_of_interest_avoid_moves(katrain, engine):
     (untilDepth 1): the engine's candidates must keep out of them."""
     game = Game(katrain, engine, move_tree=KaTrainSGF.parse_sgf(MIDGAME_SGF))
     node = game.current_node
-    wait_until(katrain, engine, lambda: node.analysis_complete, 60, "the first analysis of the position")
+    wait_until(katrain, engine, lambda: node.analysis_complete, ANSWER_TIMEOUT_S, "the first analysis of the position")
 
     def ask(**kwargs):
         answers = []
         engine.request_analysis(node, callback=lambda a, partial: answers.append((partial, a)), **kwargs)
-        wait_until(katrain, engine, lambda: any(not p for p, _ in answers), 60, f"an answer to {kwargs}")
+        wait_until(katrain, engine, lambda: any(not p for p, _ in answers), ANSWER_TIMEOUT_S, f"an answer to {kwargs}")
         return next(a for p, a in answers if not p)
 
     avoided = set(node.analysis["moves"])

@@ -10,7 +10,7 @@ import re
 import subprocess
 
 import pytest
-from conftest import EngineUnavailable, engine_command  # noqa: F401 - same checks as the engine tests
+from conftest import EngineUnavailable, engine_command, scaled  # noqa: F401 - same checks as the engine tests
 
 from katrain.core.game import KaTrainSGF
 
@@ -48,7 +48,7 @@ def review(tmp_path):
         ],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=scaled(600),  # a hang guard: the review takes seconds
     )
     assert done.returncode == 0, done.stderr
     return out

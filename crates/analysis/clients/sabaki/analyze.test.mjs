@@ -5,7 +5,9 @@
 // stops it: by sending another command (`protocol_version`).
 //
 // Needs TENGEN_BIN (the tengen binary) and TENGEN_KATAGO_MODEL (a KataGo
-// network, .bin.gz); without them every test fails.
+// network, .bin.gz); without them every test fails. The waits only guard
+// against a hang: they scale with TENGEN_TEST_TIME_SCALE (time-scale.mjs),
+// and how long the stop took is reported, not asserted.
 
 import assert from 'node:assert/strict'
 import {existsSync, accessSync, constants} from 'node:fs'
@@ -14,6 +16,7 @@ import {test} from 'node:test'
 import gtp from '@sabaki/gtp'
 
 import {Board, parseInfoLine, parseVertex, sabakiWinratePercent} from './analysis-lines.mjs'
+import {scaled} from './time-scale.mjs'
 
 const {Controller, ControllerStateTracker} = gtp
 
@@ -29,10 +32,13 @@ const HISTORY = [
   ['W', 'G5'],
 ]
 const INTERVAL_CS = 10 // Sabaki's analysis interval, in centiseconds
-const REPORTS = 5 // info lines to read before stopping
-const REPORTS_TIMEOUT_MS = 30_000
-const STOP_TIMEOUT_MS = 5_000 // from sending protocol_version to its answer
-const TEST_TIMEOUT_MS = 90_000
+const REPORTS = 5 // info lines to read before stopping, the search grown between them
+// Hang guards, generous: a debug build that loads the network on a busy
+// machine is slow, and a hang fails all the same.
+const ANSWER_TIMEOUT_MS = scaled(120_000) // an answer to a command, the end of a stopped analysis
+const REPORTS_TIMEOUT_MS = scaled(120_000)
+const GENMOVE_TIMEOUT_MS = scaled(300_000)
+const TEST_TIMEOUT_MS = scaled(600_000)
 
 function engineCommand() {
   let bin = process.env.TENGEN_BIN
@@ -68,13 +74,14 @@ async function startEngine(t, history) {
   let stderr = []
   controller.on('stderr', ({content}) => stderr.push(content))
   t.after(async () => {
-    await controller.stop(3000)
+    // Sabaki's quit, then a kill if the engine has not ended by then.
+    await controller.stop(scaled(10_000))
   })
   let tracker = new ControllerStateTracker(controller)
   controller.start()
   let answers = {}
   for (let name of ['name', 'version', 'protocol_version', 'list_commands']) {
-    let response = await withTimeout(controller.sendCommand({name}), 30_000, name)
+    let response = await withTimeout(controller.sendCommand({name}), ANSWER_TIMEOUT_MS, name)
     assert.equal(response.error, false, `${name}: ${response.content}`)
     answers[name] = response.content
   }
@@ -89,7 +96,7 @@ async function startEngine(t, history) {
       boardsize: [SIZE, SIZE],
       history: history.map(([colour, vertex]) => ({name: 'play', args: [colour, vertex]})),
     }),
-    30_000,
+    ANSWER_TIMEOUT_MS,
     'syncing the position'
   )
   assert.deepEqual(
@@ -105,9 +112,16 @@ function boardAfter(history) {
   return board
 }
 
+// The visits of a report's candidates, together.
+function visitsOf(line) {
+  return parseInfoLine(line).candidates.reduce((sum, {fields}) => sum + (+fields.visits || 0), 0)
+}
+
 // Sends an analysis command through the tracker's queue, as Sabaki does,
-// collects its info lines until `reports` have arrived, then stops it with
-// protocol_version (Sabaki's sendAbort). Returns the info lines and timings.
+// collects its info lines until `reports` have arrived and the search has
+// grown since the first (however slow the machine, a live search grows),
+// then stops it with protocol_version (Sabaki's sendAbort). Returns the info
+// lines and how long the stop took, for the log.
 async function analyseAndStop({controller, tracker, stderr}, command, reports = REPORTS) {
   let infoLines = []
   let otherLines = []
@@ -116,7 +130,7 @@ async function analyseAndStop({controller, tracker, stderr}, command, reports = 
   let done = tracker.queueCommand(command, ({line}) => {
     if (line.startsWith('info ')) {
       infoLines.push(line)
-      if (infoLines.length >= reports) enough()
+      if (infoLines.length >= reports && visitsOf(line) > visitsOf(infoLines[0])) enough()
     } else if (line.trim() !== '') {
       otherLines.push(line)
     }
@@ -124,13 +138,15 @@ async function analyseAndStop({controller, tracker, stderr}, command, reports = 
   await withTimeout(
     enoughArrived,
     REPORTS_TIMEOUT_MS,
-    `${reports} info lines from '${command.name} ${command.args.join(' ')}' (got ${infoLines.length}; stderr: ${stderr.slice(-5).join(' | ')})`
+    `${reports} info lines from '${command.name} ${command.args.join(' ')}', the search growing ` +
+      `(got ${infoLines.length}, visits ${infoLines.slice(0, 1).concat(infoLines.slice(-1)).map(visitsOf).join(' then ')}; ` +
+      `stderr: ${stderr.slice(-5).join(' | ')})`
   )
   assert.ok(controller.busy, 'the analysis ended before it was stopped')
   let stoppedAt = Date.now()
   let abort = controller.sendCommand({name: 'protocol_version'})
-  let response = await withTimeout(done, STOP_TIMEOUT_MS, `the end of '${command.name}' after protocol_version`)
-  let answer = await withTimeout(abort, STOP_TIMEOUT_MS, 'the answer to protocol_version')
+  let response = await withTimeout(done, ANSWER_TIMEOUT_MS, `the end of '${command.name}' after protocol_version`)
+  let answer = await withTimeout(abort, ANSWER_TIMEOUT_MS, 'the answer to protocol_version')
   let stopMs = Date.now() - stoppedAt
   assert.equal(response.error, false, `${command.name} answered an error: ${response.content}`)
   assert.equal(answer.error, false)
@@ -140,7 +156,7 @@ async function analyseAndStop({controller, tracker, stderr}, command, reports = 
     [],
     `lines other than '=' and info lines in the answer to ${command.name}`
   )
-  let name = await withTimeout(controller.sendCommand({name: 'name'}), STOP_TIMEOUT_MS, 'name after the analysis')
+  let name = await withTimeout(controller.sendCommand({name: 'name'}), ANSWER_TIMEOUT_MS, 'name after the analysis')
   assert.equal(name.error, false)
   assert.ok(name.content.length > 0)
   return {infoLines, stopMs}
@@ -247,7 +263,7 @@ test('kata-genmove_analyze reports, then plays a legal move the tracker records'
       if (line.startsWith('info ')) infoLines.push(line)
       else if (line.startsWith('play ')) played = line.slice('play '.length).trim()
     }),
-    60_000,
+    GENMOVE_TIMEOUT_MS,
     'kata-genmove_analyze'
   )
   assert.equal(response.error, false, response.content)
@@ -260,7 +276,7 @@ test('kata-genmove_analyze reports, then plays a legal move the tracker records'
     (async () => {
       while (engine.tracker.state.history.length < HISTORY.length + 1) await new Promise(r => setTimeout(r, 20))
     })(),
-    STOP_TIMEOUT_MS,
+    ANSWER_TIMEOUT_MS,
     'the tracker to record the move'
   )
   assert.deepEqual(engine.tracker.state.history.at(-1).args, ['B', played.toUpperCase()])

@@ -18,6 +18,8 @@ import {fileURLToPath} from 'node:url'
 
 import sgf from '@sabaki/sgf'
 
+import {scaled} from './time-scale.mjs'
+
 const HERE = fileURLToPath(new URL('.', import.meta.url))
 const RECORD = resolve(
   HERE,
@@ -36,7 +38,7 @@ function moves(nodes) {
   return nodes.filter((n) => n.data.B || n.data.W).map((n) => (n.data.B ? 'B' + n.data.B[0] : 'W' + n.data.W[0]))
 }
 
-test('Sabaki reads the win rate, the score lead and the comments of a review', {timeout: 300_000}, () => {
+test('Sabaki reads the win rate, the score lead and the comments of a review', {timeout: scaled(900_000)}, () => {
   let bin = process.env.TENGEN_BIN
   let model = process.env.TENGEN_KATAGO_MODEL
   assert.ok(bin && existsSync(bin), `TENGEN_BIN (the tengen binary) is needed: ${bin}`)
@@ -44,8 +46,10 @@ test('Sabaki reads the win rate, the score lead and the comments of a review', {
   let dir = mkdtempSync(join(tmpdir(), 'tengen-review-sabaki-'))
   try {
     let out = join(dir, 'reviewed.sgf')
+    // Bounded: a synchronous call that hung would stop the test's own timeout too.
     execFileSync(bin, ['review', RECORD, '--model', model, '--visits', '3', '-o', out], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: scaled(600_000),
     })
     let [original] = sgf.parse(readFileSync(RECORD, 'utf8'))
     let text = readFileSync(out, 'utf8')

@@ -15,6 +15,7 @@ use serde_json::Value;
 use tengen_analysis::{settings, Engine, EngineSettings, Output};
 use tengen_katago::network::Network;
 use tengen_katago::reference::model_path;
+pub use tengen_testing::answer_guard;
 
 /// The network, loaded once for every test of the binary.
 pub fn network() -> Arc<Network> {
@@ -104,10 +105,11 @@ impl Running {
         }
     }
 
-    /// The next response, which must come within a minute.
+    /// The next response; a hang fails after [`answer_guard`].
     pub fn expect(&self) -> Value {
-        self.next(Duration::from_secs(60))
-            .expect("a response within a minute")
+        let guard = answer_guard();
+        self.next(guard)
+            .unwrap_or_else(|| panic!("no response within {guard:?} (a hang)"))
             .1
     }
 
@@ -147,7 +149,7 @@ impl Drop for Running {
     fn drop(&mut self) {
         if self.server.is_some() && !std::thread::panicking() {
             self.send(r#"{"id":"end","action":"terminate_all"}"#);
-            self.close(Duration::from_secs(30));
+            self.close(answer_guard());
         }
     }
 }
