@@ -382,7 +382,7 @@ impl Engine {
     /// Searches one position and sends its responses.
     fn search(&self, task: &Task) {
         let query = &*task.query;
-        let game = &query::go_on(task.game.clone());
+        let game = &task.game.clone().going_on();
         if task.stop.load(Ordering::Relaxed) {
             self.output
                 .send(&response::no_results(&query.id, task.turn));
@@ -391,7 +391,7 @@ impl Engine {
         let search_number = self.searches.fetch_add(1, Ordering::Relaxed) as u64;
         let settings = &query.settings;
         let eval = KataGoEvalSettings {
-            seed: self.settings.seed ^ search_number.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+            seed: tengen_core::stream_seed(self.settings.seed, search_number),
             fixed_symmetry: (!self.settings.nn_randomize).then_some(0),
             playout_doubling_advantage: (settings.playout_doubling_advantage != 0.0).then_some((
                 settings.playout_doubling_player.unwrap_or(game.to_move()),

@@ -456,26 +456,24 @@ fn parse_query(
     wanted.sort_unstable();
     wanted.dedup();
     let mut games: Vec<(usize, Game)> = Vec::with_capacity(wanted.len());
-    let mut game = start;
-    for turn in 0..=moves.len() {
-        if wanted.binary_search(&turn).is_ok() {
-            games.push((turn, game.clone()));
-        }
-        let Some(&(color, mv)) = moves.get(turn) else {
-            break;
-        };
-        game = go_on(game);
-        game.play_as(color, mv).map_err(|e| {
+    start
+        .replay(&moves, |turn, game| {
+            if wanted.binary_search(&turn).is_ok() {
+                games.push((turn, game.clone()));
+            }
+        })
+        .map_err(|e| {
             fields.error(
                 "moves",
                 format!(
-                    "move {turn} ({} {}) is illegal: {e}",
-                    color.letter(),
-                    size.gtp(mv)
+                    "move {} ({} {}) is illegal: {}",
+                    e.index,
+                    e.color.letter(),
+                    size.gtp(e.mv),
+                    e.reason
                 ),
             )
         })?;
-    }
     let positions = turns
         .iter()
         .zip(&priorities)
@@ -579,18 +577,6 @@ fn parse_query(
         first_report,
         warnings,
     })
-}
-
-/// The game, or after two passes the same position with the game going on:
-/// a record may go on after both players passed (a dispute, a resumed
-/// game), and a finished position is still analysed, as KataGo analyses
-/// it. The moves before are then hidden from the position's history.
-pub fn go_on(game: Game) -> Game {
-    if game.is_over() {
-        Game::from_position(game.board().clone(), game.to_move(), *game.rules())
-    } else {
-        game
-    }
 }
 
 fn parse_filter(size: BoardSize, item: &Value, allow: bool) -> Result<MoveFilter, String> {

@@ -24,8 +24,9 @@ pub fn fresh_seed() -> u64 {
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    // The golden-ratio multiplier spreads consecutive counts over all bits.
-    nanos ^ u64::from(std::process::id()).rotate_left(32) ^ call.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    // Consecutive calls are streams of the time and process: different in
+    // many bits.
+    tengen_core::stream_seed(nanos ^ u64::from(std::process::id()).rotate_left(32), call)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use tengen_core::{Action, Game, Move};
+use tengen_core::{Game, Move};
 
 /// A game's positions as one query.
 pub struct GameQuery {
@@ -40,11 +40,9 @@ pub fn game_query(game: &Game, turns: Option<usize>) -> GameQuery {
         }
     }
     let moves: Vec<String> = game
-        .history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some(format!(r#"["{}","{}"]"#, color.letter(), size.gtp(mv))),
-            Action::Resign => None,
-        })
+        .moves()
+        .into_iter()
+        .map(|(color, mv)| format!(r#"["{}","{}"]"#, color.letter(), size.gtp(mv)))
         .take(turns.unwrap_or(usize::MAX))
         .collect();
     let komi = game.rules().komi;

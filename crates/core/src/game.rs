@@ -72,6 +72,27 @@ impl fmt::Display for IllegalMove {
 
 impl std::error::Error for IllegalMove {}
 
+/// A move of a record that cannot be replayed ([`Game::replay`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// The move's index in the record, from 0.
+    pub index: usize,
+    /// Who played it.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// Why it is illegal there.
+    pub reason: IllegalMove,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "move {} is illegal: {}", self.index + 1, self.reason)
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
 /// One turn of the history, with what is needed to take it back.
 #[derive(Clone, Debug)]
 struct Turn {
@@ -221,6 +242,27 @@ impl Game {
             Action::Move(mv) => Some((t.color, mv)),
             Action::Resign => None,
         })
+    }
+
+    /// The moves of the history, in order (a resignation is not a move):
+    /// the game's record, which [`Game::start`] and [`Game::replay`] play
+    /// back.
+    pub fn moves(&self) -> Vec<(Color, Move)> {
+        self.turns
+            .iter()
+            .filter_map(|t| match t.action {
+                Action::Move(mv) => Some((t.color, mv)),
+                Action::Resign => None,
+            })
+            .collect()
+    }
+
+    /// A game at this one's start: its initial board and rules, the side
+    /// that made the first turn to move (the side to move now where there
+    /// was none).
+    pub fn start(&self) -> Game {
+        let first = self.turns.first().map_or(self.to_move, |t| t.color);
+        Game::from_position(self.initial_board().clone(), first, self.rules)
     }
 
     /// The board before the first turn (setup and handicap stones only).
@@ -505,6 +547,44 @@ impl Game {
         self.to_move = !color;
         self.record_position();
         Ok(())
+    }
+
+    /// This game, or, where it is over, a fresh game from its position with
+    /// the same side to move: what a record that goes on after two passes
+    /// (a dispute, a review past the end) is played from, as KataGo's
+    /// analysis plays it.
+    pub fn going_on(self) -> Game {
+        if self.is_over() {
+            Game::from_position(self.board.clone(), self.to_move, self.rules)
+        } else {
+            self
+        }
+    }
+
+    /// Plays a record's `moves` from this game, each by its own colour, the
+    /// game going on where it has ended ([`Game::going_on`]). `visit(turn,
+    /// game)` sees the game before each move (turn 0 is this game) and after
+    /// the last (turn `moves.len()`); the game after the last is returned.
+    /// A record with an illegal move is refused as a whole: the first one
+    /// and why.
+    pub fn replay(
+        self,
+        moves: &[(Color, Move)],
+        mut visit: impl FnMut(usize, &Game),
+    ) -> Result<Game, ReplayError> {
+        let mut game = self;
+        for (index, &(color, mv)) in moves.iter().enumerate() {
+            visit(index, &game);
+            game = game.going_on();
+            game.play_as(color, mv).map_err(|reason| ReplayError {
+                index,
+                color,
+                mv,
+                reason,
+            })?;
+        }
+        visit(moves.len(), &game);
+        Ok(game)
     }
 
     /// The side to move resigns.

@@ -47,13 +47,13 @@ pub use agent::{
 };
 pub use board::{Board, ConsistencyError, EyeTest, Removals, SetupError};
 pub use color::{ByColor, Color};
-pub use game::{Action, Game, IllegalMove};
+pub use game::{Action, Game, IllegalMove, ReplayError};
 pub use handicap::{fixed_handicap_points, max_fixed_handicap};
 pub use katago_rules::KATAGO_NAMES;
 pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
 pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
-pub use rng::{splitmix64, Rng};
+pub use rng::{mix64, splitmix64, stream_seed, Rng, GOLDEN_GAMMA};
 pub use rules::{
     HandicapBonus, KoRule, Rules, RulesError, Scoring, SuicideRule, Tax, Variant, PRESETS,
 };

@@ -8,14 +8,33 @@ pub struct Rng {
     state: u64,
 }
 
+/// 2⁶⁴ divided by the golden ratio, odd: SplitMix64's step between states.
+/// Multiplying consecutive counts by it spreads them over all 64 bits, which
+/// is how a seed is split into independent streams ([`stream_seed`]).
+pub const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
 /// SplitMix64's output for the state `x`: a well-spread 64-bit value for
 /// each input (nearby inputs give unrelated outputs), used to scramble
-/// seeds and to make hash keys without a table.
-pub fn splitmix64(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+/// seeds and to make hash keys without a table. A sequence steps its state
+/// by [`GOLDEN_GAMMA`] between calls.
+pub const fn splitmix64(x: u64) -> u64 {
+    mix64(x.wrapping_add(GOLDEN_GAMMA))
+}
+
+/// SplitMix64's finaliser (Stafford's variant 13): every input bit moves
+/// about half of the output bits.
+pub const fn mix64(x: u64) -> u64 {
+    let mut z = x;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// The seed of stream `stream` of `seed`: a search's turn, an epoch, a
+/// worker. Streams 0, 1, 2, ... of one seed differ in many bits, and stream
+/// 0 is the seed itself.
+pub const fn stream_seed(seed: u64, stream: u64) -> u64 {
+    seed ^ stream.wrapping_mul(GOLDEN_GAMMA)
 }
 
 impl Rng {

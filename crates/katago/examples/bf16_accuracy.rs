@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tengen_core::{Action, Game};
+use tengen_core::Game;
 use tengen_katago::forward::{
     set_bf16_emulation, Bf16Emulation, Bf16Rounding, Features, Kernel, Unit,
 };
@@ -80,32 +80,22 @@ fn positions_from(dir: &Path, extensions: &[&str], wanted: usize) -> Vec<Game> {
         let Ok(record) = tengen_sgf::read_game_bytes(&bytes) else {
             continue;
         };
-        let moves: Vec<_> = record
-            .game
-            .history()
-            .filter_map(|(color, action)| match action {
-                Action::Move(mv) => Some((color, mv)),
-                Action::Resign => None,
-            })
-            .collect();
-        let Some(&(first, _)) = moves.first() else {
+        let moves = record.game.moves();
+        if moves.is_empty() {
             continue;
-        };
-        let mut game = Game::from_position(
-            record.game.initial_board().clone(),
-            first,
-            *record.game.rules(),
-        );
-        for (i, &(color, mv)) in moves.iter().enumerate() {
-            if i > 0 && i % 10 == 0 {
-                games.push(game.clone());
-                if games.len() == wanted {
-                    return games;
+        }
+        // The positions before each 10th move; a record is read as a
+        // legal game, so its replay cannot fail.
+        let _ = record
+            .game
+            .start()
+            .replay(&moves[..moves.len() - 1], |turn, game| {
+                if turn > 0 && turn % 10 == 0 && games.len() < wanted {
+                    games.push(game.clone());
                 }
-            }
-            if game.play_as(color, mv).is_err() {
-                break;
-            }
+            });
+        if games.len() == wanted {
+            return games;
         }
     }
     games

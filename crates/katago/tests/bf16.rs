@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use tengen_core::{Action, Game};
+use tengen_core::Game;
 use tengen_katago::forward::{bf16_emulation, set_bf16_emulation, Bf16Emulation};
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
@@ -17,26 +17,17 @@ fn positions() -> Vec<Game> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../gtp/tests/data/finished/mcts-vs-gnugo-level10-9x9/game-0001.sgf");
     let record = tengen_sgf::read_game(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let moves: Vec<_> = record
-        .game
-        .history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some((color, mv)),
-            Action::Resign => None,
-        })
-        .collect();
-    let mut game = Game::from_position(
-        record.game.initial_board().clone(),
-        moves[0].0,
-        *record.game.rules(),
-    );
+    let moves = record.game.moves();
     let mut games = Vec::new();
-    for (i, &(color, mv)) in moves.iter().enumerate() {
-        if i % 8 == 0 {
-            games.push(game.clone());
-        }
-        game.play_as(color, mv).unwrap();
-    }
+    record
+        .game
+        .start()
+        .replay(&moves[..moves.len() - 1], |turn, game| {
+            if turn % 8 == 0 {
+                games.push(game.clone());
+            }
+        })
+        .unwrap();
     games
 }
 

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use tengen_core::{Action, Game};
+use tengen_core::Game;
 use tengen_katago::forward::{Bf16Rounding, Features, Kernel, Precision, Unit};
 use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
@@ -25,25 +25,16 @@ fn positions(dir: &Path, records: usize, step: usize) -> Vec<Game> {
     let mut games = Vec::new();
     for file in files.into_iter().take(records) {
         let record = tengen_sgf::read_game(&std::fs::read_to_string(file).unwrap()).unwrap();
-        let moves: Vec<_> = record
+        let moves = record.game.moves();
+        record
             .game
-            .history()
-            .filter_map(|(color, action)| match action {
-                Action::Move(mv) => Some((color, mv)),
-                Action::Resign => None,
+            .start()
+            .replay(&moves[..moves.len() - 1], |turn, game| {
+                if turn % step == step / 2 {
+                    games.push(game.clone());
+                }
             })
-            .collect();
-        let mut game = Game::from_position(
-            record.game.initial_board().clone(),
-            moves[0].0,
-            *record.game.rules(),
-        );
-        for (i, &(color, mv)) in moves.iter().enumerate() {
-            if i % step == step / 2 {
-                games.push(game.clone());
-            }
-            game.play_as(color, mv).unwrap();
-        }
+            .unwrap();
     }
     games
 }

@@ -272,7 +272,7 @@ impl Evaluator for RolloutEvaluator {
     }
 
     fn fork(&self, stream: u64) -> Self {
-        let seed = self.rng.clone().next_u64() ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let seed = tengen_core::stream_seed(self.rng.clone().next_u64(), stream);
         RolloutEvaluator::new(self.policy.clone(), seed).with_margin_weight(self.margin_weight)
     }
 }

@@ -94,7 +94,7 @@ impl<E: PositionEvaluator> CachedEvaluator<E> {
         if cache.capacity == 0 {
             return run(positions);
         }
-        let salt = self.salt.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let salt = tengen_core::stream_seed(0, self.salt);
         let keys: Vec<u64> = positions
             .iter()
             .map(|g| input_key(g, root) ^ salt)

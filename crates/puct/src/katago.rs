@@ -163,11 +163,11 @@ impl KataGoEvaluator {
         }
         // SplitMix64 over the draw counter: reproducible from the seed,
         // independent between positions.
-        let mut state = draw.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ self.settings.seed;
+        let mut state = tengen_core::stream_seed(self.settings.seed, draw);
         (0..count)
             .map(|_| {
                 let z = tengen_core::splitmix64(state);
-                state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                state = state.wrapping_add(tengen_core::GOLDEN_GAMMA);
                 (z % 8) as u8
             })
             .collect()

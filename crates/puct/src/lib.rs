@@ -211,8 +211,8 @@ impl<E: PositionEvaluator> PuctBot<E> {
         let mut tree = self.take_tree(game);
         let mut config = self.config.clone();
         // Each turn of a game draws its own noise.
-        config.noise_seed = self.config.noise_seed
-            ^ (game.turn_count() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        config.noise_seed =
+            tengen_core::stream_seed(self.config.noise_seed, game.turn_count() as u64 + 1);
         let size = game.size();
         let to_move = game.to_move();
         let mut report = report;

@@ -47,15 +47,6 @@ pub fn mirror_of(size: BoardSize, mv: Move) -> Move {
     }
 }
 
-fn moves_of(game: &Game) -> Vec<(Color, Move)> {
-    game.history()
-        .filter_map(|(color, action)| match action {
-            tengen_core::Action::Move(mv) => Some((color, mv)),
-            tengen_core::Action::Resign => None,
-        })
-        .collect()
-}
-
 impl Mirror {
     /// Whether the opponent of the side to move in `game` has been
     /// mirroring: most of its moves, many of its recent ones and its last
@@ -63,7 +54,7 @@ impl Mirror {
     pub fn detect(game: &Game) -> Option<Mirror> {
         let size = game.size();
         let root = game.to_move();
-        let moves = moves_of(game);
+        let moves = game.moves();
         let (mut count, mut total) = (0.0f64, 0.0f64);
         let (mut recent, mut recent_total) = (0.0f64, 0.0f64);
         let mut last_mirrors = false;
@@ -154,7 +145,8 @@ impl Mirror {
     /// reply of the mirroring side reflects the move before, leaving out
     /// the last `skip_recent` moves.
     pub fn holds(&self, game: &Game, skip_recent: usize) -> bool {
-        let after: Vec<Move> = moves_of(game)
+        let after: Vec<Move> = game
+            .moves()
             .into_iter()
             .skip(self.root_turns)
             .map(|(_, mv)| mv)

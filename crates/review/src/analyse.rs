@@ -10,10 +10,10 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Map, Value};
-use tengen_analysis::query::{go_on, Include, Position, Query};
+use tengen_analysis::query::{Include, Position, Query};
 use tengen_analysis::settings::{ReportAs, SearchSettings};
 use tengen_analysis::{Engine, EngineSettings, Output, Workers};
-use tengen_core::{Action, BoardSize, Color, Game, Move};
+use tengen_core::{BoardSize, Color, Game, Move};
 use tengen_katago::network::Network;
 
 use crate::error::ReviewError;
@@ -202,36 +202,19 @@ impl Drop for Analyser {
 /// restart of its history are not its turns). A game that goes on after
 /// two passes goes on here too.
 pub fn positions(game: &Game) -> Result<Vec<Game>, ReviewError> {
-    let moves = moves(game);
+    let moves = game.moves();
     if moves.is_empty() {
         return Err(ReviewError::NoMoves);
     }
-    let first = moves[0].0;
-    let mut current = Game::from_position(game.initial_board().clone(), first, *game.rules());
     let mut games = Vec::with_capacity(moves.len() + 1);
-    for (index, &(color, mv)) in moves.iter().enumerate() {
-        games.push(current.clone());
-        current = go_on(current);
-        current
-            .play_as(color, mv)
-            .map_err(|reason| ReviewError::IllegalMove {
-                number: index + 1,
-                mv: format!("{} {}", color.letter(), game.size().gtp(mv)),
-                reason: reason.to_string(),
-            })?;
-    }
-    games.push(current);
+    game.start()
+        .replay(&moves, |_, position| games.push(position.clone()))
+        .map_err(|e| ReviewError::IllegalMove {
+            number: e.index + 1,
+            mv: format!("{} {}", e.color.letter(), game.size().gtp(e.mv)),
+            reason: e.reason.to_string(),
+        })?;
     Ok(games)
-}
-
-/// The moves of `game`'s history (a resignation is not a move).
-pub fn moves(game: &Game) -> Vec<(Color, Move)> {
-    game.history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some((color, mv)),
-            Action::Resign => None,
-        })
-        .collect()
 }
 
 /// Waits for the final response of every turn.

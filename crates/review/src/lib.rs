@@ -44,7 +44,7 @@ pub fn check(record: &Record, max_side: usize) -> Result<(), ReviewError> {
             max: max_side,
         });
     }
-    if analyse::moves(&record.game).is_empty() {
+    if record.game.moves().is_empty() {
         return Err(ReviewError::NoMoves);
     }
     Ok(())
@@ -61,7 +61,7 @@ pub fn review_record(
 ) -> Result<(GameReview, String), ReviewError> {
     check(record, tengen_katago::network::MAX_BOARD_SIDE)?;
     let positions = analyser.analyse(&record.game, done)?;
-    let review = GameReview::new(&analyse::moves(&record.game), positions);
+    let review = GameReview::new(&record.game.moves(), positions);
     let text = annotate(record, &review, reviewer);
     Ok((review, text))
 }

@@ -79,14 +79,14 @@ fn a_reviewed_record_carries_the_analysis_of_every_position() {
     let (review, text) =
         tengen_review::review_record(&analyser, &record, &reviewer(4), &mut |n| reports.push(n))
             .unwrap();
-    let moves = tengen_review::analyse::moves(&record.game);
+    let moves = record.game.moves();
     assert_eq!(review.positions.len(), moves.len() + 1);
     assert_eq!(reports, (1..=moves.len() + 1).collect::<Vec<_>>());
 
     // Read back: the same game, and every position's numbers where
     // Sabaki and KaTrain look for them.
     let back = tengen_sgf::read_game(&text).unwrap();
-    assert_eq!(tengen_review::analyse::moves(&back.game), moves);
+    assert_eq!(back.game.moves(), moves);
     assert_eq!(back.info.result, record.info.result);
     let nodes = main_line(&back.tree);
     assert_eq!(nodes.len(), moves.len() + 1);

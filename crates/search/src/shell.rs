@@ -8,9 +8,7 @@
 use std::time::Duration;
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
-use tengen_core::{
-    Action, BoardSize, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings,
-};
+use tengen_core::{BoardSize, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings};
 
 use crate::time;
 
@@ -116,7 +114,7 @@ impl<T: Reroot> KeptTree<T> {
             self.kept = Some(Kept {
                 tree,
                 setup: SetupKey::of(game),
-                history: move_history(game),
+                history: game.moves(),
                 to_move: game.to_move(),
             });
         }
@@ -131,7 +129,7 @@ impl<T: Reroot> KeptTree<T> {
         if !self.reuse || kept.setup != SetupKey::of(game) {
             return None;
         }
-        let history = move_history(game);
+        let history = game.moves();
         if history.len() < kept.history.len() || history[..kept.history.len()] != kept.history[..] {
             return None;
         }
@@ -166,16 +164,6 @@ impl<T: Reroot> KeptTree<T> {
             self.kept = None;
         }
     }
-}
-
-/// The moves of `game` so far (a resignation is not a move).
-fn move_history(game: &Game) -> Vec<(Color, Move)> {
-    game.history()
-        .filter_map(|(color, action)| match action {
-            Action::Move(mv) => Some((color, mv)),
-            Action::Resign => None,
-        })
-        .collect()
 }
 
 /// When the next analysis report of a search is due.

@@ -222,7 +222,7 @@ fn common_size(data: &Dataset) -> Result<BoardSize, TrainError> {
 
 /// A seed for one epoch's random choices.
 fn epoch_seed(seed: u64, epoch: usize) -> u64 {
-    seed ^ (epoch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    tengen_core::stream_seed(seed, epoch as u64 + 1)
 }
 
 /// Trains a network, epoch by epoch.

@@ -517,11 +517,7 @@ async fn analyse(
         // After two passes the searches have nothing to explore: the
         // position on the board is analysed as a game going on, the same
         // side to move (as a search looks past a pass that ends the game).
-        let game = if game.is_over() {
-            Game::from_position(game.board().clone(), game.to_move(), *game.rules())
-        } else {
-            game
-        };
+        let game = game.going_on();
         let start = Instant::now();
         let enough = Cell::new(false);
         let mut last: Option<Analysis> = None;

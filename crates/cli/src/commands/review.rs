@@ -214,7 +214,7 @@ pub fn run(args: ReviewArgs) -> Result<()> {
 
 /// Positions of a record: one before each move and one after the last.
 fn record_positions(record: &Record) -> usize {
-    tengen_review::analyse::moves(&record.game).len() + 1
+    record.game.moves().len() + 1
 }
 
 /// `NAME-review.sgf` beside the record.

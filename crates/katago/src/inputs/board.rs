@@ -28,14 +28,12 @@ pub(crate) fn opp(pla: u8) -> u8 {
 /// A 64-bit key for a stone of `pla` at `loc` (SplitMix64 of the pair).
 #[inline]
 pub(crate) fn zobrist(loc: usize, pla: u8) -> u64 {
-    let mut z = (loc as u64)
+    let z = (loc as u64)
         .wrapping_mul(4)
         .wrapping_add(pla as u64)
         .wrapping_add(0x5851_f42d_4c95_7f2d)
-        .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+        .wrapping_mul(tengen_core::GOLDEN_GAMMA);
+    tengen_core::mix64(z)
 }
 
 /// The key of the player to move, for situational repetition.

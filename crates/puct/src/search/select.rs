@@ -157,7 +157,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     pub(super) fn next_uniform(&self) -> f64 {
         let state = self.noise_state.get();
         self.noise_state
-            .set(state.wrapping_add(0x9e37_79b9_7f4a_7c15));
+            .set(state.wrapping_add(tengen_core::GOLDEN_GAMMA));
         (splitmix64(state) >> 11) as f64 / (1u64 << 53) as f64
     }
 
