@@ -109,8 +109,9 @@ pub trait PositionEvaluator: Send + Sync {
     fn supports(&self, size: BoardSize) -> Result<(), String>;
     /// Name for logs and GTP.
     fn name(&self) -> &str;
-    /// The network's raw answer as text (see
-    /// [`Agent::raw_network_output`]); `None` if the evaluator has none.
+    /// The network's raw answer as text in KataGo's `kata-raw-nn` format
+    /// (what GTP's `kata-raw-nn` shows through `tengen_gtp`'s
+    /// `RawNetwork`); `None` if the evaluator has none.
     fn raw_output(
         &self,
         _game: &Game,
