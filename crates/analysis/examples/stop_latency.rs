@@ -15,89 +15,18 @@
 //! two threads as the tests run it. On a shared machine the figures move;
 //! quote the median with the CPU and the machine's load.
 
-use std::io::{BufReader, Write};
-use std::sync::mpsc::{channel, Receiver, Sender};
-use std::sync::Arc;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
-use tengen_analysis::{Engine, EngineSettings, Output};
-use tengen_katago::forward::Precision;
-use tengen_katago::reference::model_path;
-
-/// Lines written to it arrive, parsed, on a channel.
-struct Lines {
-    buffer: Vec<u8>,
-    sender: Sender<Value>,
-}
-
-impl Write for Lines {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.buffer.extend_from_slice(bytes);
-        while let Some(end) = self.buffer.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.buffer.drain(..=end).collect();
-            if let Ok(value) = serde_json::from_slice(&line) {
-                let _ = self.sender.send(value);
-            }
-        }
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// A search that would take hours, reporting every 50 ms.
 const LONG_QUERY: &str = r#"{"id":"long","moves":[["B","Q16"],["W","D4"]],"rules":"chinese","boardXSize":19,"boardYSize":19,"maxVisits":1000000000,"reportDuringSearchEvery":0.05}"#;
 
-/// Waits for a response that guards against a hang.
-const HANG: Duration = Duration::from_secs(600);
-
-/// An engine serving a pipe on a thread.
-struct Served {
-    input: Option<std::io::PipeWriter>,
-    responses: Receiver<Value>,
-    server: std::thread::JoinHandle<()>,
-}
-
-impl Served {
-    fn start(network: &Arc<tengen_katago::network::Network>, quit_without_waiting: bool) -> Served {
-        let (sender, responses) = channel();
-        let output = Arc::new(Output::new(Box::new(Lines {
-            buffer: Vec::new(),
-            sender,
-        })));
-        let engine = Engine::new(
-            EngineSettings::default(),
-            Arc::clone(network),
-            model_path(),
-            output,
-        );
-        let (reader, input) = std::io::pipe().expect("a pipe");
-        let server =
-            std::thread::spawn(move || engine.serve(BufReader::new(reader), quit_without_waiting));
-        Served {
-            input: Some(input),
-            responses,
-            server,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let input = self.input.as_mut().expect("input open");
-        writeln!(input, "{line}").expect("the engine reads its input");
-    }
-
-    fn next(&self) -> Value {
-        self.responses.recv_timeout(HANG).expect("a response")
-    }
-
-    /// Starts the long search and returns once it has reported.
-    fn start_long_search(&mut self) {
-        self.send(LONG_QUERY);
-        while self.next()["isDuringSearch"] != true {}
-    }
+/// Starts the long search and returns once it has reported.
+fn start_long_search(engine: &mut common::Running) {
+    engine.send(LONG_QUERY);
+    while engine.expect()["isDuringSearch"] != true {}
 }
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -123,33 +52,29 @@ fn main() {
         .map(|n| n.parse().expect("ROUNDS is a count"))
         .unwrap_or(9)
         .max(1);
-    let network = tengen_puct::katago::load_network(model_path(), 2, Precision::F32)
-        .expect("the network loads");
 
-    let mut served = Served::start(&network, false);
+    let mut engine = common::start("", false);
     let mut terminate = Vec::new();
     for _ in 0..rounds {
-        served.start_long_search();
+        start_long_search(&mut engine);
         let sent = Instant::now();
-        served.send(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
+        engine.send(r#"{"id":"stop","action":"terminate","terminateId":"long"}"#);
         loop {
-            let response = served.next();
+            let response = engine.expect();
             if response["id"] == "long" && response["isDuringSearch"] == false {
                 break;
             }
         }
         terminate.push(sent.elapsed());
     }
-    served.input = None;
-    served.server.join().expect("the engine returns");
+    drop(engine);
 
     let mut quit = Vec::new();
     for _ in 0..rounds {
-        let mut served = Served::start(&network, true);
-        served.start_long_search();
+        let mut engine = common::start("", true);
+        start_long_search(&mut engine);
         let closed = Instant::now();
-        served.input = None;
-        served.server.join().expect("the engine returns");
+        assert!(engine.close(common::answer_guard()), "the engine returned");
         quit.push(closed.elapsed());
     }
 

@@ -16,20 +16,17 @@
 //! Linux only (CPU time from /proc). On a shared machine the figures move;
 //! quote the medians with the CPU and the machine's load.
 
-#[path = "../tests/common/cpu.rs"]
-mod cpu;
-#[path = "../tests/common/http.rs"]
-mod http;
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http::Client;
-use serde_json::json;
-use tengen_katago::reference::model_path;
-use tengen_web::{spawn, KataGoModel, Limits, ServerConfig};
+use common::capped::{capped_server, maximal_request};
+use common::cpu;
+use common::http::Client;
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
@@ -45,11 +42,6 @@ fn show(what: &str, samples: Vec<f64>) {
     );
 }
 
-/// A 19×19 search of a million playouts (visits for `katago`).
-fn maximal_request() -> String {
-    json!({"board_size": 19, "moves": ["Q16", "D4"], "budget": {"playouts": 1_000_000}}).to_string()
-}
-
 fn measure(address: SocketAddr, bot: &str, rounds: usize) {
     let mut answered = Vec::new();
     let mut thought = Vec::new();
@@ -58,16 +50,13 @@ fn measure(address: SocketAddr, bot: &str, rounds: usize) {
     for _ in 0..rounds {
         let started = Instant::now();
         let response = client
-            .post_json(
-                &format!("/select-move/{bot}"),
-                &serde_json::from_str(&maximal_request()).unwrap(),
-            )
+            .post_json(&format!("/select-move/{bot}"), &maximal_request())
             .expect("an answer");
         answered.push(started.elapsed().as_secs_f64() * 1000.0);
         assert_eq!(response.status, 200, "{bot}: {}", response.text());
         thought.push(response.json()["diagnostics"]["think_ms"].as_f64().unwrap());
 
-        let body = maximal_request();
+        let body = maximal_request().to_string();
         let mut stream = TcpStream::connect(address).expect("a connection");
         write!(
             stream,
@@ -94,23 +83,7 @@ fn main() {
         .map(|n| n.parse().expect("ROUNDS is a count"))
         .unwrap_or(5)
         .max(1);
-    let limits = Limits {
-        max_concurrent: 1,
-        max_playouts: 1_000_000,
-        max_threads: 2,
-        max_think: Duration::from_millis(1500),
-        grace: Duration::from_millis(500),
-        ..Limits::default()
-    };
-    let katago = KataGoModel::load(model_path(), 2, tengen_katago::forward::Precision::F32)
-        .expect("the network loads");
-    let server = spawn(ServerConfig {
-        port: 0,
-        limits,
-        katago: Some(katago),
-        ..ServerConfig::default()
-    })
-    .expect("the server starts");
+    let server = capped_server(Duration::from_millis(500));
     println!("tengen serve, 19×19, cap 1.5 s + 0.5 s grace, {rounds} rounds");
     for bot in ["mcts", "katago"] {
         measure(server.address, bot, rounds);

@@ -16,18 +16,10 @@ use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::capped::{capped_server, maximal_request};
 use common::cpu::{cpu_over, cpu_seconds, last_busy_after, resident_mib};
 use common::http::Client;
 use serde_json::json;
-use tengen_katago::reference::model_path;
-use tengen_web::{spawn, KataGoModel, Limits, ServerConfig};
-
-/// A 19×19 search of a million playouts (visits for `katago`): about a
-/// minute for `mcts` on one core of this machine if nothing stops it, and
-/// hours for `katago`.
-fn maximal_request() -> serde_json::Value {
-    json!({"board_size": 19, "moves": ["Q16", "D4"], "budget": {"playouts": 1_000_000}})
-}
 
 #[test]
 fn abandoned_searches_stop_and_give_back_their_cores_and_slot() {
@@ -36,25 +28,9 @@ fn abandoned_searches_stop_and_give_back_their_cores_and_slot() {
         fs::metadata("/proc/self/stat").is_ok(),
         "/proc/self/stat is missing: this test measures CPU time through Linux's /proc"
     );
-    let limits = Limits {
-        max_concurrent: 1,
-        max_playouts: 1_000_000,
-        max_threads: 2,
-        max_think: Duration::from_millis(1500),
-        // The search is stopped at max_think + grace / 2 and answered for
-        // until max_think + grace: room for a busy machine's last batch.
-        grace: Duration::from_secs(2),
-        ..Limits::default()
-    };
-    let katago = KataGoModel::load(model_path(), 2, tengen_katago::forward::Precision::F32)
-        .expect("the network loads");
-    let server = spawn(ServerConfig {
-        port: 0,
-        limits,
-        katago: Some(katago),
-        ..ServerConfig::default()
-    })
-    .expect("the server starts");
+    // The search is stopped at max_think + grace / 2 and answered for until
+    // max_think + grace: room for a busy machine's last batch.
+    let server = capped_server(Duration::from_secs(2));
     for bot in ["mcts", "katago"] {
         abandon_searches(server.address, bot);
     }

@@ -1,4 +1,5 @@
 //! Helpers shared by the integration tests.
 
+pub mod capped;
 pub mod cpu;
 pub mod http;
