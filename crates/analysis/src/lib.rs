@@ -12,6 +12,7 @@
 //!   evaluations share the network's batches, terminate, the responses.
 //! - [`response`]: the responses' JSON.
 
+#![forbid(unsafe_code)]
 pub mod engine;
 pub mod query;
 pub mod response;

@@ -7,6 +7,7 @@
 //! `tengen-puct`) and the networks (`tengen-nn`). The terminal, GTP, the
 //! match runner and the web server all build their bots here, so a bot added
 //! here is available everywhere.
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod params;

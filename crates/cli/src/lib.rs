@@ -20,6 +20,11 @@
 //! - [`nn_prepare`]: `tengen nn prepare`, SGF records to training shards.
 //! - [`nn_train`]: `tengen nn train`, `nn bench` and `nn info`.
 //! - [`progress`]: report lines written around a progress bar.
+#![deny(
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks,
+    clippy::missing_safety_doc
+)]
 #![deny(missing_docs)]
 
 pub mod agents;

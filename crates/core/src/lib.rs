@@ -23,6 +23,11 @@
 //! }
 //! println!("{}", game.outcome()); // e.g. "W+12.5"
 //! ```
+#![deny(
+    unsafe_op_in_unsafe_fn,
+    clippy::undocumented_unsafe_blocks,
+    clippy::missing_safety_doc
+)]
 #![deny(missing_docs)]
 
 mod agent;

@@ -6,6 +6,7 @@
 //!   controllers (GoGui, Sabaki, Lizzie, gtp2ogs, match runners).
 //! - [`controller`]: the controller side, driving another engine's process
 //!   (GNU Go, Pachi, tengen itself) command by command.
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod controller;

@@ -30,6 +30,7 @@
 //! println!("{report}");
 //! # Ok::<(), tengen_match::MatchError>(())
 //! ```
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod clock;

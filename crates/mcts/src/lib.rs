@@ -6,6 +6,7 @@
 //! learned move model or hand-written rules ([`prior`], [`features`]), the
 //! 9×9 opening book ([`book`]), and leaf evaluation by rollouts or a tengen
 //! network mixed with them ([`evaluator`], [`network`]).
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod book;

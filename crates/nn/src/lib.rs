@@ -7,6 +7,7 @@
 //! crate's: this one builds burn without autodiff or optimizers, so a bot
 //! that only loads and runs a model does not compile them.
 
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod builtin;

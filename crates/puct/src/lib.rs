@@ -31,6 +31,7 @@
 //! [`Game`] (history included, since the evaluator may want it), which is
 //! cheap beside a network evaluation but not free.
 
+#![forbid(unsafe_code)]
 pub mod batching;
 pub mod bias;
 pub mod cache;

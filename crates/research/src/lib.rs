@@ -11,6 +11,7 @@
 //!   from a KataGo network's searches.
 //! - [`policy_games`]: `tengen nn policy-games`, games drawn from a KataGo
 //!   network's policy, written with its probabilities.
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod balanced_openings;

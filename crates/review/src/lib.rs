@@ -12,6 +12,7 @@
 //!   comments and the root's summary.
 //! - [`collection`]: folders of records, resumable, split into shards.
 
+#![forbid(unsafe_code)]
 pub mod analyse;
 pub mod annotate;
 pub mod collection;

@@ -6,6 +6,7 @@
 //! think for a move under the game's clock ([`time`]). The classical MCTS
 //! (`tengen-mcts`) and the network-guided PUCT search (`tengen-puct`) both
 //! use them.
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod shell;

@@ -28,6 +28,7 @@
 //! ```
 //!
 //! [`Game`]: tengen_core::Game
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod date;

@@ -4,6 +4,7 @@
 //! [`TIME_SCALE_VARIABLE`] multiplies it on a slow or busy machine. Tests
 //! assert on behaviour, never on how fast the machine was.
 
+#![forbid(unsafe_code)]
 use std::time::Duration;
 
 /// The environment variable that multiplies every hang guard: a positive

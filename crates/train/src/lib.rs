@@ -6,6 +6,7 @@
 //! what only training needs, so that playing with a model never compiles
 //! burn's autodiff and optimizers.
 
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod data;

@@ -16,6 +16,7 @@
 //! let config = ServerConfig::default(); // 127.0.0.1:8080
 //! run(config, |address| println!("open http://{address}/")).unwrap();
 //! ```
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod api;

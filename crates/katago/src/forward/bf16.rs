@@ -469,6 +469,7 @@ pub(crate) fn product(
         // AVX-512-BF16, and AMX with its tile state granted.
         Bf16Path::Avx512 => unsafe { x86::product(high, low, rows, w, out, accumulate) },
         #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
         Bf16Path::Amx => unsafe { amx::product(high, low, rows, w, out, accumulate) },
         #[cfg(not(target_arch = "x86_64"))]
         _ => unreachable!("no bf16 units off x86-64"),

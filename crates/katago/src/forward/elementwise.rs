@@ -79,6 +79,7 @@ macro_rules! widest_simd {
                     // SAFETY: each is called only where the CPU has its
                     // instruction sets.
                     SimdLevel::Avx512 => return unsafe { avx512($($arg),*) },
+                    // SAFETY: as above.
                     SimdLevel::Avx2 => return unsafe { avx2($($arg),*) },
                     SimdLevel::Baseline => {}
                 }

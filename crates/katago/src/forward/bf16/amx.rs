@@ -67,6 +67,8 @@ pub(super) unsafe fn product(
                 };
             }
         }
+        // SAFETY: releases the tile state configured above; the tiles are
+        // not used after this.
         unsafe { asm!("tilerelease", options(nostack, nomem)) };
     }
     // The columns past the whole blocks, for the rows done on tiles.
@@ -74,6 +76,8 @@ pub(super) unsafe fn product(
         let block = full_blocks;
         let cols = w.n - block * COLUMN_BLOCK;
         for r in (0..full_rows).step_by(8) {
+            // SAFETY: 8 rows from r (below `full_rows`) and the last
+            // block's `cols` columns are inside the operands.
             unsafe {
                 super::x86::tile_dispatch(
                     8,
@@ -91,6 +95,8 @@ pub(super) unsafe fn product(
     }
     // The rows past the whole tiles.
     if full_rows < rows {
+        // SAFETY: this function's target features; the slices carry their
+        // own bounds.
         unsafe {
             super::x86::product(
                 &high[full_rows * w.pairs..],
@@ -118,7 +124,7 @@ unsafe fn tile_block(
     let a_stride = pairs * 4;
     let out_stride = out_stride * 4;
     let b_stride = COLUMN_BLOCK * 4;
-    // SAFETY (whole function): every tile load and store stays inside
+    // SAFETY: every tile load and store stays inside
     // the 32 × 32 block of `out`, the 32 rows of `a` (and `low`), and the
     // block of `b`, as the caller guarantees.
     unsafe {

@@ -4,6 +4,27 @@ use std::arch::x86_64::*;
 
 use super::{PackedWeights, COLUMN_BLOCK};
 
+/// The 512 bits of `x` as 32 bf16 values.
+#[inline(always)]
+fn as_bf16(x: __m512i) -> __m512bh {
+    // SAFETY: both are 512 bits of plain data, every pattern valid in each.
+    unsafe { std::mem::transmute::<__m512i, __m512bh>(x) }
+}
+
+/// The 512 bits of 32 bf16 values `x` as integers.
+#[inline(always)]
+fn bf16_bits(x: __m512bh) -> __m512i {
+    // SAFETY: both are 512 bits of plain data, every pattern valid in each.
+    unsafe { std::mem::transmute::<__m512bh, __m512i>(x) }
+}
+
+/// The 256 bits of 16 bf16 values `x` as integers.
+#[inline(always)]
+fn bf16_bits_256(x: __m256bh) -> __m256i {
+    // SAFETY: both are 256 bits of plain data, every pattern valid in each.
+    unsafe { std::mem::transmute::<__m256bh, __m256i>(x) }
+}
+
 /// Rows of one register tile: 12 rows × 2 registers of accumulators,
 /// two of weights and one broadcast take 27 of the 32 registers.
 const TILE_ROWS: usize = 12;
@@ -21,7 +42,8 @@ pub(super) unsafe fn pack_pairs(src: &[f32], dst: &mut [u32]) {
                 _mm512_loadu_ps(src.as_ptr().add(i + 16)),
             )
         };
-        let packed: __m512i = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(hi, lo));
+        let packed = bf16_bits(_mm512_cvtne2ps_pbh(hi, lo));
+        // SAFETY: the 16 pairs from i / 2 are in `dst` (above).
         unsafe { _mm512_storeu_si512(dst.as_mut_ptr().add(i / 2).cast(), packed) };
         i += 32;
     }
@@ -96,8 +118,7 @@ pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> 
                 exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m1, i + 16), max), scale)),
             );
             sums = _mm512_add_ps(sums, _mm512_add_ps(a, b));
-            let packed: __m512i =
-                std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(b, a));
+            let packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
             let pairs_here = (n - i).div_ceil(2).min(16);
             _mm512_mask_storeu_epi32(
                 dst.as_mut_ptr().add(pair).cast(),
@@ -118,9 +139,10 @@ pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> 
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [u32]) {
     /// 16 values rounded to bf16, and those back in f32.
-    #[inline(always)]
-    unsafe fn round(x: __m512) -> (__m256i, __m512) {
-        let rounded: __m256i = std::mem::transmute::<__m256bh, __m256i>(_mm512_cvtneps_pbh(x));
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+    fn round(x: __m512) -> (__m256i, __m512) {
+        let rounded = bf16_bits_256(_mm512_cvtneps_pbh(x));
         let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
         (rounded, back)
     }
@@ -135,7 +157,7 @@ pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [
             let (hb, back_b) = round(b);
             let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
             _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed);
-            let lost: __m512i = std::mem::transmute::<__m512bh, __m512i>(_mm512_cvtne2ps_pbh(
+            let lost = bf16_bits(_mm512_cvtne2ps_pbh(
                 _mm512_sub_ps(b, back_b),
                 _mm512_sub_ps(a, back_a),
             ));
@@ -206,6 +228,8 @@ pub(super) unsafe fn tile_dispatch(
     macro_rules! go {
         ($($n:literal)*) => {
             match rows {
+                // SAFETY: the caller's pointers and sizes, passed on;
+                // `tile` has this function's target features.
                 $($n => unsafe {
                     match low {
                         None => tile::<$n, false>(a, a, pairs, b, out, out_stride, cols, accumulate),
@@ -236,31 +260,21 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
 ) {
     let mut acc = [[_mm512_setzero_ps(); 2]; R];
     for p in 0..pairs {
-        // SAFETY (whole loop): row r's pair p is at a + r * pairs + p,
-        // the block's pair p at b + p * 32, all inside the operands.
-        let (b0, b1): (__m512bh, __m512bh) = unsafe {
+        // SAFETY: the block's pair p is at b + p * 32, inside `b`.
+        let (b0, b1) = unsafe {
             (
-                std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
-                    b.add(p * COLUMN_BLOCK).cast(),
-                )),
-                std::mem::transmute::<__m512i, __m512bh>(_mm512_loadu_si512(
-                    b.add(p * COLUMN_BLOCK + 16).cast(),
-                )),
+                as_bf16(_mm512_loadu_si512(b.add(p * COLUMN_BLOCK).cast())),
+                as_bf16(_mm512_loadu_si512(b.add(p * COLUMN_BLOCK + 16).cast())),
             )
         };
         for (r, acc) in acc.iter_mut().enumerate() {
-            let x: __m512bh = std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
-                *a.add(r * pairs + p)
-            }
-                as i32));
+            // SAFETY: row r's pair p is at a + r * pairs + p, inside `a`.
+            let x = as_bf16(_mm512_set1_epi32(unsafe { *a.add(r * pairs + p) } as i32));
             acc[0] = _mm512_dpbf16_ps(acc[0], x, b0);
             acc[1] = _mm512_dpbf16_ps(acc[1], x, b1);
             if SPLIT {
-                let y: __m512bh =
-                    std::mem::transmute::<__m512i, __m512bh>(_mm512_set1_epi32(unsafe {
-                        *low.add(r * pairs + p)
-                    }
-                        as i32));
+                // SAFETY: `low` has `a`'s shape.
+                let y = as_bf16(_mm512_set1_epi32(unsafe { *low.add(r * pairs + p) } as i32));
                 acc[0] = _mm512_dpbf16_ps(acc[0], y, b0);
                 acc[1] = _mm512_dpbf16_ps(acc[1], y, b1);
             }

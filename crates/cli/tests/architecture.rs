@@ -1,0 +1,299 @@
+//! ARCHITECTURE.md states which crate may depend on which; this checks it
+//! against the workspace as `cargo metadata` reads it, so the document
+//! cannot drift from the code.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The workspace's packages: name → (normal dependencies, dev-dependencies),
+/// every dependency named, tengen's own and the rest.
+struct Workspace {
+    packages: BTreeMap<String, (BTreeSet<String>, BTreeSet<String>)>,
+    /// name → the folder of its `Cargo.toml`.
+    folders: BTreeMap<String, PathBuf>,
+}
+
+impl Workspace {
+    fn read() -> Workspace {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let output = Command::new(cargo)
+            .args([
+                "metadata",
+                "--format-version",
+                "1",
+                "--no-deps",
+                "--offline",
+            ])
+            .current_dir(workspace_root())
+            .output()
+            .expect("cargo metadata runs");
+        assert!(
+            output.status.success(),
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let metadata: Value = serde_json::from_slice(&output.stdout).expect("metadata is JSON");
+        let mut packages = BTreeMap::new();
+        let mut folders = BTreeMap::new();
+        for package in metadata["packages"].as_array().expect("packages") {
+            let name = package["name"].as_str().expect("name").to_string();
+            let manifest = PathBuf::from(package["manifest_path"].as_str().expect("manifest"));
+            folders.insert(
+                name.clone(),
+                manifest.parent().expect("folder").to_path_buf(),
+            );
+            let (mut normal, mut dev) = (BTreeSet::new(), BTreeSet::new());
+            for dependency in package["dependencies"].as_array().expect("dependencies") {
+                let dep = dependency["name"].as_str().expect("name").to_string();
+                match dependency["kind"].as_str() {
+                    None => normal.insert(dep),
+                    Some("dev") => dev.insert(dep),
+                    // Build dependencies run at compile time only.
+                    Some(_) => false,
+                };
+            }
+            packages.insert(name, (normal, dev));
+        }
+        Workspace { packages, folders }
+    }
+
+    fn ours(&self, deps: &BTreeSet<String>) -> BTreeSet<String> {
+        deps.iter()
+            .filter(|d| self.packages.contains_key(*d))
+            .cloned()
+            .collect()
+    }
+
+    /// Every workspace crate `name` builds on, directly or not.
+    fn reaches(&self, name: &str) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![name.to_string()];
+        while let Some(next) = stack.pop() {
+            for dep in self.ours(&self.packages[&next].0) {
+                if seen.insert(dep.clone()) {
+                    stack.push(dep);
+                }
+            }
+        }
+        seen
+    }
+}
+
+fn architecture() -> String {
+    std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md")
+}
+
+/// The dependency block of "Crates and their dependencies": crate → the
+/// tengen crates it depends on, names in full.
+fn documented_dependencies(doc: &str, workspace: &Workspace) -> BTreeMap<String, BTreeSet<String>> {
+    let section = doc
+        .split("## Crates and their dependencies")
+        .nth(1)
+        .expect("the section");
+    let block = section.split("```").nth(1).expect("the dependency block");
+    let mut table = BTreeMap::new();
+    for line in block.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (name, rest) = match line.strip_prefix("tengen (cli)") {
+            Some(rest) => ("tengen".to_string(), rest.trim()),
+            None => {
+                let (name, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                (name.to_string(), rest.trim())
+            }
+        };
+        if !workspace.packages.contains_key(&name) {
+            // tengen-ray is Python, outside the workspace.
+            assert!(
+                rest.contains("outside the workspace"),
+                "ARCHITECTURE.md names `{name}`, which is not a workspace crate"
+            );
+            continue;
+        }
+        let deps: BTreeSet<String> = if rest.starts_with('(') {
+            BTreeSet::new()
+        } else if let Some(but) = rest.strip_prefix("every crate above but ") {
+            let above: BTreeSet<String> = table.keys().cloned().collect();
+            above
+                .into_iter()
+                .filter(|c: &String| c != but.trim())
+                .collect()
+        } else {
+            rest.split(',')
+                .map(|short| format!("tengen-{}", short.trim()))
+                .collect()
+        };
+        assert!(
+            table.insert(name.clone(), deps).is_none(),
+            "`{name}` is listed twice"
+        );
+    }
+    table
+}
+
+#[test]
+fn the_documented_dependencies_are_the_workspace_s() {
+    let workspace = Workspace::read();
+    let documented = documented_dependencies(&architecture(), &workspace);
+    let mut wrong = Vec::new();
+    for (name, (normal, _)) in &workspace.packages {
+        let actual = workspace.ours(normal);
+        match documented.get(name) {
+            None => wrong.push(format!("{name} is not in the table")),
+            Some(listed) if *listed != actual => wrong.push(format!(
+                "{name}: the table says {listed:?}, Cargo.toml has {actual:?}"
+            )),
+            Some(_) => {}
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "ARCHITECTURE.md's dependency table is wrong:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_layering_invariants_hold() {
+    let workspace = Workspace::read();
+    let doc = architecture();
+    // tengen-core: no dependencies at all, not only none of ours.
+    // (Its benchmarks use criterion: a dev-dependency, never built into
+    // the library.)
+    let (core, _) = &workspace.packages["tengen-core"];
+    assert!(doc.contains("`tengen-core` has no dependencies"));
+    assert!(core.is_empty(), "tengen-core depends on {core:?}");
+    // Inference builds without training; the servers without research.
+    assert!(doc.contains(
+        "network inference (`tengen-nn`) does not\n  depend on training (`tengen-train`)"
+    ));
+    assert!(!workspace.reaches("tengen-nn").contains("tengen-train"));
+    for front in ["tengen-web", "tengen-gtp", "tengen-analysis"] {
+        assert!(
+            !workspace.reaches(front).contains("tengen-research"),
+            "{front} builds on tengen-research"
+        );
+    }
+    // The test helpers never ship.
+    for (name, (normal, _)) in &workspace.packages {
+        assert!(
+            !normal.contains("tengen-testing"),
+            "{name} depends on tengen-testing outside its tests"
+        );
+    }
+}
+
+/// The paragraph of ARCHITECTURE.md's invariants that starts with `start`.
+fn invariant<'a>(doc: &'a str, start: &str) -> &'a str {
+    let at = doc
+        .find(start)
+        .unwrap_or_else(|| panic!("ARCHITECTURE.md says {start:?}"));
+    let rest = &doc[at..];
+    let end = rest.find("\n- ").unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The workspace crates named in backquotes in `text`.
+fn crates_named(text: &str, workspace: &Workspace) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|word| workspace.packages.contains_key(*word))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn http_and_json_are_where_the_document_says() {
+    let workspace = Workspace::read();
+    let doc = architecture();
+    let text = invariant(&doc, "only `tengen-web` knows HTTP");
+    let json_part = text
+        .split("JSON is read")
+        .nth(1)
+        .expect("the JSON sentence");
+    let documented = crates_named(json_part, &workspace);
+    let uses = |dep: &str| -> BTreeSet<String> {
+        workspace
+            .packages
+            .iter()
+            .filter(|(_, (normal, _))| normal.contains(dep))
+            .map(|(name, _)| name.clone())
+            .collect()
+    };
+    assert_eq!(uses("serde_json"), documented, "the crates that know JSON");
+    for http in ["axum", "tokio", "hyper"] {
+        let users = uses(http);
+        assert!(
+            users.iter().all(|c| c == "tengen-web"),
+            "{http} is used by {users:?}"
+        );
+    }
+}
+
+/// The Rust files under `folder`, recursively.
+fn rust_files(folder: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(folder).expect("a readable folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// Whether a line of code (not a comment) opens an `unsafe` block, function,
+/// impl or trait.
+fn has_unsafe_code(line: &str) -> bool {
+    let code = line.split("//").next().unwrap_or("");
+    [
+        "unsafe {",
+        "unsafe fn",
+        "unsafe impl",
+        "unsafe trait",
+        "unsafe extern",
+    ]
+    .iter()
+    .any(|form| code.contains(form))
+}
+
+#[test]
+fn unsafe_is_where_the_document_says_and_each_use_gives_its_reason() {
+    let workspace = Workspace::read();
+    let doc = architecture();
+    let documented = crates_named(invariant(&doc, "`unsafe` lives in"), &workspace);
+    let mut with_unsafe = BTreeSet::new();
+    for (name, folder) in &workspace.folders {
+        let mut files = Vec::new();
+        rust_files(&folder.join("src"), &mut files);
+        let uses = files.iter().any(|file| {
+            std::fs::read_to_string(file)
+                .expect("a source file")
+                .lines()
+                .any(has_unsafe_code)
+        });
+        let lib = std::fs::read_to_string(folder.join("src/lib.rs")).expect("lib.rs");
+        if uses {
+            with_unsafe.insert(name.clone());
+            for lint in [
+                "unsafe_op_in_unsafe_fn",
+                "clippy::undocumented_unsafe_blocks",
+                "clippy::missing_safety_doc",
+            ] {
+                assert!(lib.contains(lint), "{name}'s lib.rs does not deny {lint}");
+            }
+        } else {
+            assert!(
+                lib.contains("#![forbid(unsafe_code)]"),
+                "{name} has no unsafe code but does not forbid it"
+            );
+        }
+    }
+    assert_eq!(with_unsafe, documented, "the crates with unsafe code");
+}
