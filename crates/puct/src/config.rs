@@ -119,6 +119,13 @@ pub struct PuctConfig {
     /// is the visits the time left affords at the cost per visit measured
     /// so far.
     pub adaptive_batch: bool,
+    /// Leaves a batch takes at the least while the budget has them (the
+    /// analysis engine's `numSearchThreads`; 1, the default, leaves the
+    /// size to [`adaptive_batch`](Self::adaptive_batch)). KataGo's search
+    /// threads each keep a descent in flight under virtual loss, which
+    /// spreads the visits over more moves; a batch of as many leaves
+    /// spreads them alike. Never above [`batch`](Self::batch).
+    pub min_batch: usize,
     /// Weight of the score utility centred on a draw
     /// (`staticScoreUtilityFactor`, 0.1).
     pub static_score_utility: f32,
@@ -204,6 +211,7 @@ impl Default for PuctConfig {
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
             adaptive_batch: true,
+            min_batch: 1,
             subtree_value_bias: 0.45,
             transpositions: true,
             value_weight_exponent: 0.25,

@@ -222,10 +222,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 
     /// The largest batch for a budget of `visits`: one leaf per
     /// [`VISITS_PER_BATCH_LEAF`], but never fewer than the evaluator works
-    /// on at once.
+    /// on at once, nor than [`PuctConfig::min_batch`].
     fn batch_for_budget(&self, visits: u64) -> u64 {
         let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
-        (visits / VISITS_PER_BATCH_LEAF).max(parallel)
+        (visits / VISITS_PER_BATCH_LEAF)
+            .max(parallel)
+            .max(self.config.min_batch as u64)
     }
 
     /// Searches until `limits` or `monitor` (called after every round with

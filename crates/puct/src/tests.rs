@@ -525,6 +525,31 @@ fn small_budgets_get_small_batches() {
 }
 
 #[test]
+fn min_batch_keeps_that_many_descents_in_flight() {
+    // 64 visits alone make batches of two; KataGo's four search threads
+    // (min_batch 4) make them four, and never more than `batch` allows.
+    let game = Game::new(size(9), rules(7.5));
+    let sizes = |min_batch: usize, batch: usize| {
+        let cfg = PuctConfig {
+            min_batch,
+            ..config(64, batch)
+        };
+        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        bot.search(&game);
+        bot.evaluator().batch_sizes()
+    };
+    let four = sizes(4, 8);
+    assert!(four.iter().all(|&b| b <= 4), "{four:?}");
+    assert!(four.contains(&4), "{four:?}");
+    assert!(four.len() < 30, "{four:?}");
+    let capped = sizes(16, 8);
+    assert!(capped.iter().all(|&b| b <= 8), "{capped:?}");
+    assert!(capped.contains(&8), "{capped:?}");
+    let alone = sizes(1, 8);
+    assert!(alone.iter().all(|&b| b <= 2), "{alone:?}");
+}
+
+#[test]
 fn a_short_clock_gets_small_batches() {
     // Each position costs at least 1 ms, so 60 ms afford at most 60 visits
     // however fast the machine: single positions (one per 32 visits).
