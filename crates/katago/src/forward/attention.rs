@@ -60,13 +60,93 @@ pub(super) fn attention(
     exec: Exec,
 ) {
     let rows = grid.rows();
-    let points = grid.points();
-    let (h_count, kv_count, d, dv) = (b.heads, b.kv_heads, b.q_head_dim, b.v_head_dim);
+    let shape = HeadShape {
+        points: grid.points(),
+        heads: b.heads,
+        kv_heads: b.kv_heads,
+        d: b.q_head_dim,
+        dv: b.v_head_dim,
+    };
+    project(b, grid, shape, t, s, exec);
+    let operands = HeadOperands {
+        shape,
+        q: &s.q,
+        k: &s.k,
+        v: &s.v,
+    };
+    let blocks = run_heads(&operands, grid.batch, exec);
+    let layout = region(LayerClass::PackingAndLayout);
+    gather_heads(shape, rows, &blocks, &mut s.o);
+    drop(layout);
+    let _projections = region(LayerClass::Projections);
+    // Into the residual stream: rounded as a convolution's input is.
+    apply_matmul(&b.out_proj, rows, &s.o, t, true, exec.for_residual());
+}
+
+/// The sizes of an attention block's heads on one grid.
+#[derive(Clone, Copy)]
+struct HeadShape {
+    /// Points of a position.
+    points: usize,
+    /// Query heads.
+    heads: usize,
+    /// Key and value heads.
+    kv_heads: usize,
+    /// Width of a query or key head.
+    d: usize,
+    /// Width of a value head.
+    dv: usize,
+}
+
+impl HeadShape {
+    /// Query heads that share a key and value head.
+    #[inline]
+    fn group(self) -> usize {
+        self.heads / self.kv_heads
+    }
+
+    /// The factor of the scores before the softmax.
+    #[inline]
+    fn scale(self) -> f32 {
+        1.0 / (self.d as f32).sqrt()
+    }
+
+    /// Where head `h` of position `pos` starts in the queries.
+    #[inline]
+    fn q_at(self, pos: usize, h: usize) -> usize {
+        pos * self.points * self.heads * self.d + h * self.d
+    }
+
+    /// Where key head `kvh` of position `pos` starts in the keys.
+    #[inline]
+    fn k_at(self, pos: usize, kvh: usize) -> usize {
+        pos * self.points * self.kv_heads * self.d + kvh * self.d
+    }
+
+    /// Where value head `kvh` of position `pos` starts in the values.
+    #[inline]
+    fn v_at(self, pos: usize, kvh: usize) -> usize {
+        pos * self.points * self.kv_heads * self.dv + kvh * self.dv
+    }
+}
+
+/// The normalised residual stream's queries, keys and values, into `s.q`,
+/// `s.k` and `s.v`, rotated where the block has rotary encoding.
+fn project(
+    b: &AttentionBlock,
+    grid: Grid,
+    shape: HeadShape,
+    t: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+) {
+    let rows = grid.rows();
+    let (h_count, kv_count, d, dv) = (shape.heads, shape.kv_heads, shape.d, shape.dv);
     let norm = region(LayerClass::NormAndActivation);
     rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
     drop(norm);
     let projections = region(LayerClass::Projections);
-    let (q, k, v, o) = (&mut s.q, &mut s.k, &mut s.v, &mut s.o);
+    let (q, k, v) = (&mut s.q, &mut s.k, &mut s.v);
     elementwise::resize_for_overwrite(q, rows * h_count * d);
     elementwise::resize_for_overwrite(k, rows * kv_count * d);
     elementwise::resize_for_overwrite(v, rows * kv_count * dv);
@@ -89,19 +169,61 @@ pub(super) fn attention(
         apply_rope(&table, grid, h_count, kv_count, d, q, k);
     }
     drop(rotation);
-    let (q, k, v) = (&q[..], &k[..], &v[..]);
-    let scale = 1.0 / (d as f32).sqrt();
-    let group = h_count / kv_count;
-    // One task per position and head, each with its own score matrix and
-    // output block; the blocks are then laid side by side.
-    let heads: Vec<(usize, usize)> = (0..grid.batch)
+}
+
+/// One head's output: its values, a row per point, not yet divided by the
+/// softmax's sums; and the inverse of each point's sum.
+type HeadOut = (Vec<f32>, Vec<f32>);
+
+/// The queries, keys and values of every head of a batch.
+struct HeadOperands<'a> {
+    /// The heads' sizes.
+    shape: HeadShape,
+    /// Queries, a row per point with every head side by side.
+    q: &'a [f32],
+    /// Keys, likewise.
+    k: &'a [f32],
+    /// Values, likewise.
+    v: &'a [f32],
+}
+
+/// Every head of every position of the batch, one task each, each with its
+/// own score matrix and output block, in order of position then head.
+fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec) -> Vec<HeadOut> {
+    let h_count = operands.shape.heads;
+    let heads: Vec<(usize, usize)> = (0..batch)
         .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
         .collect();
-    let q_at = |pos: usize, h: usize| pos * points * h_count * d + h * d;
-    let k_at = |pos: usize, kvh: usize| pos * points * kv_count * d + kvh * d;
-    let v_at = |pos: usize, kvh: usize| pos * points * kv_count * dv + kvh * dv;
-    let run_head_f32 = |&(pos, h): &(usize, usize)| -> (Vec<f32>, Vec<f32>) {
-        let kvh = h / group;
+    // Where the kernel splits any activations, the queries are split too:
+    // the scores' rounding error, through the softmax, is most of what
+    // bf16 attention costs in accuracy (`docs/performance.md`).
+    let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
+    let bf16_path = exec.kernel.unit.bf16_path();
+    let run_head = |&(pos, h): &(usize, usize)| match bf16_path {
+        Some(path) => operands.head_bf16(path, split_queries, pos, h),
+        None => operands.head_f32(pos, h),
+    };
+    let heads_section = region(LayerClass::AttentionScores);
+    let blocks: Vec<HeadOut> = profile::scoped(|| {
+        if exec.threads > 1 {
+            use rayon::prelude::*;
+            heads.par_iter().map(run_head).collect()
+        } else {
+            heads.iter().map(run_head).collect()
+        }
+    });
+    drop(heads_section);
+    blocks
+}
+
+impl HeadOperands<'_> {
+    /// Head `h` of position `pos` in f32 through `gemm`: all its scores,
+    /// their softmax, then the product with the values.
+    fn head_f32(&self, pos: usize, h: usize) -> HeadOut {
+        let shape = self.shape;
+        let (points, h_count, kv_count, d, dv) =
+            (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
+        let kvh = h / shape.group();
         SCORES.with_borrow_mut(|scores| {
             elementwise::resize_for_overwrite(scores, points * points);
             // scores = q_h · k_hᵀ
@@ -112,15 +234,15 @@ pub(super) fn attention(
                     d,
                     scores,
                     Layout::rows(0, points),
-                    q,
+                    self.q,
                     Layout {
-                        offset: q_at(pos, h),
+                        offset: shape.q_at(pos, h),
                         row_stride: h_count * d,
                         col_stride: 1,
                     },
-                    k,
+                    self.k,
                     Layout {
-                        offset: k_at(pos, kvh),
+                        offset: shape.k_at(pos, kvh),
                         row_stride: 1,
                         col_stride: kv_count * d,
                     },
@@ -131,7 +253,7 @@ pub(super) fn attention(
             });
             let inverse = profile::task(Some(LayerClass::Softmax), || {
                 let mut inverse = vec![0.0f32; points];
-                softmax_numerators(scores, points, scale, &mut inverse);
+                softmax_numerators(scores, points, shape.scale(), &mut inverse);
                 inverse
             });
             let out = profile::task(Some(LayerClass::AttentionValues), || {
@@ -144,9 +266,9 @@ pub(super) fn attention(
                     Layout::rows(0, dv),
                     scores,
                     Layout::rows(0, points),
-                    v,
+                    self.v,
                     Layout {
-                        offset: v_at(pos, kvh),
+                        offset: shape.v_at(pos, kvh),
                         row_stride: kv_count * dv,
                         col_stride: 1,
                     },
@@ -158,18 +280,26 @@ pub(super) fn attention(
             });
             (out, inverse)
         })
-    };
-    // On bf16 units: queries, keys, the softmax's numerators and values
-    // rounded to bf16, every sum in f32, the softmax itself in f32. The
-    // points are taken a block of rows at a time, each block's scores,
-    // softmax and product with the values made while its scores are in
-    // the cache.
-    // Where the kernel splits any activations, the queries are split too:
-    // the scores' rounding error, through the softmax, is most of what
-    // bf16 attention costs in accuracy (`docs/performance.md`).
-    let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
-    let run_head_bf16 = |path: bf16::Bf16Path, &(pos, h): &(usize, usize)| {
-        let kvh = h / group;
+    }
+
+    /// Head `h` of position `pos` on bf16 units: queries, keys, the
+    /// softmax's numerators and values rounded to bf16, every sum in f32,
+    /// the softmax itself in f32. The points are taken a block of rows at a
+    /// time, each block's scores, softmax and product with the values made
+    /// while its scores are in the cache.
+    fn head_bf16(
+        &self,
+        path: bf16::Bf16Path,
+        split_queries: bool,
+        pos: usize,
+        h: usize,
+    ) -> HeadOut {
+        let shape = self.shape;
+        let (points, h_count, kv_count, d, dv) =
+            (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
+        let (q, k, v) = (self.q, self.k, self.v);
+        let scale = shape.scale();
+        let kvh = h / shape.group();
         ATTENTION_BF16.with_borrow_mut(|s| {
             let AttentionBf16 {
                 queries,
@@ -179,9 +309,17 @@ pub(super) fn attention(
                 values,
             } = s;
             profile::task(Some(LayerClass::PackingAndLayout), || {
-                queries.fill_strided(path, points, d, q, q_at(pos, h), h_count * d, split_queries);
-                keys.fill_columns(path, d, points, k, k_at(pos, kvh), kv_count * d);
-                values.fill_rows(points, dv, v, v_at(pos, kvh), kv_count * dv);
+                queries.fill_strided(
+                    path,
+                    points,
+                    d,
+                    q,
+                    shape.q_at(pos, h),
+                    h_count * d,
+                    split_queries,
+                );
+                keys.fill_columns(path, d, points, k, shape.k_at(pos, kvh), kv_count * d);
+                values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
             let mut out = vec![0.0f32; points * dv];
             let mut inverse = vec![0.0f32; points];
@@ -206,24 +344,13 @@ pub(super) fn attention(
             }
             (out, inverse)
         })
-    };
-    let bf16_path = exec.kernel.unit.bf16_path();
-    let run_head = |head: &(usize, usize)| match bf16_path {
-        Some(path) => run_head_bf16(path, head),
-        None => run_head_f32(head),
-    };
-    let heads_section = region(LayerClass::AttentionScores);
-    let blocks: Vec<(Vec<f32>, Vec<f32>)> = profile::scoped(|| {
-        if exec.threads > 1 {
-            use rayon::prelude::*;
-            heads.par_iter().map(run_head).collect()
-        } else {
-            heads.iter().map(run_head).collect()
-        }
-    });
-    drop(heads_section);
-    let layout = region(LayerClass::PackingAndLayout);
-    // The heads side by side, each row divided by its softmax's sum.
+    }
+}
+
+/// The heads side by side in `o`, a row per point of the batch, each row
+/// divided by its softmax's sum.
+fn gather_heads(shape: HeadShape, rows: usize, blocks: &[HeadOut], o: &mut Vec<f32>) {
+    let (points, h_count, dv) = (shape.points, shape.heads, shape.dv);
     elementwise::resize_for_overwrite(o, rows * h_count * dv);
     elementwise::for_row_blocks(o, h_count * dv, |first_row, block| {
         for (index, row) in block.chunks_exact_mut(h_count * dv).enumerate() {
@@ -236,10 +363,6 @@ pub(super) fn attention(
             }
         }
     });
-    drop(layout);
-    let _projections = region(LayerClass::Projections);
-    // Into the residual stream: rounded as a convolution's input is.
-    apply_matmul(&b.out_proj, rows, o, t, true, exec.for_residual());
 }
 
 /// An attention block's rotary angles as (cos, sin) by `[point][kv

@@ -27,7 +27,10 @@ use kernels::{apply_conv, Grid};
 
 use profile::{region, LayerClass};
 
-use crate::model::{Block, FfnBlock, ModelDesc, TipNorm, GLOBAL_INPUTS, SPATIAL_INPUTS};
+use crate::model::{
+    Block, FfnBlock, GlobalPoolBlock, ModelDesc, NestedBlock, OrdinaryBlock, PolicyHead, TipNorm,
+    Trunk, ValueHead, GLOBAL_INPUTS, SPATIAL_INPUTS,
+};
 
 /// What the network computed for one position, before any
 /// post-processing, from the side to move's point of view.
@@ -198,23 +201,57 @@ fn forward_part(
         "spatial input size"
     );
     assert_eq!(global.len(), batch * GLOBAL_INPUTS, "global input size");
-    let rows = grid.rows();
-    let trunk = &model.trunk;
-    let channels = trunk.channels;
     let mut s = Scratch::default();
+    let trunk_out = trunk(&model.trunk, grid, spatial, global, &mut s, exec, cancel)?;
+    let heads = region(LayerClass::Heads);
+    let policy = policy_head(&model.policy, grid, &trunk_out, &mut s, exec);
+    let value = value_head(&model.value, grid, &trunk_out, &mut s, exec);
+    drop(heads);
+    Some(raw_outputs(&model.value, grid, optimism, &policy, &value))
+}
 
-    // Inputs from planes to one row of features per point.
-    let mut input = vec![0.0f32; rows * SPATIAL_INPUTS];
-    for b in 0..batch {
-        for f in 0..SPATIAL_INPUTS {
-            let plane = &spatial[(b * SPATIAL_INPUTS + f) * points..][..points];
-            for (p, &v) in plane.iter().enumerate() {
-                input[(b * points + p) * SPATIAL_INPUTS + f] = v;
-            }
+/// The trunk's output for the inputs: the stem, every block, then the
+/// tip's normalisation and activation; `None` when `cancel` stopped it.
+fn trunk(
+    trunk: &Trunk,
+    grid: Grid,
+    spatial: &[f32],
+    global: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<f32>> {
+    let mut t = stem(trunk, grid, spatial, global, s, exec);
+    for block in &trunk.blocks {
+        if !run_block(block, grid, trunk.channels, &mut t, s, exec, cancel) {
+            return None;
         }
     }
+    if cancel() {
+        return None;
+    }
+    let tip = region(LayerClass::NormAndActivation);
+    let mut trunk_out = Vec::with_capacity(t.len());
+    trunk_tip(trunk, grid, &t, &mut trunk_out);
+    drop(t);
+    drop(tip);
+    Some(trunk_out)
+}
+
+/// The residual stream's first rows: the initial convolution of the input
+/// planes plus the initial product of the global inputs.
+fn stem(
+    trunk: &Trunk,
+    grid: Grid,
+    spatial: &[f32],
+    global: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+) -> Vec<f32> {
+    let channels = trunk.channels;
+    let input = planes_to_rows(grid, spatial);
     let stem = region(LayerClass::Convolutions);
-    let mut t = vec![0.0f32; rows * channels];
+    let mut t = vec![0.0f32; grid.rows() * channels];
     apply_conv(
         &trunk.initial_conv,
         grid,
@@ -224,10 +261,10 @@ fn forward_part(
         &mut s.unrolled,
         exec,
     );
-    let mut global_bias = vec![0.0f32; batch * channels];
+    let mut global_bias = vec![0.0f32; grid.batch * channels];
     apply_matmul(
         &trunk.initial_matmul,
-        batch,
+        grid.batch,
         global,
         &mut global_bias,
         false,
@@ -235,21 +272,29 @@ fn forward_part(
     );
     add_per_position(grid, channels, &global_bias, &mut t);
     drop(stem);
+    t
+}
 
-    for block in &trunk.blocks {
-        if !run_block(block, grid, channels, &mut t, &mut s, exec, cancel) {
-            return None;
+/// The spatial inputs, given as planes, as one row of features per point.
+fn planes_to_rows(grid: Grid, spatial: &[f32]) -> Vec<f32> {
+    let points = grid.points();
+    let mut input = vec![0.0f32; grid.rows() * SPATIAL_INPUTS];
+    for b in 0..grid.batch {
+        for f in 0..SPATIAL_INPUTS {
+            let plane = &spatial[(b * SPATIAL_INPUTS + f) * points..][..points];
+            for (p, &v) in plane.iter().enumerate() {
+                input[(b * points + p) * SPATIAL_INPUTS + f] = v;
+            }
         }
     }
-    if cancel() {
-        return None;
-    }
+    input
+}
 
-    // Trunk tip.
-    let tip = region(LayerClass::NormAndActivation);
-    let mut trunk_out = Vec::with_capacity(t.len());
+/// The trunk tip's normalisation and activation of `t` into `trunk_out`.
+fn trunk_tip(trunk: &Trunk, grid: Grid, t: &[f32], trunk_out: &mut Vec<f32>) {
+    let channels = trunk.channels;
     match &trunk.tip_norm {
-        TipNorm::Batch(norm) => norm_act(norm, trunk.tip_act, &t, &mut trunk_out),
+        TipNorm::Batch(norm) => norm_act(norm, trunk.tip_act, t, trunk_out),
         TipNorm::Rms {
             epsilon,
             spatial,
@@ -258,7 +303,7 @@ fn forward_part(
         } => {
             trunk_out.resize(t.len(), 0.0);
             let mean_square = |x: &[f32]| x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32;
-            let sample = points * channels;
+            let sample = grid.points() * channels;
             for (part, dst) in t
                 .chunks_exact(sample)
                 .zip(trunk_out.chunks_exact_mut(sample))
@@ -279,19 +324,37 @@ fn forward_part(
             }
         }
     }
-    drop(t);
-    drop(tip);
+}
 
-    // Policy head.
-    let heads = region(LayerClass::Heads);
-    let policy = &model.policy;
+/// What the policy head computed for a batch, `channels` values a row.
+struct PolicyOut {
+    /// A row per point.
+    logits: Vec<f32>,
+    /// A row per position.
+    pass: Vec<f32>,
+    /// The policy outputs per row (1, 2 or 4; the second the optimistic
+    /// policy).
+    channels: usize,
+}
+
+/// The policy head: move logits from the trunk's output, biased by its
+/// pooled features, and the pass logits from those pooled features.
+fn policy_head(
+    policy: &PolicyHead,
+    grid: Grid,
+    trunk_out: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+) -> PolicyOut {
+    let rows = grid.rows();
+    let batch = grid.batch;
     let p_channels = policy.p1_conv.out_channels;
     let g_channels = policy.g1_conv.out_channels;
     let mut p = vec![0.0f32; rows * p_channels];
     apply_conv(
         &policy.p1_conv,
         grid,
-        &trunk_out,
+        trunk_out,
         &mut p,
         false,
         &mut s.unrolled,
@@ -301,7 +364,7 @@ fn forward_part(
     apply_conv(
         &policy.g1_conv,
         grid,
-        &trunk_out,
+        trunk_out,
         &mut s.a,
         false,
         &mut s.unrolled,
@@ -331,7 +394,18 @@ fn forward_part(
         &mut s.unrolled,
         exec,
     );
-    let mut pass = vec![0.0f32; batch * out_channels];
+    let pass = pass_logits(policy, batch, &s.pooled);
+    PolicyOut {
+        logits,
+        pass,
+        channels: out_channels,
+    }
+}
+
+/// The pass logits of a batch from the policy head's pooled features,
+/// through the hidden layer where the model has one.
+fn pass_logits(policy: &PolicyHead, batch: usize, pooled: &[f32]) -> Vec<f32> {
+    let mut pass = vec![0.0f32; batch * policy.out_channels];
     match &policy.pass_hidden {
         Some((bias, act, mul)) => {
             let hidden = bias.bias.len();
@@ -339,7 +413,7 @@ fn forward_part(
             apply_matmul(
                 &policy.gpool_to_pass,
                 batch,
-                &s.pooled,
+                pooled,
                 &mut h,
                 false,
                 Exec::f32(1),
@@ -351,21 +425,44 @@ fn forward_part(
         None => apply_matmul(
             &policy.gpool_to_pass,
             batch,
-            &s.pooled,
+            pooled,
             &mut pass,
             false,
             Exec::f32(1),
         ),
     }
+    pass
+}
 
-    // Value head.
-    let value = &model.value;
+/// What the value head computed for a batch, before the final biases.
+struct ValueOut {
+    /// Win, loss and no-result, three a position.
+    values: Vec<f32>,
+    /// `score_count` score outputs a position.
+    scores: Vec<f32>,
+    /// The score outputs the model has (4 or 6).
+    score_count: usize,
+    /// One per point.
+    ownership: Vec<f32>,
+}
+
+/// The value head: value and score from the pooled value features,
+/// ownership from the features of each point.
+fn value_head(
+    value: &ValueHead,
+    grid: Grid,
+    trunk_out: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+) -> ValueOut {
+    let rows = grid.rows();
+    let batch = grid.batch;
     let v1 = value.v1_conv.out_channels;
     elementwise::resize_for_overwrite(&mut s.a, rows * v1);
     apply_conv(
         &value.v1_conv,
         grid,
-        &trunk_out,
+        trunk_out,
         &mut s.a,
         false,
         &mut s.unrolled,
@@ -414,28 +511,46 @@ fn forward_part(
         &mut s.unrolled,
         exec,
     );
-    drop(heads);
+    ValueOut {
+        values,
+        scores,
+        score_count,
+        ownership,
+    }
+}
 
-    let outputs = (0..batch)
+/// Each position's [`RawOutput`]: the optimistic policy mixed in by
+/// `optimism`, the value head's final biases added.
+fn raw_outputs(
+    value: &ValueHead,
+    grid: Grid,
+    optimism: f32,
+    policy: &PolicyOut,
+    heads: &ValueOut,
+) -> Vec<RawOutput> {
+    let points = grid.points();
+    let out_channels = policy.channels;
+    let score_count = heads.score_count;
+    (0..grid.batch)
         .map(|b| {
             let mix = |normal: f32, optimistic: f32| normal + (optimistic - normal) * optimism;
             let mut policy_out = Vec::with_capacity(points + 1);
             for pt in 0..points {
-                let row = &logits[(b * points + pt) * out_channels..][..out_channels];
+                let row = &policy.logits[(b * points + pt) * out_channels..][..out_channels];
                 policy_out.push(if out_channels >= 2 {
                     mix(row[0], row[1])
                 } else {
                     row[0]
                 });
             }
-            let pass_row = &pass[b * out_channels..][..out_channels];
+            let pass_row = &policy.pass[b * out_channels..][..out_channels];
             policy_out.push(if out_channels >= 2 {
                 mix(pass_row[0], pass_row[1])
             } else {
                 pass_row[0]
             });
             let mut score = [0.0f32; 6];
-            for (i, v) in scores[b * score_count..(b + 1) * score_count]
+            for (i, v) in heads.scores[b * score_count..(b + 1) * score_count]
                 .iter()
                 .enumerate()
             {
@@ -443,20 +558,19 @@ fn forward_part(
             }
             let mut value_logits = [0.0f32; 3];
             for (i, v) in value_logits.iter_mut().enumerate() {
-                *v = values[b * 3 + i] + model.value.v3_bias.bias[i];
+                *v = heads.values[b * 3 + i] + value.v3_bias.bias[i];
             }
             for (i, v) in score.iter_mut().take(score_count).enumerate() {
-                *v += model.value.sv3_bias.bias[i];
+                *v += value.sv3_bias.bias[i];
             }
             RawOutput {
                 policy: policy_out,
                 value: value_logits,
                 score,
-                ownership: ownership[b * points..(b + 1) * points].to_vec(),
+                ownership: heads.ownership[b * points..(b + 1) * points].to_vec(),
             }
         })
-        .collect();
-    Some(outputs)
+        .collect()
 }
 
 /// Applies one residual block to `t` (rows of `channels`); `false` when
@@ -473,108 +587,130 @@ fn run_block(
     if cancel() {
         return false;
     }
-    let rows = grid.rows();
     match block {
-        Block::Ordinary(b) => {
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-            drop(norm);
-            let convolutions = region(LayerClass::Convolutions);
-            let mid = b.regular_conv.out_channels;
-            elementwise::resize_for_overwrite(&mut s.b, rows * mid);
-            apply_conv(
-                &b.regular_conv,
-                grid,
-                &s.a,
-                &mut s.b,
-                false,
-                &mut s.unrolled,
-                exec,
-            );
-            drop(convolutions);
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
-            drop(norm);
-            let _convolutions = region(LayerClass::Convolutions);
-            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
-        }
-        Block::GlobalPool(b) => {
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-            drop(norm);
-            let convolutions = region(LayerClass::Convolutions);
-            let regular = b.regular_conv.out_channels;
-            let pooled_channels = b.gpool_conv.out_channels;
-            elementwise::resize_for_overwrite(&mut s.b, rows * regular);
-            apply_conv(
-                &b.regular_conv,
-                grid,
-                &s.a,
-                &mut s.b,
-                false,
-                &mut s.unrolled,
-                exec,
-            );
-            elementwise::resize_for_overwrite(&mut s.c, rows * pooled_channels);
-            apply_conv(
-                &b.gpool_conv,
-                grid,
-                &s.a,
-                &mut s.c,
-                false,
-                &mut s.unrolled,
-                exec,
-            );
-            drop(convolutions);
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.gpool_norm, b.gpool_act, &s.c, &mut s.d);
-            pool_mean_max(grid, pooled_channels, &s.d, &mut s.pooled);
-            elementwise::resize_for_overwrite(&mut s.small, grid.batch * regular);
-            apply_matmul(
-                &b.gpool_to_bias,
-                grid.batch,
-                &s.pooled,
-                &mut s.small,
-                false,
-                Exec::f32(1),
-            );
-            add_per_position(grid, regular, &s.small, &mut s.b);
-            norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
-            drop(norm);
-            let _convolutions = region(LayerClass::Convolutions);
-            apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
-        }
-        Block::Nested(b) => {
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-            drop(norm);
-            let convolutions = region(LayerClass::Convolutions);
-            let inner = b.pre_conv.out_channels;
-            let mut m = vec![0.0f32; rows * inner];
-            apply_conv(
-                &b.pre_conv,
-                grid,
-                &s.a,
-                &mut m,
-                false,
-                &mut s.unrolled,
-                exec,
-            );
-            drop(convolutions);
-            for child in &b.blocks {
-                if !run_block(child, grid, inner, &mut m, s, exec, cancel) {
-                    return false;
-                }
-            }
-            let norm = region(LayerClass::NormAndActivation);
-            norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
-            drop(norm);
-            let _convolutions = region(LayerClass::Convolutions);
-            apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
-        }
+        Block::Ordinary(b) => ordinary_block(b, grid, t, s, exec),
+        Block::GlobalPool(b) => gpool_block(b, grid, t, s, exec),
+        Block::Nested(b) => return nested_block(b, grid, t, s, exec, cancel),
         Block::Attention(b) => attention::attention(b, grid, channels, t, s, exec),
         Block::Ffn(b) => ffn(b, grid, t, s, exec),
     }
+    true
+}
+
+/// The ordinary residual block (two convolutions), added to `t`.
+fn ordinary_block(b: &OrdinaryBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
+    let rows = grid.rows();
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+    drop(norm);
+    let convolutions = region(LayerClass::Convolutions);
+    let mid = b.regular_conv.out_channels;
+    elementwise::resize_for_overwrite(&mut s.b, rows * mid);
+    apply_conv(
+        &b.regular_conv,
+        grid,
+        &s.a,
+        &mut s.b,
+        false,
+        &mut s.unrolled,
+        exec,
+    );
+    drop(convolutions);
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+    drop(norm);
+    let _convolutions = region(LayerClass::Convolutions);
+    apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
+}
+
+/// The residual block whose middle is biased by globally pooled features,
+/// added to `t`.
+fn gpool_block(b: &GlobalPoolBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
+    let rows = grid.rows();
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+    drop(norm);
+    let convolutions = region(LayerClass::Convolutions);
+    let regular = b.regular_conv.out_channels;
+    let pooled_channels = b.gpool_conv.out_channels;
+    elementwise::resize_for_overwrite(&mut s.b, rows * regular);
+    apply_conv(
+        &b.regular_conv,
+        grid,
+        &s.a,
+        &mut s.b,
+        false,
+        &mut s.unrolled,
+        exec,
+    );
+    elementwise::resize_for_overwrite(&mut s.c, rows * pooled_channels);
+    apply_conv(
+        &b.gpool_conv,
+        grid,
+        &s.a,
+        &mut s.c,
+        false,
+        &mut s.unrolled,
+        exec,
+    );
+    drop(convolutions);
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.gpool_norm, b.gpool_act, &s.c, &mut s.d);
+    pool_mean_max(grid, pooled_channels, &s.d, &mut s.pooled);
+    elementwise::resize_for_overwrite(&mut s.small, grid.batch * regular);
+    apply_matmul(
+        &b.gpool_to_bias,
+        grid.batch,
+        &s.pooled,
+        &mut s.small,
+        false,
+        Exec::f32(1),
+    );
+    add_per_position(grid, regular, &s.small, &mut s.b);
+    norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
+    drop(norm);
+    let _convolutions = region(LayerClass::Convolutions);
+    apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
+}
+
+/// The nested-bottleneck block (its inner blocks between two
+/// convolutions), added to `t`; `false` when `cancel` stopped an inner
+/// block.
+fn nested_block(
+    b: &NestedBlock,
+    grid: Grid,
+    t: &mut [f32],
+    s: &mut Scratch,
+    exec: Exec,
+    cancel: &(dyn Fn() -> bool + Sync),
+) -> bool {
+    let rows = grid.rows();
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
+    drop(norm);
+    let convolutions = region(LayerClass::Convolutions);
+    let inner = b.pre_conv.out_channels;
+    let mut m = vec![0.0f32; rows * inner];
+    apply_conv(
+        &b.pre_conv,
+        grid,
+        &s.a,
+        &mut m,
+        false,
+        &mut s.unrolled,
+        exec,
+    );
+    drop(convolutions);
+    for child in &b.blocks {
+        if !run_block(child, grid, inner, &mut m, s, exec, cancel) {
+            return false;
+        }
+    }
+    let norm = region(LayerClass::NormAndActivation);
+    norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
+    drop(norm);
+    let _convolutions = region(LayerClass::Convolutions);
+    apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
     true
 }
 

@@ -170,93 +170,165 @@ fn area_for_pla(
     multi_stone_suicide_legal: bool,
     result: &mut [u8],
 ) {
+    let regions = Regions::find(board, pla, multi_stone_suicide_legal);
+    let (pla_heads, killed, borders_dead_pla) = kill_unsafe_chains(board, pla, &regions);
+    mark_alive_chains(board, pla, &pla_heads, &killed, result);
+    mark_territories(
+        &regions,
+        pla,
+        &borders_dead_pla,
+        safe_big_territories,
+        unsafe_big_territories,
+        result,
+    );
+}
+
+/// The regions of one player's pass-alive search: every maximal connected
+/// set of empty points and opposing stones, started from an empty point.
+struct Regions {
+    /// Each point's region, -1 for none.
+    region_of: Vec<i32>,
+    /// Circular list of each region's points.
+    next_in_region: Vec<usize>,
+    /// Each region's first point.
+    heads: Vec<usize>,
+    /// The heads of the chains each region is vital to, each region's a run.
+    vital: Vec<usize>,
+    /// Where each region's run of `vital` starts.
+    vital_start: Vec<usize>,
+    /// How long each region's run of `vital` is.
+    vital_len: Vec<usize>,
+    /// Each region's points not next to the player's stones, up to 2.
+    internal: Vec<u8>,
+    /// Whether each region holds an opposing stone.
+    contains_opp: Vec<bool>,
+    /// Whether the player has a stone on the board.
+    at_least_one_pla: bool,
+}
+
+impl Regions {
+    /// `pla`'s regions of `board`, with the chains each is vital to.
+    fn find(board: &KBoard, pla: u8, multi_stone_suicide_legal: bool) -> Regions {
+        let n = board.colors.len();
+        let colors = &board.colors;
+        let mut regions = Regions {
+            region_of: vec![-1i32; n],
+            next_in_region: vec![0usize; n],
+            heads: Vec::new(),
+            vital: Vec::new(),
+            vital_start: Vec::new(),
+            vital_len: Vec::new(),
+            internal: Vec::new(),
+            contains_opp: Vec::new(),
+            at_least_one_pla: false,
+        };
+        let mut queue: Vec<usize> = Vec::new();
+        for y in 0..board.y_size {
+            for x in 0..board.x_size {
+                let loc = board.loc(x, y);
+                if regions.region_of[loc] != -1 {
+                    continue;
+                }
+                if colors[loc] != EMPTY {
+                    regions.at_least_one_pla |= colors[loc] == pla;
+                    continue;
+                }
+                regions.flood(board, pla, multi_stone_suicide_legal, loc, &mut queue);
+            }
+        }
+        regions
+    }
+
+    /// Adds the region of empty point `loc`, flooding it with `queue`.
+    fn flood(
+        &mut self,
+        board: &KBoard,
+        pla: u8,
+        multi_stone_suicide_legal: bool,
+        loc: usize,
+        queue: &mut Vec<usize>,
+    ) {
+        let o = opp(pla);
+        let colors = &board.colors;
+        let r = self.heads.len();
+        self.heads.push(loc);
+        let start = self.vital.len();
+        self.vital_start.push(start);
+        self.internal.push(0);
+        self.contains_opp.push(false);
+        // Every pla chain next to the first point may be vital; the
+        // flood below keeps only those next to every (empty) point.
+        for i in 0..4 {
+            let a = board.adj(loc, i);
+            if colors[a] == pla {
+                let h = board.chain_head[a];
+                if !self.vital[start..].contains(&h) {
+                    self.vital.push(h);
+                }
+            }
+        }
+        let mut len = self.vital.len() - start;
+
+        let mut tail = loc;
+        queue.clear();
+        queue.push(loc);
+        self.region_of[loc] = r as i32;
+        let mut qh = 0;
+        while qh < queue.len() {
+            let cur = queue[qh];
+            qh += 1;
+            if len > 0 && (multi_stone_suicide_legal || colors[cur] == EMPTY) {
+                let mut kept = 0;
+                for i in 0..len {
+                    let h = self.vital[start + i];
+                    if board.is_adjacent_to_pla_head(pla, cur, h) {
+                        self.vital[start + kept] = h;
+                        kept += 1;
+                    }
+                }
+                len = kept;
+            }
+            if self.internal[r] < 2 && !board.is_adjacent_to_pla(cur, pla) {
+                self.internal[r] += 1;
+            }
+            if colors[cur] == o {
+                self.contains_opp[r] = true;
+            }
+            self.next_in_region[cur] = tail;
+            tail = cur;
+            for i in 0..4 {
+                let a = board.adj(cur, i);
+                if (colors[a] == EMPTY || colors[a] == o) && self.region_of[a] == -1 {
+                    queue.push(a);
+                    self.region_of[a] = r as i32;
+                }
+            }
+        }
+        self.next_in_region[loc] = tail;
+        self.vital.truncate(start + len);
+        self.vital_len.push(len);
+    }
+
+    /// The heads of the chains region `r` is vital to.
+    #[inline]
+    fn vital_of(&self, r: usize) -> &[usize] {
+        &self.vital[self.vital_start[r]..self.vital_start[r] + self.vital_len[r]]
+    }
+}
+
+/// Benson's iteration: kills `pla`'s chains with fewer than two vital
+/// regions not bordering a killed chain, until none is left to kill.
+/// Returns `pla`'s chain heads, which of them were killed, and (by region
+/// head) which regions border a killed chain.
+fn kill_unsafe_chains(
+    board: &KBoard,
+    pla: u8,
+    regions: &Regions,
+) -> (Vec<usize>, Vec<bool>, Vec<bool>) {
     let o = opp(pla);
     let n = board.colors.len();
     let colors = &board.colors;
-    let mut region_of = vec![-1i32; n];
-    // Circular list of each region's points.
-    let mut next_in_region = vec![0usize; n];
     let mut borders_dead_pla = vec![false; n];
-
-    let mut vital: Vec<usize> = Vec::new();
-    let mut region_heads: Vec<usize> = Vec::new();
-    let mut vital_start: Vec<usize> = Vec::new();
-    let mut vital_len: Vec<usize> = Vec::new();
-    let mut internal: Vec<u8> = Vec::new();
-    let mut contains_opp: Vec<bool> = Vec::new();
-    let mut queue: Vec<usize> = Vec::new();
-
-    let mut at_least_one_pla = false;
-    for y in 0..board.y_size {
-        for x in 0..board.x_size {
-            let loc = board.loc(x, y);
-            if region_of[loc] != -1 {
-                continue;
-            }
-            if colors[loc] != EMPTY {
-                at_least_one_pla |= colors[loc] == pla;
-                continue;
-            }
-            let r = region_heads.len();
-            region_heads.push(loc);
-            let start = vital.len();
-            vital_start.push(start);
-            internal.push(0);
-            contains_opp.push(false);
-            // Every pla chain next to the first point may be vital; the
-            // flood below keeps only those next to every (empty) point.
-            for i in 0..4 {
-                let a = board.adj(loc, i);
-                if colors[a] == pla {
-                    let h = board.chain_head[a];
-                    if !vital[start..].contains(&h) {
-                        vital.push(h);
-                    }
-                }
-            }
-            let mut len = vital.len() - start;
-
-            let mut tail = loc;
-            queue.clear();
-            queue.push(loc);
-            region_of[loc] = r as i32;
-            let mut qh = 0;
-            while qh < queue.len() {
-                let cur = queue[qh];
-                qh += 1;
-                if len > 0 && (multi_stone_suicide_legal || colors[cur] == EMPTY) {
-                    let mut kept = 0;
-                    for i in 0..len {
-                        let h = vital[start + i];
-                        if board.is_adjacent_to_pla_head(pla, cur, h) {
-                            vital[start + kept] = h;
-                            kept += 1;
-                        }
-                    }
-                    len = kept;
-                }
-                if internal[r] < 2 && !board.is_adjacent_to_pla(cur, pla) {
-                    internal[r] += 1;
-                }
-                if colors[cur] == o {
-                    contains_opp[r] = true;
-                }
-                next_in_region[cur] = tail;
-                tail = cur;
-                for i in 0..4 {
-                    let a = board.adj(cur, i);
-                    if (colors[a] == EMPTY || colors[a] == o) && region_of[a] == -1 {
-                        queue.push(a);
-                        region_of[a] = r as i32;
-                    }
-                }
-            }
-            next_in_region[loc] = tail;
-            vital.truncate(start + len);
-            vital_len.push(len);
-        }
-    }
-
     let mut pla_heads: Vec<usize> = Vec::new();
     for (loc, &color) in colors.iter().enumerate() {
         if color == pla && board.chain_head[loc] == loc {
@@ -265,8 +337,8 @@ fn area_for_pla(
     }
     let mut killed = vec![false; pla_heads.len()];
     let mut vital_count = vec![0i32; n];
-    for r in 0..region_heads.len() {
-        for &h in &vital[vital_start[r]..vital_start[r] + vital_len[r]] {
+    for r in 0..regions.heads.len() {
+        for &h in regions.vital_of(r) {
             vital_count[h] += 1;
         }
     }
@@ -285,13 +357,13 @@ fn area_for_pla(
                 loop {
                     for d in 0..4 {
                         let a = board.adj(cur, d);
-                        let r = region_of[a];
+                        let r = regions.region_of[a];
                         if r >= 0 {
                             let r = r as usize;
-                            let rh = region_heads[r];
+                            let rh = regions.heads[r];
                             if !borders_dead_pla[rh] && (colors[a] == EMPTY || colors[a] == o) {
                                 borders_dead_pla[rh] = true;
-                                for &h in &vital[vital_start[r]..vital_start[r] + vital_len[r]] {
+                                for &h in regions.vital_of(r) {
                                     vital_count[h] -= 1;
                                 }
                             }
@@ -308,7 +380,17 @@ fn area_for_pla(
             break;
         }
     }
+    (pla_heads, killed, borders_dead_pla)
+}
 
+/// Marks every stone of `pla`'s chains that were not killed as `pla`'s.
+fn mark_alive_chains(
+    board: &KBoard,
+    pla: u8,
+    pla_heads: &[usize],
+    killed: &[bool],
+    result: &mut [u8],
+) {
     for (i, &head) in pla_heads.iter().enumerate() {
         if !killed[i] {
             let mut cur = head;
@@ -321,9 +403,26 @@ fn area_for_pla(
             }
         }
     }
+}
 
-    for r in 0..region_heads.len() {
-        let head = region_heads[r];
+/// Marks `pla`'s territory: every region that borders no killed chain and
+/// has at most one point away from `pla`'s stones or (with
+/// `safe_big_territories`) holds no opposing stone; with
+/// `unsafe_big_territories`, the unmarked points of any other region that
+/// holds no opposing stone.
+fn mark_territories(
+    regions: &Regions,
+    pla: u8,
+    borders_dead_pla: &[bool],
+    safe_big_territories: bool,
+    unsafe_big_territories: bool,
+    result: &mut [u8],
+) {
+    let (internal, contains_opp) = (&regions.internal, &regions.contains_opp);
+    let at_least_one_pla = regions.at_least_one_pla;
+    let next_in_region = &regions.next_in_region;
+    for r in 0..regions.heads.len() {
+        let head = regions.heads[r];
         let alive_border = !borders_dead_pla[head] && at_least_one_pla;
         let mark = (internal[r] <= 1 && alive_border)
             || (safe_big_territories && !contains_opp[r] && alive_border);

@@ -124,92 +124,18 @@ impl KBoard {
             let is_defender = defender_first == s.is_multiple_of(2);
 
             if list_cur[s] == -1 {
-                let libs = self.libs(loc);
-                if !is_defender && libs <= 1 {
-                    ret = true;
-                    from_deeper = true;
-                    sp -= 1;
-                    continue;
-                }
-                if !is_defender && libs >= 3 {
-                    ret = false;
-                    from_deeper = true;
-                    sp -= 1;
-                    continue;
-                }
-                if is_defender && libs >= 2 {
-                    ret = false;
-                    from_deeper = true;
-                    sp -= 1;
-                    continue;
-                }
-                if is_defender && self.ko_loc != NULL_LOC {
-                    ret = false;
-                    from_deeper = true;
-                    sp -= 1;
-                    continue;
-                }
-                let start = list_start[s];
-                let mut len;
-                if is_defender {
-                    len = self.find_liberty_gaining_captures(loc, buf, start, start);
-                    len += self.find_liberties(loc, buf, start, start + len);
-                    let (lower, upper) = self.bound_num_libs_after_play(buf[start + len - 1], pla);
-                    if lower >= 3 {
-                        ret = false;
+                match self.ladder_node(loc, pla, is_defender, buf, list_start[s]) {
+                    LadderNode::Decided(captured) => {
+                        ret = captured;
                         from_deeper = true;
                         sp -= 1;
                         continue;
                     }
-                    if len == 1 && upper <= 1 {
-                        ret = true;
-                        from_deeper = true;
-                        sp -= 1;
-                        continue;
-                    }
-                } else {
-                    len = self.find_liberties(loc, buf, start, start);
-                    debug_assert_eq!(len, 2);
-                    let mut libs0 = self.num_immediate_libs(buf[start]);
-                    let mut libs1 = self.num_immediate_libs(buf[start + 1]);
-                    // Both liberties are ko mouths the defender cannot
-                    // usefully connect at: call it captured.
-                    if libs0 == 0
-                        && libs1 == 0
-                        && self.would_be_ko_capture(buf[start], o)
-                        && self.would_be_ko_capture(buf[start + 1], o)
-                        && self.num_libs_after_play(buf[start], pla, 3) <= 2
-                        && self.num_libs_after_play(buf[start + 1], pla, 3) <= 2
-                        && !self.has_liberty_gaining_captures(loc)
-                    {
-                        ret = true;
-                        from_deeper = true;
-                        sp -= 1;
-                        continue;
-                    }
-                    if !self.is_adjacent(buf[start], buf[start + 1]) {
-                        if libs0 >= 3 && libs1 >= 3 {
-                            ret = false;
-                            from_deeper = true;
-                            sp -= 1;
-                            continue;
-                        } else if libs0 >= 3 {
-                            len = 1;
-                        } else if libs1 >= 3 {
-                            buf[start] = buf[start + 1];
-                            len = 1;
-                        }
-                    }
-                    if len > 1 {
-                        libs0 = libs0 * 2 + self.heuristic_connection_libs_x2(buf[start], pla);
-                        libs1 = libs1 * 2 + self.heuristic_connection_libs_x2(buf[start + 1], pla);
-                        if libs1 > libs0 {
-                            buf.swap(start, start + 1);
-                        }
+                    LadderNode::Moves(len) => {
+                        list_len[s] = len;
+                        list_cur[s] = 0;
                     }
                 }
-                list_len[s] = len;
-                list_cur[s] = 0;
             } else {
                 if from_deeper {
                     self.undo(records[s]);
@@ -250,6 +176,115 @@ impl KBoard {
             list_len[t] = 0;
         }
     }
+
+    /// A new node of the ladder search on `pla`'s chain at `loc`: decided
+    /// without a move, or the moves to try, written to `buf` from `start`.
+    #[inline]
+    fn ladder_node(
+        &mut self,
+        loc: usize,
+        pla: u8,
+        is_defender: bool,
+        buf: &mut Vec<usize>,
+        start: usize,
+    ) -> LadderNode {
+        let libs = self.libs(loc);
+        if !is_defender && libs <= 1 {
+            return LadderNode::Decided(true);
+        }
+        if !is_defender && libs >= 3 {
+            return LadderNode::Decided(false);
+        }
+        if is_defender && libs >= 2 {
+            return LadderNode::Decided(false);
+        }
+        if is_defender && self.ko_loc != NULL_LOC {
+            return LadderNode::Decided(false);
+        }
+        if is_defender {
+            self.defender_moves(loc, pla, buf, start)
+        } else {
+            self.attacker_moves(loc, pla, buf, start)
+        }
+    }
+
+    /// The defender's moves at a node (captures that gain liberties, then
+    /// its liberty), unless the last of them decides the node.
+    #[inline]
+    fn defender_moves(
+        &mut self,
+        loc: usize,
+        pla: u8,
+        buf: &mut Vec<usize>,
+        start: usize,
+    ) -> LadderNode {
+        let mut len = self.find_liberty_gaining_captures(loc, buf, start, start);
+        len += self.find_liberties(loc, buf, start, start + len);
+        let (lower, upper) = self.bound_num_libs_after_play(buf[start + len - 1], pla);
+        if lower >= 3 {
+            return LadderNode::Decided(false);
+        }
+        if len == 1 && upper <= 1 {
+            return LadderNode::Decided(true);
+        }
+        LadderNode::Moves(len)
+    }
+
+    /// The attacker's moves at a node (the defender's two liberties, the
+    /// more promising first, or only the one that can work), unless the
+    /// liberties decide the node.
+    #[inline]
+    fn attacker_moves(
+        &mut self,
+        loc: usize,
+        pla: u8,
+        buf: &mut Vec<usize>,
+        start: usize,
+    ) -> LadderNode {
+        let o = opp(pla);
+        let mut len = self.find_liberties(loc, buf, start, start);
+        debug_assert_eq!(len, 2);
+        let mut libs0 = self.num_immediate_libs(buf[start]);
+        let mut libs1 = self.num_immediate_libs(buf[start + 1]);
+        // Both liberties are ko mouths the defender cannot
+        // usefully connect at: call it captured.
+        if libs0 == 0
+            && libs1 == 0
+            && self.would_be_ko_capture(buf[start], o)
+            && self.would_be_ko_capture(buf[start + 1], o)
+            && self.num_libs_after_play(buf[start], pla, 3) <= 2
+            && self.num_libs_after_play(buf[start + 1], pla, 3) <= 2
+            && !self.has_liberty_gaining_captures(loc)
+        {
+            return LadderNode::Decided(true);
+        }
+        if !self.is_adjacent(buf[start], buf[start + 1]) {
+            if libs0 >= 3 && libs1 >= 3 {
+                return LadderNode::Decided(false);
+            } else if libs0 >= 3 {
+                len = 1;
+            } else if libs1 >= 3 {
+                buf[start] = buf[start + 1];
+                len = 1;
+            }
+        }
+        if len > 1 {
+            libs0 = libs0 * 2 + self.heuristic_connection_libs_x2(buf[start], pla);
+            libs1 = libs1 * 2 + self.heuristic_connection_libs_x2(buf[start + 1], pla);
+            if libs1 > libs0 {
+                buf.swap(start, start + 1);
+            }
+        }
+        LadderNode::Moves(len)
+    }
+}
+
+/// What a node of the ladder search finds on entry.
+enum LadderNode {
+    /// Decided without a move: whether the chain is captured.
+    Decided(bool),
+    /// This many moves to try, from the node's start in the move list.
+    Moves(usize),
 }
 
 /// Scans the board top row first, left to right, and calls `f(loc,

@@ -82,7 +82,7 @@ use thiserror::Error;
 
 pub use rules::{HandicapBonus, KataKo, KataRules, Tax};
 
-use board::{opp, EMPTY, NULL_LOC, PASS_LOC, WHITE};
+use board::{opp, KBoard, EMPTY, NULL_LOC, PASS_LOC, WHITE};
 use history::{player, History};
 
 /// Number of spatial input planes.
@@ -173,6 +173,41 @@ pub fn fill(
     spatial: &mut [f32],
     global: &mut [f32],
 ) -> Result<(), InputError> {
+    check_fill(game, rules, nn_x, nn_y, spatial.len(), global.len())?;
+    spatial.fill(0.0);
+    global.fill(0.0);
+
+    let mut hist = History::replay(game, rules);
+    if options.cleanup_after_passes && hist.past_normal_phase_end && game.is_over() {
+        hist.start_cleanup_phase();
+    }
+    let pla = player(game.to_move());
+    let mut planes = Planes {
+        spatial,
+        plane: nn_x * nn_y,
+        nn_x,
+        board: &hist.board,
+    };
+    stone_features(&mut planes, pla);
+    ko_features(&mut planes, &hist);
+    let end_would_not_win = area_features(&mut planes, &hist, rules, options, pla);
+    let (max_turns, suppress_pass_ends) = history_shown(&hist, options, pla, end_would_not_win);
+    let turns_included = history_features(&mut planes, global, &hist, options, pla, max_turns);
+    ladder_features(&mut planes, &hist, pla, turns_included);
+    global_features(global, &hist, rules, options, pla, suppress_pass_ends);
+    Ok(())
+}
+
+/// Why [`fill`] cannot fill buffers of these lengths for `game`, if it
+/// cannot.
+fn check_fill(
+    game: &Game,
+    rules: &KataRules,
+    nn_x: usize,
+    nn_y: usize,
+    spatial_len: usize,
+    global_len: usize,
+) -> Result<(), InputError> {
     if game.rules().is_nogo() {
         return Err(InputError::NoGo);
     }
@@ -190,66 +225,91 @@ pub fn fill(
         });
     }
     let plane = nn_x * nn_y;
-    if spatial.len() != SPATIAL_FEATURES * plane {
+    if spatial_len != SPATIAL_FEATURES * plane {
         return Err(InputError::BufferSize {
             buffer: "spatial",
             expected: SPATIAL_FEATURES * plane,
-            got: spatial.len(),
+            got: spatial_len,
         });
     }
-    if global.len() != GLOBAL_FEATURES {
+    if global_len != GLOBAL_FEATURES {
         return Err(InputError::BufferSize {
             buffer: "global",
             expected: GLOBAL_FEATURES,
-            got: global.len(),
+            got: global_len,
         });
     }
-    spatial.fill(0.0);
-    global.fill(0.0);
+    Ok(())
+}
 
-    let mut hist = History::replay(game, rules);
-    if options.cleanup_after_passes && hist.past_normal_phase_end && game.is_over() {
-        hist.start_cleanup_phase();
+/// The spatial planes being filled, with the board whose locs they take.
+struct Planes<'a> {
+    /// `[SPATIAL_FEATURES][nn_y][nn_x]`.
+    spatial: &'a mut [f32],
+    /// `nn_x * nn_y`.
+    plane: usize,
+    /// The grid's width.
+    nn_x: usize,
+    /// The current board (every board of the history has its size).
+    board: &'a KBoard,
+}
+
+impl Planes<'_> {
+    /// Sets `feature` at the point of board loc `loc` to 1.
+    #[inline]
+    fn set(&mut self, feature: usize, loc: usize) {
+        let (x, y) = self.board.xy(loc);
+        self.spatial[feature * self.plane + y * self.nn_x + x] = 1.0;
     }
-    let board = &hist.board;
-    let pla = player(game.to_move());
-    let o = opp(pla);
-    let pos = |loc: usize| {
-        let (x, y) = board.xy(loc);
-        y * nn_x + x
-    };
-    let mut set = |feature: usize, loc: usize| spatial[feature * plane + pos(loc)] = 1.0;
+}
 
-    // Features 0 to 5.
-    for y in 0..y_size {
-        for x in 0..x_size {
+/// Features 0 to 5: on the board, the stones, and the liberties of their
+/// chains up to 3.
+fn stone_features(planes: &mut Planes<'_>, pla: u8) {
+    let board = planes.board;
+    for y in 0..board.y_size {
+        for x in 0..board.x_size {
             let loc = board.loc(x, y);
-            set(0, loc);
+            planes.set(0, loc);
             let stone = board.colors[loc];
             if stone == EMPTY {
                 continue;
             }
-            set(if stone == pla { 1 } else { 2 }, loc);
+            planes.set(if stone == pla { 1 } else { 2 }, loc);
             match board.libs(loc) {
-                1 => set(3, loc),
-                2 => set(4, loc),
-                3 => set(5, loc),
+                1 => planes.set(3, loc),
+                2 => planes.set(4, loc),
+                3 => planes.set(5, loc),
                 _ => {}
             }
         }
     }
+}
 
-    // Feature 6.
+/// Feature 6: the simple-ko point and the points superko bans.
+fn ko_features(planes: &mut Planes<'_>, hist: &History) {
+    let board = planes.board;
     if board.ko_loc != NULL_LOC {
-        set(6, board.ko_loc);
+        planes.set(6, board.ko_loc);
     }
     for (loc, &banned) in hist.superko_banned().iter().enumerate() {
         if banned {
-            set(6, loc);
+            planes.set(6, loc);
         }
     }
+}
 
-    // Features 18 and 19.
+/// Features 18 and 19 (area scoring only); returns whether the game, ended
+/// now and counted as it stands, would not be a win for pla (KataGo's
+/// `finalPhaseAndGameEndWouldNotBeWin`).
+fn area_features(
+    planes: &mut Planes<'_>,
+    hist: &History,
+    rules: &KataRules,
+    options: &InputOptions,
+    pla: u8,
+) -> bool {
+    let board = planes.board;
     let suicide_legal = rules.multi_stone_suicide || options.prefer_pass_alive_under_suicide;
     let area = if rules.territory_scoring {
         None
@@ -270,37 +330,57 @@ pub fn fill(
         };
         Some((area, tax))
     };
-    // Whether the game, ended now and counted as it stands, would not be a
-    // win for pla (KataGo's `finalPhaseAndGameEndWouldNotBeWin`).
     let mut end_would_not_win = false;
     if let Some((area, tax)) = area {
-        for y in 0..y_size {
-            for x in 0..x_size {
+        let o = opp(pla);
+        for y in 0..board.y_size {
+            for x in 0..board.x_size {
                 let loc = board.loc(x, y);
                 if area[loc] == pla {
-                    set(18, loc);
+                    planes.set(18, loc);
                 } else if area[loc] == o {
-                    set(19, loc);
+                    planes.set(19, loc);
                 }
             }
         }
         let score_for_pla = area::balance(board, &area, pla) + tax;
         end_would_not_win = score_for_pla as f32 + hist.self_komi(pla) <= 0.0;
     }
+    end_would_not_win
+}
 
-    // History: features 9 to 13 and globals 0 to 4.
-    let mut max_turns = 5;
-    let mut suppress_pass_ends = false;
+/// How many turns of history may be shown, and whether the history is
+/// hidden because a pass would end the game (which also clears global 14).
+fn history_shown(
+    hist: &History,
+    options: &InputOptions,
+    pla: u8,
+    end_would_not_win: bool,
+) -> (usize, bool) {
     if hist.pass_would_end_game(pla)
         && (options.conservative_pass
             || hist.should_suppress_end_game_from_friendly_pass(pla)
             || (options.passing_hacks && end_would_not_win))
     {
-        max_turns = 0;
-        suppress_pass_ends = true;
+        (0, true)
     } else if hist.game_finished || hist.past_normal_phase_end {
-        max_turns = 1;
+        (1, false)
+    } else {
+        (5, false)
     }
+}
+
+/// The history: features 9 to 13 and globals 0 to 4, for at most
+/// `max_turns` turns; returns how many turns are shown.
+fn history_features(
+    planes: &mut Planes<'_>,
+    global: &mut [f32],
+    hist: &History,
+    options: &InputOptions,
+    pla: u8,
+    max_turns: usize,
+) -> usize {
+    let o = opp(pla);
     let usable = max_turns
         .min(hist.approx_valid_turns)
         .min(options.history_limit.unwrap_or(usize::MAX));
@@ -317,16 +397,22 @@ pub fn fill(
         if loc == PASS_LOC {
             global[k - 1] = 1.0;
         } else {
-            set(8 + k, loc);
+            planes.set(8 + k, loc);
         }
     }
+    turns_included
+}
 
-    // Ladders: features 14 to 17.
+/// Ladders: features 14 to 17, on the boards as far back as the shown
+/// history reaches.
+fn ladder_features(planes: &mut Planes<'_>, hist: &History, pla: u8, turns_included: usize) {
+    let board = planes.board;
+    let o = opp(pla);
     ladder::iter_ladders(board, |loc, working| {
-        set(14, loc);
+        planes.set(14, loc);
         if board.colors[loc] == o && board.libs(loc) > 1 {
             for &w in working {
-                set(17, w);
+                planes.set(17, w);
             }
         }
     });
@@ -335,17 +421,28 @@ pub fn fill(
     } else {
         &hist.recent[0]
     };
-    ladder::iter_ladders(prev, |loc, _| set(15, loc));
+    ladder::iter_ladders(prev, |loc, _| planes.set(15, loc));
     let prev_prev = if turns_included < 2 {
         prev
     } else {
         &hist.recent[1]
     };
-    ladder::iter_ladders(prev_prev, |loc, _| set(16, loc));
+    ladder::iter_ladders(prev_prev, |loc, _| planes.set(16, loc));
+}
 
-    // Globals 5 to 18.
+/// Globals 5 to 18: komi, rules, phase, playout doubling, button and the
+/// komi parity wave.
+fn global_features(
+    global: &mut [f32],
+    hist: &History,
+    rules: &KataRules,
+    options: &InputOptions,
+    pla: u8,
+    suppress_pass_ends: bool,
+) {
+    let board = &hist.board;
     let mut self_komi = hist.self_komi(pla);
-    let board_area = (x_size * y_size) as f32;
+    let board_area = (board.x_size * board.y_size) as f32;
     self_komi = self_komi.clamp(
         -board_area - KOMI_CLIP_RADIUS,
         board_area + KOMI_CLIP_RADIUS,
@@ -390,9 +487,8 @@ pub fn fill(
         global[17] = 1.0;
     }
     if !rules.territory_scoring {
-        global[18] = komi_wave(self_komi, (x_size * y_size) % 2 == 0);
+        global[18] = komi_wave(self_komi, (board.x_size * board.y_size).is_multiple_of(2));
     }
-    Ok(())
 }
 
 /// The komi parity wave of global feature 18.

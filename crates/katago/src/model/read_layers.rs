@@ -186,6 +186,8 @@ fn read_blocks(
         .collect()
 }
 
+/// One block of a stack of `channels` channels, of whichever kind it
+/// declares.
 fn read_block(
     r: &mut Reader<'_>,
     version: i64,
@@ -194,186 +196,228 @@ fn read_block(
 ) -> Result<Block, FormatError> {
     let kind = r.token("a block kind")?;
     match kind {
-        "ordinary_block" => {
-            let name = r.name("the block's name")?;
-            r.set_layer(&name);
-            let pre_norm = read_norm(r, channels)?;
-            let pre_act = read_activation(r, version)?;
-            let regular_conv = read_conv_from(r, channels)?;
-            let mid_norm = read_norm(r, regular_conv.out_channels)?;
-            let mid_act = read_activation(r, version)?;
-            let final_conv = read_conv_from(r, regular_conv.out_channels)?;
-            check_out(r, &final_conv, channels)?;
-            Ok(Block::Ordinary(OrdinaryBlock {
-                pre_norm,
-                pre_act,
-                regular_conv,
-                mid_norm,
-                mid_act,
-                final_conv,
-            }))
-        }
-        "gpool_block" => {
-            let name = r.name("the block's name")?;
-            r.set_layer(&name);
-            let pre_norm = read_norm(r, channels)?;
-            let pre_act = read_activation(r, version)?;
-            let regular_conv = read_conv_from(r, channels)?;
-            let gpool_conv = read_conv_from(r, channels)?;
-            let gpool_norm = read_norm(r, gpool_conv.out_channels)?;
-            let gpool_act = read_activation(r, version)?;
-            let gpool_to_bias = read_matmul(r, 3 * gpool_conv.out_channels)?;
-            if gpool_to_bias.out_channels != regular_conv.out_channels {
-                return Err(r.error("the pooled bias does not match the regular path's width"));
-            }
-            let mid_norm = read_norm(r, regular_conv.out_channels)?;
-            let mid_act = read_activation(r, version)?;
-            let final_conv = read_conv_from(r, regular_conv.out_channels)?;
-            check_out(r, &final_conv, channels)?;
-            Ok(Block::GlobalPool(GlobalPoolBlock {
-                pre_norm,
-                pre_act,
-                regular_conv,
-                gpool_conv,
-                gpool_norm,
-                gpool_act,
-                gpool_to_bias,
-                mid_norm,
-                mid_act,
-                final_conv,
-            }))
-        }
-        "nested_bottleneck_block" => {
-            let name = r.name("the block's name")?;
-            r.set_layer(&name);
-            let count = r.count("the number of inner blocks", MAX_BLOCKS)?;
-            let pre_norm = read_norm(r, channels)?;
-            let pre_act = read_activation(r, version)?;
-            let pre_conv = read_conv_from(r, channels)?;
-            let inner = pre_conv.out_channels;
-            let blocks = read_blocks(r, version, inner, count, depth + 1)?;
-            let post_norm = read_norm(r, inner)?;
-            let post_act = read_activation(r, version)?;
-            let post_conv = read_conv_from(r, inner)?;
-            check_out(r, &post_conv, channels)?;
-            Ok(Block::Nested(NestedBlock {
-                pre_norm,
-                pre_act,
-                pre_conv,
-                blocks,
-                post_norm,
-                post_act,
-                post_conv,
-            }))
-        }
-        "transformer_attention_block" => {
-            let name = r.name("the block's name")?;
-            r.set_layer(&name);
-            let heads = r.count("the number of heads", 1024)?;
-            let kv_heads = r.count("the number of key/value heads", 1024)?;
-            let q_head_dim = r.count("the query head width", MAX_CHANNELS)?;
-            let v_head_dim = r.count("the value head width", MAX_CHANNELS)?;
-            let use_rope = r.flag("useRope")?;
-            let learnable_rope = r.flag("learnableRope")?;
-            if heads % kv_heads != 0 {
-                return Err(r.error(format!(
-                    "{heads} heads cannot share {kv_heads} key/value heads"
-                )));
-            }
-            if use_rope && q_head_dim % 2 != 0 {
-                return Err(r.error("rotary encoding needs an even query head width"));
-            }
-            let (norm_weight, norm_epsilon) = read_transformer_norm(r, channels)?;
-            let q_proj = read_matmul(r, channels)?;
-            let k_proj = read_matmul(r, channels)?;
-            let v_proj = read_matmul(r, channels)?;
-            let out_proj = read_matmul(r, heads * v_head_dim)?;
-            if q_proj.out_channels != heads * q_head_dim
-                || k_proj.out_channels != kv_heads * q_head_dim
-                || v_proj.out_channels != kv_heads * v_head_dim
-                || out_proj.out_channels != channels
-            {
-                return Err(r.error("the projections do not match the head counts and widths"));
-            }
-            let rope = if !use_rope {
-                None
-            } else if learnable_rope {
-                let rope_name = r.name("the rotary table's name")?;
-                r.set_layer(&rope_name);
-                let rope_kv = r.count("the rotary key/value heads", 1024)?;
-                let pairs = r.count("the rotary pairs", MAX_CHANNELS)?;
-                let two = r.count("the rotary axes", 2)?;
-                if rope_kv != kv_heads || pairs != q_head_dim / 2 || two != 2 {
-                    return Err(r.error(format!(
-                        "rotary table {rope_kv}x{pairs}x{two} where {kv_heads}x{}x2 was expected",
-                        q_head_dim / 2
-                    )));
-                }
-                Some(Rope::Learned(
-                    r.floats(rope_kv * pairs * 2, "the frequencies")?,
-                ))
-            } else {
-                let rope_name = r.name("the rotary base's name")?;
-                r.set_layer(&rope_name);
-                let theta = r.float("the rotary base")?;
-                if theta <= 0.0 {
-                    return Err(r.error("the rotary base must be positive"));
-                }
-                Some(Rope::Fixed(theta))
-            };
-            Ok(Block::Attention(AttentionBlock {
-                norm_weight,
-                norm_epsilon,
-                heads,
-                kv_heads,
-                q_head_dim,
-                v_head_dim,
-                q_proj,
-                k_proj,
-                v_proj,
-                out_proj,
-                rope,
-                rope_tables: RopeTables::default(),
-            }))
-        }
-        "transformer_ffn_block" => {
-            let name = r.name("the block's name")?;
-            r.set_layer(&name);
-            let width = r.count("the block's channels", MAX_CHANNELS)?;
-            if width != channels {
-                return Err(r.error(format!("{width} channels where {channels} were expected")));
-            }
-            let ffn = r.count("the feed-forward width", MAX_CHANNELS * 4)?;
-            let swiglu = r.flag("useSwiGLU")?;
-            if !swiglu {
-                return Err(r.error(
-                    "feed-forward blocks without SwiGLU are not supported (KataGo's own CPU \
-                     backend refuses them too)",
-                ));
-            }
-            let (norm_weight, norm_epsilon) = read_transformer_norm(r, channels)?;
-            let linear1 = read_matmul(r, channels)?;
-            let gate = read_matmul(r, channels)?;
-            let linear2 = read_matmul(r, ffn)?;
-            if linear1.out_channels != ffn
-                || gate.out_channels != ffn
-                || linear2.out_channels != channels
-            {
-                return Err(r.error("the feed-forward matrices do not match its widths"));
-            }
-            Ok(Block::Ffn(FfnBlock {
-                norm_weight,
-                norm_epsilon,
-                linear1,
-                gate,
-                linear2,
-            }))
-        }
+        "ordinary_block" => read_ordinary_block(r, version, channels),
+        "gpool_block" => read_gpool_block(r, version, channels),
+        "nested_bottleneck_block" => read_nested_block(r, version, channels, depth),
+        "transformer_attention_block" => read_attention_block(r, channels),
+        "transformer_ffn_block" => read_ffn_block(r, channels),
         other => Err(r.error(format!(
             "unknown block kind {:?}",
             other.chars().take(40).collect::<String>()
         ))),
     }
+}
+
+/// A block's name, which names the layer being read.
+fn read_block_name(r: &mut Reader<'_>) -> Result<(), FormatError> {
+    let name = r.name("the block's name")?;
+    r.set_layer(&name);
+    Ok(())
+}
+
+/// An ordinary residual block, after its kind.
+fn read_ordinary_block(
+    r: &mut Reader<'_>,
+    version: i64,
+    channels: usize,
+) -> Result<Block, FormatError> {
+    read_block_name(r)?;
+    let pre_norm = read_norm(r, channels)?;
+    let pre_act = read_activation(r, version)?;
+    let regular_conv = read_conv_from(r, channels)?;
+    let mid_norm = read_norm(r, regular_conv.out_channels)?;
+    let mid_act = read_activation(r, version)?;
+    let final_conv = read_conv_from(r, regular_conv.out_channels)?;
+    check_out(r, &final_conv, channels)?;
+    Ok(Block::Ordinary(OrdinaryBlock {
+        pre_norm,
+        pre_act,
+        regular_conv,
+        mid_norm,
+        mid_act,
+        final_conv,
+    }))
+}
+
+/// A residual block with global pooling, after its kind.
+fn read_gpool_block(
+    r: &mut Reader<'_>,
+    version: i64,
+    channels: usize,
+) -> Result<Block, FormatError> {
+    read_block_name(r)?;
+    let pre_norm = read_norm(r, channels)?;
+    let pre_act = read_activation(r, version)?;
+    let regular_conv = read_conv_from(r, channels)?;
+    let gpool_conv = read_conv_from(r, channels)?;
+    let gpool_norm = read_norm(r, gpool_conv.out_channels)?;
+    let gpool_act = read_activation(r, version)?;
+    let gpool_to_bias = read_matmul(r, 3 * gpool_conv.out_channels)?;
+    if gpool_to_bias.out_channels != regular_conv.out_channels {
+        return Err(r.error("the pooled bias does not match the regular path's width"));
+    }
+    let mid_norm = read_norm(r, regular_conv.out_channels)?;
+    let mid_act = read_activation(r, version)?;
+    let final_conv = read_conv_from(r, regular_conv.out_channels)?;
+    check_out(r, &final_conv, channels)?;
+    Ok(Block::GlobalPool(GlobalPoolBlock {
+        pre_norm,
+        pre_act,
+        regular_conv,
+        gpool_conv,
+        gpool_norm,
+        gpool_act,
+        gpool_to_bias,
+        mid_norm,
+        mid_act,
+        final_conv,
+    }))
+}
+
+/// A nested-bottleneck block and the blocks inside it, after its kind.
+fn read_nested_block(
+    r: &mut Reader<'_>,
+    version: i64,
+    channels: usize,
+    depth: usize,
+) -> Result<Block, FormatError> {
+    read_block_name(r)?;
+    let count = r.count("the number of inner blocks", MAX_BLOCKS)?;
+    let pre_norm = read_norm(r, channels)?;
+    let pre_act = read_activation(r, version)?;
+    let pre_conv = read_conv_from(r, channels)?;
+    let inner = pre_conv.out_channels;
+    let blocks = read_blocks(r, version, inner, count, depth + 1)?;
+    let post_norm = read_norm(r, inner)?;
+    let post_act = read_activation(r, version)?;
+    let post_conv = read_conv_from(r, inner)?;
+    check_out(r, &post_conv, channels)?;
+    Ok(Block::Nested(NestedBlock {
+        pre_norm,
+        pre_act,
+        pre_conv,
+        blocks,
+        post_norm,
+        post_act,
+        post_conv,
+    }))
+}
+
+/// A transformer's self-attention block, after its kind.
+fn read_attention_block(r: &mut Reader<'_>, channels: usize) -> Result<Block, FormatError> {
+    read_block_name(r)?;
+    let heads = r.count("the number of heads", 1024)?;
+    let kv_heads = r.count("the number of key/value heads", 1024)?;
+    let q_head_dim = r.count("the query head width", MAX_CHANNELS)?;
+    let v_head_dim = r.count("the value head width", MAX_CHANNELS)?;
+    let use_rope = r.flag("useRope")?;
+    let learnable_rope = r.flag("learnableRope")?;
+    if heads % kv_heads != 0 {
+        return Err(r.error(format!(
+            "{heads} heads cannot share {kv_heads} key/value heads"
+        )));
+    }
+    if use_rope && q_head_dim % 2 != 0 {
+        return Err(r.error("rotary encoding needs an even query head width"));
+    }
+    let (norm_weight, norm_epsilon) = read_transformer_norm(r, channels)?;
+    let q_proj = read_matmul(r, channels)?;
+    let k_proj = read_matmul(r, channels)?;
+    let v_proj = read_matmul(r, channels)?;
+    let out_proj = read_matmul(r, heads * v_head_dim)?;
+    if q_proj.out_channels != heads * q_head_dim
+        || k_proj.out_channels != kv_heads * q_head_dim
+        || v_proj.out_channels != kv_heads * v_head_dim
+        || out_proj.out_channels != channels
+    {
+        return Err(r.error("the projections do not match the head counts and widths"));
+    }
+    let rope = if !use_rope {
+        None
+    } else if learnable_rope {
+        Some(read_learned_rope(r, kv_heads, q_head_dim)?)
+    } else {
+        Some(read_fixed_rope(r)?)
+    };
+    Ok(Block::Attention(AttentionBlock {
+        norm_weight,
+        norm_epsilon,
+        heads,
+        kv_heads,
+        q_head_dim,
+        v_head_dim,
+        q_proj,
+        k_proj,
+        v_proj,
+        out_proj,
+        rope,
+        rope_tables: RopeTables::default(),
+    }))
+}
+
+/// A learned rotary table: two frequencies (columns, rows) for each pair of
+/// each key/value head.
+fn read_learned_rope(
+    r: &mut Reader<'_>,
+    kv_heads: usize,
+    q_head_dim: usize,
+) -> Result<Rope, FormatError> {
+    let rope_name = r.name("the rotary table's name")?;
+    r.set_layer(&rope_name);
+    let rope_kv = r.count("the rotary key/value heads", 1024)?;
+    let pairs = r.count("the rotary pairs", MAX_CHANNELS)?;
+    let two = r.count("the rotary axes", 2)?;
+    if rope_kv != kv_heads || pairs != q_head_dim / 2 || two != 2 {
+        return Err(r.error(format!(
+            "rotary table {rope_kv}x{pairs}x{two} where {kv_heads}x{}x2 was expected",
+            q_head_dim / 2
+        )));
+    }
+    Ok(Rope::Learned(
+        r.floats(rope_kv * pairs * 2, "the frequencies")?,
+    ))
+}
+
+/// A fixed rotary encoding's base.
+fn read_fixed_rope(r: &mut Reader<'_>) -> Result<Rope, FormatError> {
+    let rope_name = r.name("the rotary base's name")?;
+    r.set_layer(&rope_name);
+    let theta = r.float("the rotary base")?;
+    if theta <= 0.0 {
+        return Err(r.error("the rotary base must be positive"));
+    }
+    Ok(Rope::Fixed(theta))
+}
+
+/// A transformer's SwiGLU feed-forward block, after its kind.
+fn read_ffn_block(r: &mut Reader<'_>, channels: usize) -> Result<Block, FormatError> {
+    read_block_name(r)?;
+    let width = r.count("the block's channels", MAX_CHANNELS)?;
+    if width != channels {
+        return Err(r.error(format!("{width} channels where {channels} were expected")));
+    }
+    let ffn = r.count("the feed-forward width", MAX_CHANNELS * 4)?;
+    let swiglu = r.flag("useSwiGLU")?;
+    if !swiglu {
+        return Err(r.error(
+            "feed-forward blocks without SwiGLU are not supported (KataGo's own CPU \
+             backend refuses them too)",
+        ));
+    }
+    let (norm_weight, norm_epsilon) = read_transformer_norm(r, channels)?;
+    let linear1 = read_matmul(r, channels)?;
+    let gate = read_matmul(r, channels)?;
+    let linear2 = read_matmul(r, ffn)?;
+    if linear1.out_channels != ffn || gate.out_channels != ffn || linear2.out_channels != channels {
+        return Err(r.error("the feed-forward matrices do not match its widths"));
+    }
+    Ok(Block::Ffn(FfnBlock {
+        norm_weight,
+        norm_epsilon,
+        linear1,
+        gate,
+        linear2,
+    }))
 }
 
 fn check_out(r: &Reader<'_>, conv: &Conv, channels: usize) -> Result<(), FormatError> {
