@@ -323,6 +323,9 @@ fn action_of(fields: &mut Fields<'_>, action: &Value) -> Result<Action, QueryErr
     })
 }
 
+/// Reads an analysis query's fields, in KataGo's order of checks: the
+/// board, rules, stones and moves, the turns to analyse, the settings,
+/// what to report and the move filters.
 fn parse_query(
     mut fields: Fields<'_>,
     id: String,
@@ -330,6 +333,37 @@ fn parse_query(
     max_side: usize,
 ) -> Result<Query, QueryError> {
     let mut warnings = Vec::new();
+    let size = board_size(&mut fields, max_side)?;
+    let rules = query_rules(&mut fields)?;
+    let (initial, moves, initial_player) = stones_and_moves(&mut fields, size)?;
+    let start = start_position(&fields, size, rules, &initial, initial_player, &moves)?;
+    let (turns, priorities) = analysed_turns(&mut fields, moves.len())?;
+    let positions = replay_positions(&fields, size, start, &moves, &turns, &priorities)?;
+    let engine = query_settings(&mut fields, defaults, &mut warnings)?;
+    let include = include_of(&mut fields)?;
+    let filters = move_filters(&mut fields, size)?;
+    let report_every = fields
+        .real("reportDuringSearchEvery", 0.001, 1e6)?
+        .map(Duration::from_secs_f64);
+    let first_report = fields
+        .real("firstReportDuringSearchAfter", 0.0, 1e6)?
+        .map(Duration::from_secs_f64);
+    warnings.extend(fields.unknown());
+    Ok(Query {
+        id,
+        positions,
+        settings: engine.search,
+        include,
+        filters,
+        report_every,
+        first_report,
+        warnings,
+    })
+}
+
+/// The board size from `boardXSize` and `boardYSize`, both required, each
+/// from 1 to `max_side`.
+fn board_size(fields: &mut Fields<'_>, max_side: usize) -> Result<BoardSize, QueryError> {
     let max = max_side as i64;
     let width = fields.whole("boardXSize", 1, max)?.ok_or_else(|| {
         fields.error(
@@ -343,9 +377,13 @@ fn parse_query(
             format!("required: the board's height, 1 to {max}"),
         )
     })?;
-    let size = BoardSize::new(width as usize, height as usize)
-        .map_err(|e| fields.error("boardXSize", e.to_string()))?;
+    BoardSize::new(width as usize, height as usize)
+        .map_err(|e| fields.error("boardXSize", e.to_string()))
+}
 
+/// The rules from `rules` (required), with `komi` and `whiteHandicapBonus`
+/// when given.
+fn query_rules(fields: &mut Fields<'_>) -> Result<Rules, QueryError> {
     let rules_value = fields
         .get("rules")
         .ok_or_else(|| fields.error("rules", "required: a rules name or object"))?;
@@ -361,45 +399,76 @@ fn parse_query(
         rules.handicap_bonus = parse_handicap_bonus(value)
             .ok_or_else(|| fields.error("whiteHandicapBonus", "must be \"0\", \"N\" or \"N-1\""))?;
     }
+    Ok(rules)
+}
 
-    let player = |fields: &Fields<'_>, field: &str, text: &Value| -> Result<Color, QueryError> {
-        match text.as_str().map(str::to_ascii_uppercase).as_deref() {
-            Some("B") | Some("BLACK") => Ok(Color::Black),
-            Some("W") | Some("WHITE") => Ok(Color::White),
-            _ => Err(fields.error(field, format!("{text} is not a player (\"B\" or \"W\")"))),
-        }
+/// The player `text` names in `field`: `"B"` or `"W"` (or `"BLACK"`,
+/// `"WHITE"`), in any case.
+fn player_of(fields: &Fields<'_>, field: &str, text: &Value) -> Result<Color, QueryError> {
+    match text.as_str().map(str::to_ascii_uppercase).as_deref() {
+        Some("B") | Some("BLACK") => Ok(Color::Black),
+        Some("W") | Some("WHITE") => Ok(Color::White),
+        _ => Err(fields.error(field, format!("{text} is not a player (\"B\" or \"W\")"))),
+    }
+}
+
+/// Stones or moves, each with its player.
+type Stones = Vec<(Color, Move)>;
+
+/// The `[player, location]` pairs of the list field `name`, empty when it
+/// is absent.
+fn stone_list(
+    fields: &mut Fields<'_>,
+    name: &'static str,
+    size: BoardSize,
+) -> Result<Stones, QueryError> {
+    let Some(items) = fields.array(name)? else {
+        return Ok(Vec::new());
     };
-    let stone_list =
-        |fields: &mut Fields<'_>, name: &'static str| -> Result<Vec<(Color, Move)>, QueryError> {
-            let Some(items) = fields.array(name)? else {
-                return Ok(Vec::new());
-            };
-            let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
-                let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(|| {
-                    fields.error(name, format!("entry {i} must be a [player, location] pair"))
-                })?;
-                let color = player(fields, name, &pair[0])?;
-                let text = pair[1].as_str().ok_or_else(|| {
-                    fields.error(name, format!("entry {i}: the location must be a string"))
-                })?;
-                let mv = parse_location(size, text)
-                    .map_err(|m| fields.error(name, format!("entry {i}: {m}")))?;
-                out.push((color, mv));
-            }
-            Ok(out)
-        };
-    let initial = stone_list(&mut fields, "initialStones")?;
-    let moves = stone_list(&mut fields, "moves")?;
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let pair = item.as_array().filter(|p| p.len() == 2).ok_or_else(|| {
+            fields.error(name, format!("entry {i} must be a [player, location] pair"))
+        })?;
+        let color = player_of(fields, name, &pair[0])?;
+        let text = pair[1].as_str().ok_or_else(|| {
+            fields.error(name, format!("entry {i}: the location must be a string"))
+        })?;
+        let mv = parse_location(size, text)
+            .map_err(|m| fields.error(name, format!("entry {i}: {m}")))?;
+        out.push((color, mv));
+    }
+    Ok(out)
+}
+
+/// The stones and moves of a query: `initialStones`, `moves` (required)
+/// and `initialPlayer`.
+fn stones_and_moves(
+    fields: &mut Fields<'_>,
+    size: BoardSize,
+) -> Result<(Stones, Stones, Option<Color>), QueryError> {
+    let initial = stone_list(fields, "initialStones", size)?;
+    let moves = stone_list(fields, "moves", size)?;
     if fields.get("moves").is_none() {
         return Err(fields.error("moves", "required: the moves played (may be empty)"));
     }
     let initial_player = match fields.get("initialPlayer") {
         None => None,
-        Some(v) => Some(player(&fields, "initialPlayer", v)?),
+        Some(v) => Some(player_of(fields, "initialPlayer", v)?),
     };
+    Ok((initial, moves, initial_player))
+}
 
-    // The starting position.
+/// The starting position: the initial stones placed, the initial player
+/// (else the first mover, else Black) to move.
+fn start_position(
+    fields: &Fields<'_>,
+    size: BoardSize,
+    rules: Rules,
+    initial: &[(Color, Move)],
+    initial_player: Option<Color>,
+    moves: &[(Color, Move)],
+) -> Result<Game, QueryError> {
     let mut board = Board::new(size);
     for (i, &(color, mv)) in initial.iter().enumerate() {
         let Move::Play(point) = mv else {
@@ -414,18 +483,25 @@ fn parse_query(
     let first = initial_player
         .or_else(|| moves.first().map(|&(c, _)| c))
         .unwrap_or(Color::Black);
-    let start = Game::from_position(board, first, rules);
+    Ok(Game::from_position(board, first, rules))
+}
 
-    // Which turns, with their priorities.
+/// Which turns to analyse (`analyzeTurns`, else the last) of a game of
+/// `move_count` moves, with their priorities (`priorities`, else
+/// `priority` for all).
+fn analysed_turns(
+    fields: &mut Fields<'_>,
+    move_count: usize,
+) -> Result<(Vec<usize>, Vec<i64>), QueryError> {
     let turns: Vec<usize> = match fields.array("analyzeTurns")? {
-        None => vec![moves.len()],
+        None => vec![move_count],
         Some(items) => {
             let mut turns = Vec::with_capacity(items.len());
             for item in items {
-                let turn = whole(item, 0, moves.len() as i64).map_err(|_| {
+                let turn = whole(item, 0, move_count as i64).map_err(|_| {
                     fields.error(
                         "analyzeTurns",
-                        format!("{item} is not a turn of this game (0 to {})", moves.len()),
+                        format!("{item} is not a turn of this game (0 to {move_count})"),
                     )
                 })?;
                 turns.push(turn as usize);
@@ -449,15 +525,26 @@ fn parse_query(
                 .map_err(|m| fields.error("priorities", m))?
         }
     };
+    Ok((turns, priorities))
+}
 
-    // Replay the whole record (a game with an illegal move is refused as a
-    // whole), keeping the games of the analysed turns.
-    let mut wanted: Vec<usize> = turns.clone();
+/// Replays the whole record from `start` (a game with an illegal move is
+/// refused as a whole), keeping the games of the analysed turns as the
+/// query's positions, in the order of `turns`.
+fn replay_positions(
+    fields: &Fields<'_>,
+    size: BoardSize,
+    start: Game,
+    moves: &[(Color, Move)],
+    turns: &[usize],
+    priorities: &[i64],
+) -> Result<Vec<Position>, QueryError> {
+    let mut wanted: Vec<usize> = turns.to_vec();
     wanted.sort_unstable();
     wanted.dedup();
     let mut games: Vec<(usize, Game)> = Vec::with_capacity(wanted.len());
     start
-        .replay(&moves, |turn, game| {
+        .replay(moves, |turn, game| {
             if wanted.binary_search(&turn).is_ok() {
                 games.push((turn, game.clone()));
             }
@@ -474,9 +561,9 @@ fn parse_query(
                 ),
             )
         })?;
-    let positions = turns
+    Ok(turns
         .iter()
-        .zip(&priorities)
+        .zip(priorities)
         .map(|(&turn, &priority)| Position {
             turn,
             priority,
@@ -486,9 +573,16 @@ fn parse_query(
                 .map(|(_, g)| g.clone())
                 .expect("every analysed turn replayed"),
         })
-        .collect();
+        .collect())
+}
 
-    // Settings: the defaults, then the query's own.
+/// The settings of the query's searches: the defaults, then the query's
+/// own fields and `overrideSettings`.
+fn query_settings(
+    fields: &mut Fields<'_>,
+    defaults: &EngineSettings,
+    warnings: &mut Vec<Warning>,
+) -> Result<EngineSettings, QueryError> {
     let mut engine = defaults.clone();
     if let Some(visits) = fields.whole("maxVisits", 1, 1_000_000_000)? {
         engine.search.puct.visits = Some(visits as u64);
@@ -503,37 +597,55 @@ fn parse_query(
         engine.search.pv_len = n as usize;
     }
     if let Some(overrides) = fields.get("overrideSettings") {
-        let Value::Object(overrides) = overrides else {
-            return Err(fields.error("overrideSettings", "must be an object"));
-        };
-        for (name, value) in overrides {
-            let text = match value {
-                Value::Bool(b) => b.to_string(),
-                Value::Number(n) => n.to_string(),
-                Value::String(s) => s.clone(),
-                _ => {
-                    return Err(fields.error(
-                        "overrideSettings",
-                        format!("{name}: must be a boolean, number or string"),
-                    ))
-                }
-            };
-            match settings::find(name) {
-                Some(setting) if setting.scope == Scope::Query => setting
-                    .apply(&mut engine, &text)
-                    .map_err(|e| fields.error("overrideSettings", e.to_string()))?,
-                Some(_) => warnings.push(Warning {
-                    field: "overrideSettings".to_string(),
-                    message: format!("{name} can only be set on the command line; ignored"),
-                }),
-                None => warnings.push(Warning {
-                    field: "overrideSettings".to_string(),
-                    message: format!("{name} is not supported by tengen; ignored"),
-                }),
+        apply_overrides(fields, overrides, &mut engine, warnings)?;
+    }
+    Ok(engine)
+}
+
+/// Applies `overrideSettings` to `engine`: a setting a query may change is
+/// set, one only the command line may, or one tengen does not know, is a
+/// warning.
+fn apply_overrides(
+    fields: &Fields<'_>,
+    overrides: &Value,
+    engine: &mut EngineSettings,
+    warnings: &mut Vec<Warning>,
+) -> Result<(), QueryError> {
+    let Value::Object(overrides) = overrides else {
+        return Err(fields.error("overrideSettings", "must be an object"));
+    };
+    for (name, value) in overrides {
+        let text = match value {
+            Value::Bool(b) => b.to_string(),
+            Value::Number(n) => n.to_string(),
+            Value::String(s) => s.clone(),
+            _ => {
+                return Err(fields.error(
+                    "overrideSettings",
+                    format!("{name}: must be a boolean, number or string"),
+                ))
             }
+        };
+        match settings::find(name) {
+            Some(setting) if setting.scope == Scope::Query => setting
+                .apply(engine, &text)
+                .map_err(|e| fields.error("overrideSettings", e.to_string()))?,
+            Some(_) => warnings.push(Warning {
+                field: "overrideSettings".to_string(),
+                message: format!("{name} can only be set on the command line; ignored"),
+            }),
+            None => warnings.push(Warning {
+                field: "overrideSettings".to_string(),
+                message: format!("{name} is not supported by tengen; ignored"),
+            }),
         }
     }
-    let include = Include {
+    Ok(())
+}
+
+/// What the responses include, from the `include...` fields.
+fn include_of(fields: &mut Fields<'_>) -> Result<Include, QueryError> {
+    Ok(Include {
         ownership: fields.bool("includeOwnership")?.unwrap_or(false),
         ownership_stdev: fields.bool("includeOwnershipStdev")?.unwrap_or(false),
         moves_ownership: fields.bool("includeMovesOwnership")?.unwrap_or(false),
@@ -541,7 +653,12 @@ fn parse_query(
         policy: fields.bool("includePolicy")?.unwrap_or(false),
         pv_visits: fields.bool("includePVVisits")?.unwrap_or(false),
         no_result: fields.bool("includeNoResultValue")?.unwrap_or(false),
-    };
+    })
+}
+
+/// The move filters of `avoidMoves` and `allowMoves`, at most one allow
+/// entry per player.
+fn move_filters(fields: &mut Fields<'_>, size: BoardSize) -> Result<Vec<MoveFilter>, QueryError> {
     let mut filters = Vec::new();
     for (name, allow) in [("avoidMoves", false), ("allowMoves", true)] {
         let Some(items) = fields.array(name)? else {
@@ -560,23 +677,7 @@ fn parse_query(
             filters.push(filter);
         }
     }
-    let report_every = fields
-        .real("reportDuringSearchEvery", 0.001, 1e6)?
-        .map(Duration::from_secs_f64);
-    let first_report = fields
-        .real("firstReportDuringSearchAfter", 0.0, 1e6)?
-        .map(Duration::from_secs_f64);
-    warnings.extend(fields.unknown());
-    Ok(Query {
-        id,
-        positions,
-        settings: engine.search,
-        include,
-        filters,
-        report_every,
-        first_report,
-        warnings,
-    })
+    Ok(filters)
 }
 
 fn parse_filter(size: BoardSize, item: &Value, allow: bool) -> Result<MoveFilter, String> {

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 use tengen_core::{BoardSize, Color, Game};
-use tengen_puct::PuctAnalysis;
+use tengen_puct::{PuctAnalysis, PuctCandidate, RawRoot};
 
 use crate::query::{Include, QueryError, Warning};
 use crate::settings::ReportAs;
@@ -72,108 +72,14 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
     let game = context.game;
     let size: BoardSize = game.size();
     let to_move = game.to_move();
-    // The analysis is from the side to move's point of view; flip to the
-    // one asked for.
-    let flip = match context.report_as {
-        ReportAs::Black => to_move == Color::White,
-        ReportAs::White => to_move == Color::Black,
-        ReportAs::SideToMove => false,
-    };
-    let sign = if flip { -1.0 } else { 1.0 };
-    let rate = |w: f32| {
-        num(if flip {
-            1.0 - f64::from(w)
-        } else {
-            f64::from(w)
-        })
-    };
-    let value = |v: f32| num(sign * f64::from(v));
-    // Ownership arrives from Black's point of view.
-    let ownership_sign = match context.report_as {
-        ReportAs::Black => 1.0,
-        ReportAs::White => -1.0,
-        ReportAs::SideToMove => {
-            if to_move == Color::Black {
-                1.0
-            } else {
-                -1.0
-            }
-        }
-    };
+    let view = View::of(context.report_as, to_move);
     let move_infos: Vec<Value> = analysis
         .candidates
         .iter()
         .enumerate()
-        .map(|(order, c)| {
-            let pv_len = c.pv.len().min(context.pv_len + 1);
-            let mut info = Map::new();
-            info.insert("move".into(), json!(size.gtp(c.mv)));
-            info.insert("visits".into(), json!(c.visits));
-            info.insert("edgeVisits".into(), json!(c.visits));
-            info.insert("winrate".into(), rate(c.winrate));
-            info.insert("scoreLead".into(), value(c.lead));
-            info.insert("scoreMean".into(), value(c.lead));
-            info.insert("scoreSelfplay".into(), value(c.score_selfplay));
-            info.insert("scoreStdev".into(), num(f64::from(c.score_stdev)));
-            info.insert("prior".into(), num(f64::from(c.prior)));
-            info.insert("utility".into(), value(c.utility));
-            info.insert("utilityLcb".into(), value(c.utility_lcb));
-            info.insert("lcb".into(), rate(c.lcb));
-            info.insert("weight".into(), num(c.weight));
-            if context.include.no_result {
-                info.insert("noResultValue".into(), num(f64::from(c.no_result)));
-            }
-            info.insert("edgeWeight".into(), num(c.weight));
-            info.insert("order".into(), json!(order));
-            info.insert(
-                "pv".into(),
-                Value::Array(c.pv[..pv_len].iter().map(|&m| json!(size.gtp(m))).collect()),
-            );
-            if context.include.pv_visits {
-                let visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
-                info.insert("pvVisits".into(), json!(visits));
-                info.insert("pvEdgeVisits".into(), json!(visits));
-            }
-            if context.include.moves_ownership && !c.ownership.is_empty() {
-                info.insert("ownership".into(), nums(&c.ownership, ownership_sign));
-            }
-            if context.include.moves_ownership_stdev && !c.ownership_stdev.is_empty() {
-                info.insert("ownershipStdev".into(), nums(&c.ownership_stdev, 1.0));
-            }
-            Value::Object(info)
-        })
+        .map(|(order, c)| move_info(c, order, size, context, &view))
         .collect();
-
-    let mut root = Map::new();
-    root.insert("visits".into(), json!(analysis.visits));
-    root.insert("winrate".into(), rate(analysis.root_winrate));
-    root.insert("scoreLead".into(), value(analysis.root_lead));
-    root.insert("scoreSelfplay".into(), value(analysis.root_score_selfplay));
-    root.insert(
-        "scoreStdev".into(),
-        num(f64::from(analysis.root_score_stdev)),
-    );
-    root.insert("utility".into(), value(analysis.root_utility));
-    root.insert("weight".into(), num(analysis.root_weight));
-    root.insert("currentPlayer".into(), json!(to_move.letter().to_string()));
-    if let Some(raw) = &analysis.raw {
-        root.insert("rawWinrate".into(), rate(raw.winrate));
-        root.insert("rawLead".into(), value(raw.lead));
-        if let Some(score) = raw.score_selfplay {
-            root.insert("rawScoreSelfplay".into(), value(score));
-        }
-        if let Some(stdev) = raw.score_stdev {
-            root.insert("rawScoreSelfplayStdev".into(), num(f64::from(stdev)));
-        }
-        root.insert("rawNoResultProb".into(), num(f64::from(raw.no_result)));
-        if let Some(left) = raw.var_time_left {
-            root.insert("rawVarTimeLeft".into(), num(f64::from(left)));
-        }
-        if let Some((winloss, score)) = raw.shortterm_error {
-            root.insert("rawStWrError".into(), num(f64::from(winloss) / 2.0));
-            root.insert("rawStScoreError".into(), num(f64::from(score)));
-        }
-    }
+    let root = root_info(analysis, to_move, &view);
 
     let mut out = Map::new();
     out.insert("id".into(), json!(context.id));
@@ -184,7 +90,7 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
     if context.include.ownership && !analysis.ownership.is_empty() {
         out.insert(
             "ownership".into(),
-            nums(&analysis.ownership, ownership_sign),
+            nums(&analysis.ownership, view.ownership_sign),
         );
     }
     if context.include.ownership_stdev && !analysis.ownership_stdev.is_empty() {
@@ -195,22 +101,168 @@ pub fn analysis(analysis: &PuctAnalysis, context: &Context<'_>, during_search: b
     }
     if context.include.policy {
         if let Some(raw) = &analysis.raw {
-            out.insert(
-                "policy".into(),
-                Value::Array(
-                    raw.policy
-                        .iter()
-                        .map(|&p| {
-                            if p < 0.0 {
-                                json!(-1.0)
-                            } else {
-                                num(f64::from(p))
-                            }
-                        })
-                        .collect(),
-                ),
-            );
+            out.insert("policy".into(), policy_values(raw));
         }
     }
     Value::Object(out)
+}
+
+/// The point of view of a response's values.
+struct View {
+    /// Whether values are flipped from the side to move's point of view,
+    /// the analysis's, to the one asked for.
+    flip: bool,
+    /// The sign of the values asked for against the side to move's.
+    sign: f64,
+    /// The sign of the ownership asked for against Black's, the
+    /// ownership's.
+    ownership_sign: f64,
+}
+
+impl View {
+    /// The point of view `report_as` names, with `to_move` to move.
+    fn of(report_as: ReportAs, to_move: Color) -> View {
+        let flip = match report_as {
+            ReportAs::Black => to_move == Color::White,
+            ReportAs::White => to_move == Color::Black,
+            ReportAs::SideToMove => false,
+        };
+        let sign = if flip { -1.0 } else { 1.0 };
+        let ownership_sign = match report_as {
+            ReportAs::Black => 1.0,
+            ReportAs::White => -1.0,
+            ReportAs::SideToMove => {
+                if to_move == Color::Black {
+                    1.0
+                } else {
+                    -1.0
+                }
+            }
+        };
+        View {
+            flip,
+            sign,
+            ownership_sign,
+        }
+    }
+
+    /// A win rate of the side to move, from this point of view.
+    fn rate(&self, w: f32) -> Value {
+        num(if self.flip {
+            1.0 - f64::from(w)
+        } else {
+            f64::from(w)
+        })
+    }
+
+    /// A score or utility of the side to move, from this point of view.
+    fn value(&self, v: f32) -> Value {
+        num(self.sign * f64::from(v))
+    }
+}
+
+/// One candidate's entry of `moveInfos`; `order` its rank.
+fn move_info(
+    c: &PuctCandidate,
+    order: usize,
+    size: BoardSize,
+    context: &Context<'_>,
+    view: &View,
+) -> Value {
+    let pv_len = c.pv.len().min(context.pv_len + 1);
+    let mut info = Map::new();
+    info.insert("move".into(), json!(size.gtp(c.mv)));
+    info.insert("visits".into(), json!(c.visits));
+    info.insert("edgeVisits".into(), json!(c.visits));
+    info.insert("winrate".into(), view.rate(c.winrate));
+    info.insert("scoreLead".into(), view.value(c.lead));
+    info.insert("scoreMean".into(), view.value(c.lead));
+    info.insert("scoreSelfplay".into(), view.value(c.score_selfplay));
+    info.insert("scoreStdev".into(), num(f64::from(c.score_stdev)));
+    info.insert("prior".into(), num(f64::from(c.prior)));
+    info.insert("utility".into(), view.value(c.utility));
+    info.insert("utilityLcb".into(), view.value(c.utility_lcb));
+    info.insert("lcb".into(), view.rate(c.lcb));
+    info.insert("weight".into(), num(c.weight));
+    if context.include.no_result {
+        info.insert("noResultValue".into(), num(f64::from(c.no_result)));
+    }
+    info.insert("edgeWeight".into(), num(c.weight));
+    info.insert("order".into(), json!(order));
+    info.insert(
+        "pv".into(),
+        Value::Array(c.pv[..pv_len].iter().map(|&m| json!(size.gtp(m))).collect()),
+    );
+    if context.include.pv_visits {
+        let visits: Vec<u64> = c.pv_visits.iter().take(pv_len).copied().collect();
+        info.insert("pvVisits".into(), json!(visits));
+        info.insert("pvEdgeVisits".into(), json!(visits));
+    }
+    if context.include.moves_ownership && !c.ownership.is_empty() {
+        info.insert("ownership".into(), nums(&c.ownership, view.ownership_sign));
+    }
+    if context.include.moves_ownership_stdev && !c.ownership_stdev.is_empty() {
+        info.insert("ownershipStdev".into(), nums(&c.ownership_stdev, 1.0));
+    }
+    Value::Object(info)
+}
+
+/// The `rootInfo` object: the search's values at the root, then the
+/// network's own when the analysis has them.
+fn root_info(analysis: &PuctAnalysis, to_move: Color, view: &View) -> Map<String, Value> {
+    let mut root = Map::new();
+    root.insert("visits".into(), json!(analysis.visits));
+    root.insert("winrate".into(), view.rate(analysis.root_winrate));
+    root.insert("scoreLead".into(), view.value(analysis.root_lead));
+    root.insert(
+        "scoreSelfplay".into(),
+        view.value(analysis.root_score_selfplay),
+    );
+    root.insert(
+        "scoreStdev".into(),
+        num(f64::from(analysis.root_score_stdev)),
+    );
+    root.insert("utility".into(), view.value(analysis.root_utility));
+    root.insert("weight".into(), num(analysis.root_weight));
+    root.insert("currentPlayer".into(), json!(to_move.letter().to_string()));
+    if let Some(raw) = &analysis.raw {
+        insert_raw(&mut root, raw, view);
+    }
+    root
+}
+
+/// The network's values at the root (`rawWinrate`, ...) into `root`.
+fn insert_raw(root: &mut Map<String, Value>, raw: &RawRoot, view: &View) {
+    root.insert("rawWinrate".into(), view.rate(raw.winrate));
+    root.insert("rawLead".into(), view.value(raw.lead));
+    if let Some(score) = raw.score_selfplay {
+        root.insert("rawScoreSelfplay".into(), view.value(score));
+    }
+    if let Some(stdev) = raw.score_stdev {
+        root.insert("rawScoreSelfplayStdev".into(), num(f64::from(stdev)));
+    }
+    root.insert("rawNoResultProb".into(), num(f64::from(raw.no_result)));
+    if let Some(left) = raw.var_time_left {
+        root.insert("rawVarTimeLeft".into(), num(f64::from(left)));
+    }
+    if let Some((winloss, score)) = raw.shortterm_error {
+        root.insert("rawStWrError".into(), num(f64::from(winloss) / 2.0));
+        root.insert("rawStScoreError".into(), num(f64::from(score)));
+    }
+}
+
+/// The network's raw policy, -1 for the illegal moves.
+fn policy_values(raw: &RawRoot) -> Value {
+    Value::Array(
+        raw.policy
+            .iter()
+            .map(|&p| {
+                if p < 0.0 {
+                    json!(-1.0)
+                } else {
+                    num(f64::from(p))
+                }
+            })
+            .collect(),
+    )
 }

@@ -146,6 +146,16 @@ fn elo_text(elo: f64) -> String {
 
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_header(f)?;
+        self.write_engine_table(f)?;
+        self.write_figures(f)?;
+        self.write_forfeits(f)
+    }
+}
+
+impl MatchReport {
+    /// The report's first lines: the engines, board, rules and game count.
+    fn write_header(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let games = self.games.len();
         writeln!(
             f,
@@ -163,7 +173,12 @@ impl fmt::Display for MatchReport {
         }
         writeln!(f)?;
         writeln!(f)?;
+        Ok(())
+    }
 
+    /// The table of each engine's wins, by colour, forfeits and time per
+    /// move, with the draws and the wins by colour under it.
+    fn write_engine_table(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let width = self
             .names
             .iter()
@@ -208,7 +223,12 @@ impl fmt::Display for MatchReport {
             by_color[1]
         )?;
         writeln!(f)?;
+        Ok(())
+    }
 
+    /// Engine 0's score and the Elo difference with their intervals, game
+    /// lengths and endings, and the score disagreements.
+    fn write_figures(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let rate = self.score_rate();
         let elo = self.elo();
         writeln!(
@@ -244,6 +264,11 @@ impl fmt::Display for MatchReport {
             self.score_disagreements(),
             self.counted_games()
         )?;
+        Ok(())
+    }
+
+    /// Every forfeit, one line each, if there were any.
+    fn write_forfeits(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let forfeits = self.forfeits();
         if !forfeits.is_empty() {
             writeln!(f, "Forfeits:")?;

@@ -104,27 +104,9 @@ pub fn run_match(
     config: &MatchConfig,
     mut progress: impl FnMut(&MatchEvent<'_>),
 ) -> Result<MatchReport, MatchError> {
-    config.new_game().map_err(MatchError::Setup)?;
-    // Every opening once (games 2k and 2k + 1 share one).
-    for index in (0..config.games.min(2 * config.openings.len().max(1))).step_by(2) {
-        config.game_at(index).map_err(MatchError::Setup)?;
-    }
+    check_setup(config)?;
     let settings = results::MatchSettings::of(config);
-    let key = &settings.key;
-    let resumed = match &config.results_file {
-        Some(path) => {
-            results::load(path, key, config.games).map_err(|source| MatchError::Results {
-                path: path.clone(),
-                source,
-            })?
-        }
-        None => Vec::new(),
-    };
-    // A shard resumes only its own games, even from a file that holds others.
-    let resumed: Vec<GameRecord> = resumed
-        .into_iter()
-        .filter(|r| config.shard.contains(r.index))
-        .collect();
+    let resumed = resume(config, &settings.key)?;
     let done: HashSet<usize> = resumed.iter().map(|r| r.index).collect();
     let pending: Vec<usize> = config
         .shard
@@ -133,21 +115,9 @@ pub fn run_match(
         .collect();
     let total = config.shard.game_count(config.games);
 
-    let names = if pending.is_empty() {
-        resumed
-            .first()
-            .map(|r| r.names.clone())
-            .unwrap_or_else(|| config.engines.clone())
-    } else {
-        [probe(config, 0, pending[0])?, probe(config, 1, pending[0])?]
-    };
-    if let Some(dir) = &config.sgf_dir {
-        if !pending.is_empty() {
-            fs::create_dir_all(dir).map_err(|source| MatchError::Sgf {
-                path: dir.clone(),
-                source,
-            })?;
-        }
+    let names = engine_names(config, &resumed, &pending)?;
+    if !pending.is_empty() {
+        create_sgf_dir(config)?;
     }
 
     progress(&MatchEvent::Started {
@@ -158,6 +128,98 @@ pub fn run_match(
 
     let mut records = resumed;
     let resumed_count = records.len();
+    let failure = play_pending(
+        config,
+        &settings,
+        &pending,
+        &names,
+        total,
+        &mut records,
+        &mut progress,
+    );
+    if let Some(err) = failure {
+        return Err(err);
+    }
+    records.sort_by_key(|r| r.index);
+    Ok(MatchReport {
+        names,
+        engines: config.engines.clone(),
+        size: config.size,
+        rules: config.referee_rules(),
+        resumed: resumed_count,
+        games: records,
+    })
+}
+
+/// Checks that the match's settings can make every game: the first
+/// position, and every opening once (games 2k and 2k + 1 share one).
+fn check_setup(config: &MatchConfig) -> Result<(), MatchError> {
+    config.new_game().map_err(MatchError::Setup)?;
+    for index in (0..config.games.min(2 * config.openings.len().max(1))).step_by(2) {
+        config.game_at(index).map_err(MatchError::Setup)?;
+    }
+    Ok(())
+}
+
+/// The games of this match (by `key`) already in the results file, if the
+/// match keeps one: only those of this run's shard, even from a file that
+/// holds others.
+fn resume(config: &MatchConfig, key: &str) -> Result<Vec<GameRecord>, MatchError> {
+    let resumed = match &config.results_file {
+        Some(path) => {
+            results::load(path, key, config.games).map_err(|source| MatchError::Results {
+                path: path.clone(),
+                source,
+            })?
+        }
+        None => Vec::new(),
+    };
+    Ok(resumed
+        .into_iter()
+        .filter(|r| config.shard.contains(r.index))
+        .collect())
+}
+
+/// The engines' names: asked of the engines when games are left to play,
+/// else those of the resumed games (or the command lines).
+fn engine_names(
+    config: &MatchConfig,
+    resumed: &[GameRecord],
+    pending: &[usize],
+) -> Result<[String; 2], MatchError> {
+    Ok(if pending.is_empty() {
+        resumed
+            .first()
+            .map(|r| r.names.clone())
+            .unwrap_or_else(|| config.engines.clone())
+    } else {
+        [probe(config, 0, pending[0])?, probe(config, 1, pending[0])?]
+    })
+}
+
+/// Creates the directory of the SGF records, if the match keeps them.
+fn create_sgf_dir(config: &MatchConfig) -> Result<(), MatchError> {
+    if let Some(dir) = &config.sgf_dir {
+        fs::create_dir_all(dir).map_err(|source| MatchError::Sgf {
+            path: dir.clone(),
+            source,
+        })?;
+    }
+    Ok(())
+}
+
+/// Plays the `pending` games on worker threads, adding each finished game
+/// to `records` and telling `progress` on this thread as games end. Returns
+/// the first error that stopped the match, if any.
+fn play_pending(
+    config: &MatchConfig,
+    settings: &results::MatchSettings,
+    pending: &[usize],
+    names: &[String; 2],
+    total: usize,
+    records: &mut Vec<GameRecord>,
+    progress: &mut impl FnMut(&MatchEvent<'_>),
+) -> Option<MatchError> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let mut failure = None;
@@ -166,31 +228,8 @@ pub fn run_match(
         let workers = config.concurrency.max(1).min(pending.len());
         for _ in 0..workers {
             let sender = sender.clone();
-            let (pending, next, stop, names) = (&pending, &next, &stop, &names);
-            scope.spawn(move || {
-                // Workers take the next unplayed game until none is left or
-                // the main thread has hit an error it cannot go on after.
-                while !stop.load(Ordering::Relaxed) {
-                    let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
-                        break;
-                    };
-                    let on_move = |game: &Game| {
-                        if config.watch {
-                            // A closed channel means the match is stopping;
-                            // the game ends on its own.
-                            let _ = sender.send(Message::Moved {
-                                index,
-                                game: Box::new(game.clone()),
-                            });
-                        }
-                    };
-                    let played = play_game(index, config, names, &on_move);
-                    let outcome = save_sgf(config, played);
-                    if sender.send(Message::Finished(Box::new(outcome))).is_err() {
-                        break;
-                    }
-                }
-            });
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || work(config, pending, names, next, stop, sender));
         }
         // Only the workers hold senders now, so the loop ends with them.
         drop(sender);
@@ -206,18 +245,7 @@ pub fn run_match(
                 }
                 Message::Finished(outcome) => *outcome,
             };
-            let written = outcome.and_then(|record| {
-                if let Some(path) = &config.results_file {
-                    results::append(path, &results::to_line(&settings, &record)).map_err(
-                        |source| MatchError::Results {
-                            path: path.clone(),
-                            source,
-                        },
-                    )?;
-                }
-                Ok(record)
-            });
-            match written {
+            match outcome.and_then(|record| append_result(config, settings, record)) {
                 Ok(record) => {
                     records.push(record);
                     progress(&MatchEvent::GameFinished {
@@ -233,18 +261,58 @@ pub fn run_match(
             }
         }
     });
-    if let Some(err) = failure {
-        return Err(err);
+    failure
+}
+
+/// A worker's loop: takes the next unplayed game until none is left or
+/// the main thread has hit an error it cannot go on after, plays it and
+/// sends its outcome (and, when watched, its moves) to the main thread.
+fn work(
+    config: &MatchConfig,
+    pending: &[usize],
+    names: &[String; 2],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    sender: mpsc::Sender<Message>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        let Some(&index) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            break;
+        };
+        let on_move = |game: &Game| {
+            if config.watch {
+                // A closed channel means the match is stopping;
+                // the game ends on its own.
+                let _ = sender.send(Message::Moved {
+                    index,
+                    game: Box::new(game.clone()),
+                });
+            }
+        };
+        let played = play_game(index, config, names, &on_move);
+        let outcome = save_sgf(config, played);
+        if sender.send(Message::Finished(Box::new(outcome))).is_err() {
+            break;
+        }
     }
-    records.sort_by_key(|r| r.index);
-    Ok(MatchReport {
-        names,
-        engines: config.engines.clone(),
-        size: config.size,
-        rules: config.referee_rules(),
-        resumed: resumed_count,
-        games: records,
-    })
+}
+
+/// Appends the game's line to the results file, if the match keeps one,
+/// and returns the record.
+fn append_result(
+    config: &MatchConfig,
+    settings: &results::MatchSettings,
+    record: GameRecord,
+) -> Result<GameRecord, MatchError> {
+    if let Some(path) = &config.results_file {
+        results::append(path, &results::to_line(settings, &record)).map_err(|source| {
+            MatchError::Results {
+                path: path.clone(),
+                source,
+            }
+        })?;
+    }
+    Ok(record)
 }
 
 /// What a worker tells the main thread.

@@ -102,24 +102,59 @@ pub fn read_game(text: &str) -> Result<Record, ReadError> {
 
 /// [`read_game`] with a choice of what to do with illegal moves.
 pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, ReadError> {
-    let mut executed_illegal = Vec::new();
     let mut ignored = Vec::new();
     let mut trees = parse_collection(text).map_err(ReadError::Syntax)?;
     // `parse_collection` returns at least one tree or an error.
     let tree = trees.swap_remove(0);
     let root = &tree;
-    let bad = |property: &str, value: &str, node: usize| ReadError::BadValue {
-        property: property.to_string(),
-        value: value.to_string(),
-        node,
-    };
     if let Some(gm) = root.first("GM") {
         if gm.trim() != "1" {
             return Err(ReadError::NotGo(gm.to_string()));
         }
     }
-    let size = match root.first("SZ") {
-        None => BoardSize::square(19).map_err(|_| bad("SZ", "19", 0))?,
+    let size = board_size(root)?;
+    let info = RecordInfo::from_main_line(root, &mut ignored);
+    let rules = record_rules(root, &info)?;
+    let handicap = info.handicap.map_or(0, |h| h as usize);
+
+    let mut replay = Replay::new(size, rules, handicap, policy);
+    let mut nodes: Vec<NodeInfo> = Vec::new();
+    for (index, node) in main_line(root).enumerate() {
+        nodes.push(replay.node(node, index, &mut ignored)?);
+    }
+    // Nodes before the last restart are not in the returned game's history.
+    for typed in &mut nodes[..replay.restart] {
+        typed.turn = None;
+    }
+    let game = replay
+        .game
+        .unwrap_or_else(|| Game::from_position(replay.board, Color::Black, rules));
+    Ok(Record {
+        game,
+        black_name: info.black_name.clone(),
+        white_name: info.white_name.clone(),
+        result: info.result.clone(),
+        info,
+        main_line: nodes,
+        executed_illegal: replay.executed_illegal,
+        ignored,
+        tree,
+    })
+}
+
+/// The error for a property value that cannot be understood.
+fn bad(property: &str, value: &str, node: usize) -> ReadError {
+    ReadError::BadValue {
+        property: property.to_string(),
+        value: value.to_string(),
+        node,
+    }
+}
+
+/// The board size from the root's `SZ` (`19` or `7:5`), 19×19 without one.
+fn board_size(root: &Node) -> Result<BoardSize, ReadError> {
+    match root.first("SZ") {
+        None => BoardSize::square(19).map_err(|_| bad("SZ", "19", 0)),
         Some(sz) => {
             let parsed = match sz.split_once(':') {
                 Some((w, h)) => w
@@ -134,10 +169,14 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                     .ok()
                     .and_then(|s| BoardSize::square(s).ok()),
             };
-            parsed.ok_or_else(|| bad("SZ", sz, 0))?
+            parsed.ok_or_else(|| bad("SZ", sz, 0))
         }
-    };
-    let info = RecordInfo::from_main_line(root, &mut ignored);
+    }
+}
+
+/// The rules the record names (`RU`), with its komi (`KM`, anywhere on the
+/// main line).
+fn record_rules(root: &Node, info: &RecordInfo) -> Result<Rules, ReadError> {
     let mut rules = match &info.rules {
         RulesText::Given(name) => rules_named(name),
         RulesText::Absent | RulesText::FromGame => Rules::default(),
@@ -153,45 +192,103 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
             _ => return Err(bad("KM", km, index)),
         }
     }
-    let handicap = info.handicap.map_or(0, |h| h as usize);
+    Ok(rules)
+}
 
-    let mut board = Board::new(size);
-    let mut game: Option<Game> = None;
-    let mut nodes: Vec<NodeInfo> = Vec::new();
-    // The main-line node where the returned game's history starts.
-    let mut restart = 0;
-    for (index, node) in main_line(root).enumerate() {
-        let mut typed = NodeInfo::of(node, index, &mut ignored);
+/// The main line being replayed, node by node.
+struct Replay {
+    size: BoardSize,
+    rules: Rules,
+    handicap: usize,
+    policy: IllegalMovePolicy,
+    /// The set-up position, until a game starts from it.
+    board: Board,
+    /// The game so far, once a node has started one.
+    game: Option<Game>,
+    /// The main-line node where the returned game's history starts.
+    restart: usize,
+    executed_illegal: Vec<ExecutedIllegal>,
+}
+
+impl Replay {
+    /// A replay on an empty board of `size`.
+    fn new(size: BoardSize, rules: Rules, handicap: usize, policy: IllegalMovePolicy) -> Replay {
+        Replay {
+            size,
+            rules,
+            handicap,
+            policy,
+            board: Board::new(size),
+            game: None,
+            restart: 0,
+            executed_illegal: Vec::new(),
+        }
+    }
+
+    /// Replays main-line node `index`: its setup, side to play and moves.
+    /// Returns the node's typed data.
+    fn node(
+        &mut self,
+        node: &Node,
+        index: usize,
+        ignored: &mut Vec<IgnoredValue>,
+    ) -> Result<NodeInfo, ReadError> {
+        let mut typed = NodeInfo::of(node, index, ignored);
         let has_setup = ["AB", "AW", "AE"].iter().any(|id| node.get(id).is_some());
         if has_setup {
-            if let Some(g) = game.take() {
-                // Setup after moves: continue from the position reached.
-                board = g.board().clone();
-            }
-            for (id, color) in [
-                ("AB", Some(Color::Black)),
-                ("AW", Some(Color::White)),
-                ("AE", None),
-            ] {
-                for value in node.get(id).unwrap_or_default() {
-                    for point in expand_points(size, value).ok_or_else(|| bad(id, value, index))? {
-                        board = replace_stone(&board, point, color)
-                            .ok_or_else(|| bad(id, value, index))?;
-                        match color {
-                            Some(Color::Black) => typed.added_black.push(point),
-                            Some(Color::White) => typed.added_white.push(point),
-                            None => typed.cleared.push(point),
-                        }
-                    }
-                }
-            }
+            self.setup(node, index, &mut typed)?;
         }
         if let Some(pl) = node.first("PL") {
             typed.to_play = Some(Color::parse(pl.trim()).ok_or_else(|| bad("PL", pl, index))?);
         }
-        let to_move = match typed.to_play {
+        let to_move = self.to_move(node, &typed);
+        if self.game.is_none() || has_setup || typed.to_play.is_some() {
+            self.game = Some(start_game(
+                &self.board,
+                to_move,
+                self.rules,
+                self.handicap,
+                index,
+            ));
+            self.restart = index;
+        }
+        self.play_moves(node, index, &mut typed)?;
+        Ok(typed)
+    }
+
+    /// Applies the node's `AB`, `AW` and `AE` to the position reached,
+    /// noting the points in `typed`.
+    fn setup(&mut self, node: &Node, index: usize, typed: &mut NodeInfo) -> Result<(), ReadError> {
+        if let Some(g) = self.game.take() {
+            // Setup after moves: continue from the position reached.
+            self.board = g.board().clone();
+        }
+        for (id, color) in [
+            ("AB", Some(Color::Black)),
+            ("AW", Some(Color::White)),
+            ("AE", None),
+        ] {
+            for value in node.get(id).unwrap_or_default() {
+                for point in expand_points(self.size, value).ok_or_else(|| bad(id, value, index))? {
+                    self.board = replace_stone(&self.board, point, color)
+                        .ok_or_else(|| bad(id, value, index))?;
+                    match color {
+                        Some(Color::Black) => typed.added_black.push(point),
+                        Some(Color::White) => typed.added_white.push(point),
+                        None => typed.cleared.push(point),
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The side to move at the node: as `PL` says, else as the game goes
+    /// on, else White for a node with only a White move, else Black.
+    fn to_move(&self, node: &Node, typed: &NodeInfo) -> Color {
+        match typed.to_play {
             Some(color) => color,
-            None => game.as_ref().map_or_else(
+            None => self.game.as_ref().map_or_else(
                 || {
                     if node.get("W").is_some() && node.get("B").is_none() {
                         Color::White
@@ -201,32 +298,33 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
                 },
                 Game::to_move,
             ),
-        };
-        if game.is_none() || has_setup || typed.to_play.is_some() {
-            game = Some(start_game(&board, to_move, rules, handicap, index));
-            restart = index;
         }
-        let current = game.as_mut().expect("game set above");
+    }
+
+    /// Plays the node's `B` and `W` moves, handling an illegal one as the
+    /// policy says, and notes the move and turn in `typed`.
+    fn play_moves(
+        &mut self,
+        node: &Node,
+        index: usize,
+        typed: &mut NodeInfo,
+    ) -> Result<(), ReadError> {
+        let current = self.game.as_mut().expect("game set above");
         for (id, color) in [("B", Color::Black), ("W", Color::White)] {
             if let Some(value) = node.first(id) {
-                let mv = size
+                let mv = self
+                    .size
                     .parse_sgf(value.trim())
                     .map_err(|_| bad(id, value, index))?;
                 typed.play = typed.play.or(Some((color, mv)));
                 match current.play_as(color, mv) {
                     Ok(()) => {}
-                    Err(reason) if policy == IllegalMovePolicy::Execute => {
-                        let mut forced = current.board().clone();
-                        if let Some(point) = mv.point() {
-                            if forced.stone(point).is_some() {
-                                forced = replace_stone(&forced, point, None)
-                                    .ok_or_else(|| bad(id, value, index))?;
-                            }
-                            forced.play_unchecked(point, color);
-                        }
-                        *current = Game::from_position(forced, !color, rules);
-                        restart = index;
-                        executed_illegal.push(ExecutedIllegal {
+                    Err(reason) if self.policy == IllegalMovePolicy::Execute => {
+                        let forced = forced_board(current.board(), mv, color)
+                            .ok_or_else(|| bad(id, value, index))?;
+                        *current = Game::from_position(forced, !color, self.rules);
+                        self.restart = index;
+                        self.executed_illegal.push(ExecutedIllegal {
                             node: index,
                             value: value.to_string(),
                             reason,
@@ -243,24 +341,22 @@ pub fn read_game_with(text: &str, policy: IllegalMovePolicy) -> Result<Record, R
             }
         }
         typed.turn = Some(current.turn_count());
-        nodes.push(typed);
+        Ok(())
     }
-    // Nodes before the last restart are not in the returned game's history.
-    for typed in &mut nodes[..restart] {
-        typed.turn = None;
+}
+
+/// `board` after `color` plays `mv` as the SGF specification says, whatever
+/// the rules: any stone on the point replaced, then captures and suicide.
+/// `None` when the stone on the point cannot be lifted.
+fn forced_board(board: &Board, mv: Move, color: Color) -> Option<Board> {
+    let mut forced = board.clone();
+    if let Some(point) = mv.point() {
+        if forced.stone(point).is_some() {
+            forced = replace_stone(&forced, point, None)?;
+        }
+        forced.play_unchecked(point, color);
     }
-    let game = game.unwrap_or_else(|| Game::from_position(board, Color::Black, rules));
-    Ok(Record {
-        game,
-        black_name: info.black_name.clone(),
-        white_name: info.white_name.clone(),
-        result: info.result.clone(),
-        info,
-        main_line: nodes,
-        executed_illegal,
-        ignored,
-        tree,
-    })
+    Some(forced)
 }
 
 /// A game from a set-up position. In the root, Black stones matching `HA`

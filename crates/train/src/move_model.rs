@@ -420,16 +420,53 @@ pub fn fit_move_model_to(
     options: &MoveModelOptions,
     progress: &mut dyn FnMut(FitProgress),
 ) -> (MoveModel, MoveModelReport) {
-    let is_test =
-        |i: usize| options.test_every > 0 && i % options.test_every == options.test_every - 1;
     // The shapes played often enough get their own value, most played first.
+    let (played, played_shapes) = count_played(games, options);
+    let pattern_list = frequent(played, options.min_wins);
+    let shape_list = frequent(played_shapes, options.min_wins);
+    let vocabulary = vocabulary_of(&pattern_list, &shape_list);
+
+    let (train, test) = gather_competitions(games, options, &vocabulary, progress);
+
+    let mut sizes = Group::ALL.map(Group::values);
+    sizes[Group::Pattern as usize] = pattern_list.len() + 1;
+    sizes[Group::Shape as usize] = shape_list.len() + 1;
+    let mut report = MoveModelReport {
+        train_positions: train.positions(),
+        test_positions: test.positions(),
+        train_candidates: train.candidates,
+        train_entries: train.tuples.len(),
+        known_patterns: pattern_list.len(),
+        known_shapes: shape_list.len(),
+        ..MoveModelReport::default()
+    };
+    let gammas = fit_gammas(&train, sizes, options.iterations, &mut report, progress);
+    if test.positions() > 0 {
+        report.test_log_likelihood = log_likelihood(&test, &gammas);
+        (report.test_top1, report.test_top5) = prediction(&test, &gammas);
+    }
+    let model = model_of(&gammas, sizes, &pattern_list, &shape_list);
+    (model, report)
+}
+
+/// Whether record `i` is held out for testing (every `test_every`-th).
+fn is_test(options: &MoveModelOptions, i: usize) -> bool {
+    options.test_every > 0 && i % options.test_every == options.test_every - 1
+}
+
+/// How often each pattern and each shape (of radius 2 and 3) was played in
+/// the training records, shares of a target counting as fractions of a
+/// play.
+fn count_played(
+    games: &[FitRecord],
+    options: &MoveModelOptions,
+) -> (HashMap<u32, f64>, HashMap<u64, f64>) {
     // (A record's positions are made one record at a time: kept all at
     // once, the games' histories would not fit in memory.)
-    // Shares of a target count as fractions of a play.
     let mut played: HashMap<u32, f64> = HashMap::new();
     let mut played_shapes: HashMap<u64, f64> = HashMap::new();
     for (i, game) in games.iter().enumerate() {
-        if is_test(i) {
+        if is_test(options, i) {
             continue;
         }
         for (position, target) in game.positions() {
@@ -449,19 +486,24 @@ pub fn fit_move_model_to(
             }
         }
     }
-    /// The entries played at least `min` times, most played first.
-    fn frequent<K: Ord + Copy>(counts: HashMap<K, f64>, min: u32) -> Vec<K> {
-        let mut kept: Vec<(K, f64)> = counts
-            .into_iter()
-            .filter(|&(_, n)| n >= f64::from(min) - 1e-9)
-            .collect();
-        kept.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        kept.truncate(u16::MAX as usize - 1);
-        kept.into_iter().map(|(key, _)| key).collect()
-    }
-    let pattern_list = frequent(played, options.min_wins);
-    let shape_list = frequent(played_shapes, options.min_wins);
-    let vocabulary = Vocabulary {
+    (played, played_shapes)
+}
+
+/// The entries played at least `min` times, most played first.
+fn frequent<K: Ord + Copy>(counts: HashMap<K, f64>, min: u32) -> Vec<K> {
+    let mut kept: Vec<(K, f64)> = counts
+        .into_iter()
+        .filter(|&(_, n)| n >= f64::from(min) - 1e-9)
+        .collect();
+    kept.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    kept.truncate(u16::MAX as usize - 1);
+    kept.into_iter().map(|(key, _)| key).collect()
+}
+
+/// The vocabulary numbering the known patterns and shapes from 1 in list
+/// order, every orientation of a shape with the shape's number.
+fn vocabulary_of(pattern_list: &[u32], shape_list: &[u64]) -> Vocabulary {
+    Vocabulary {
         patterns: pattern_list
             .iter()
             .enumerate()
@@ -476,23 +518,46 @@ pub fn fit_move_model_to(
                     .map(move |oriented| (oriented, i as u16 + 1))
             })
             .collect(),
-    };
+    }
+}
 
+/// The competitions of every record's positions, training and test apart,
+/// each closed with its final start indices. Tells `progress` after each
+/// record.
+fn gather_competitions(
+    games: &[FitRecord],
+    options: &MoveModelOptions,
+    vocabulary: &Vocabulary,
+    progress: &mut dyn FnMut(FitProgress),
+) -> (Competitions, Competitions) {
     let mut train = Competitions::default();
     let mut test = Competitions::default();
     for (i, game) in games.iter().enumerate() {
-        let data = if is_test(i) { &mut test } else { &mut train };
-        add_competitions(data, &game.positions(), &vocabulary);
+        let data = if is_test(options, i) {
+            &mut test
+        } else {
+            &mut train
+        };
+        add_competitions(data, &game.positions(), vocabulary);
         progress(FitProgress::Reading(i + 1, games.len()));
     }
     train.starts.push(train.tuples.len());
     test.starts.push(test.tuples.len());
     train.target_starts.push(train.targets.len());
     test.target_starts.push(test.targets.len());
+    (train, test)
+}
 
-    let mut sizes = Group::ALL.map(Group::values);
-    sizes[Group::Pattern as usize] = pattern_list.len() + 1;
-    sizes[Group::Shape as usize] = shape_list.len() + 1;
+/// Fits the values of groups of `sizes` to `train` by `iterations` sweeps
+/// of group updates, recording each sweep's log-likelihood in `report` and
+/// telling `progress`.
+fn fit_gammas(
+    train: &Competitions,
+    sizes: [usize; GROUPS],
+    iterations: usize,
+    report: &mut MoveModelReport,
+    progress: &mut dyn FnMut(FitProgress),
+) -> Gammas {
     let mut gammas = Gammas::new(sizes);
     let mut wins = vec![0.0f64; gammas.values.len()];
     for &(entry, share) in &train.targets {
@@ -500,28 +565,25 @@ pub fn fit_move_model_to(
             wins[gammas.offsets[group] + train.tuples[entry][group] as usize] += share;
         }
     }
-    let mut report = MoveModelReport {
-        train_positions: train.positions(),
-        test_positions: test.positions(),
-        train_candidates: train.candidates,
-        train_entries: train.tuples.len(),
-        known_patterns: pattern_list.len(),
-        known_shapes: shape_list.len(),
-        ..MoveModelReport::default()
-    };
-    for sweep in 0..options.iterations {
+    for sweep in 0..iterations {
         for group in 0..GROUPS {
-            update_group(&train, &mut gammas, &wins, group);
+            update_group(train, &mut gammas, &wins, group);
         }
-        let ll = log_likelihood(&train, &gammas);
+        let ll = log_likelihood(train, &gammas);
         report.train_log_likelihood.push(ll);
         progress(FitProgress::Sweep(sweep + 1, ll));
     }
-    if test.positions() > 0 {
-        report.test_log_likelihood = log_likelihood(&test, &gammas);
-        (report.test_top1, report.test_top5) = prediction(&test, &gammas);
-    }
+    gammas
+}
 
+/// The move model of the fitted values: the small groups' values, and the
+/// known patterns' and shapes' with the value of the others.
+fn model_of(
+    gammas: &Gammas,
+    sizes: [usize; GROUPS],
+    pattern_list: &[u32],
+    shape_list: &[u64],
+) -> MoveModel {
     let gamma =
         |group: Group, value: usize| gammas.values[gammas.offsets[group as usize] + value] as f32;
     let small: [Vec<f32>; GROUPS] = std::array::from_fn(|group| {
@@ -548,8 +610,7 @@ pub fn fit_move_model_to(
             .collect(),
         other: gamma(Group::Shape, 0),
     };
-    let model = MoveModel::new(small, patterns, shapes);
-    (model, report)
+    MoveModel::new(small, patterns, shapes)
 }
 
 #[cfg(test)]

@@ -5,8 +5,13 @@ use std::io;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use indicatif::ProgressBar;
 use tengen::bench::{self, BenchConfig, SearchBenchConfig, SearchProgress};
 use tengen::progress::{stderr_bar, SuspendingWriter};
+use tengen_katago::bench::{forward_rate, gemm_rate, layer_profile};
+use tengen_katago::forward::profile::Profile;
+use tengen_katago::forward::{Exec, Features, Kernel, Precision};
+use tengen_katago::model::ModelDesc;
 
 use super::seed_or_clock;
 use crate::args::{KatagoBenchArgs, PlayoutsArgs, PolicyBenchArgs, SearchArgs};
@@ -84,22 +89,9 @@ fn median(mut values: Vec<f64>) -> f64 {
 /// network's positions/s and GFLOP/s, the GFLOP/s of a plain product on the
 /// same GEMM in the same run, and the katago bot's visits per second.
 pub fn katago(args: KatagoBenchArgs) -> Result<()> {
-    use std::io::Write;
-    use tengen_katago::bench::{forward_rate, gemm_rate, layer_profile};
-    use tengen_katago::forward::{Exec, Features};
-    use tengen_katago::model::ModelDesc;
-
     let model = ModelDesc::load(&args.model)?;
     let features = Features::detect();
-    // Each kernel once, with the first precision that picks it.
-    let mut kernels = Vec::new();
-    for &precision in &args.precision {
-        let kernel = precision.kernel(features);
-        if !kernels.iter().any(|&(_, k)| k == kernel) {
-            kernels.push((precision, kernel));
-        }
-    }
-    let duration = Duration::from_secs_f64(args.seconds);
+    let kernels = distinct_kernels(&args.precision, features);
     let runs = kernels.len()
         * args.size.len()
         * args.batch.len()
@@ -110,6 +102,46 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
         "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} runs",
     );
     let mut out = SuspendingWriter::new(&bar, io::stdout().lock());
+    write_katago_header(&mut out, &model, &args, features)?;
+    let bench = NetworkBench {
+        model: &model,
+        args: &args,
+        bar: &bar,
+        duration: Duration::from_secs_f64(args.seconds),
+    };
+    let profiles = bench.measure_all(&mut out, &kernels)?;
+    bar.finish_and_clear();
+    write_profiles(&mut out, &profiles)?;
+    if args.visits > 0 {
+        bench_bot_search(&mut out, &args, &kernels)?;
+    }
+    Ok(())
+}
+
+/// A layer profile with the precision, kernel, size, batch and threads it
+/// was measured with.
+type ProfileRun = (Precision, Kernel, u32, u32, u32, Profile);
+
+/// Each kernel once, with the first precision that picks it.
+fn distinct_kernels(precisions: &[Precision], features: Features) -> Vec<(Precision, Kernel)> {
+    let mut kernels = Vec::new();
+    for &precision in precisions {
+        let kernel = precision.kernel(features);
+        if !kernels.iter().any(|&(_, k)| k == kernel) {
+            kernels.push((precision, kernel));
+        }
+    }
+    kernels
+}
+
+/// The lines above the table of `tengen bench katago`: the network, the
+/// CPU's features, and the table's header.
+fn write_katago_header(
+    out: &mut impl io::Write,
+    model: &ModelDesc,
+    args: &KatagoBenchArgs,
+    features: Features,
+) -> Result<()> {
     writeln!(
         out,
         "network {} (model version {}, {:.1} M weights); medians of {} runs of {:.1} s",
@@ -139,59 +171,104 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
         "plain GFLOP/s",
         "ratio"
     )?;
-    let mut profiles = Vec::new();
-    for &(precision, kernel) in &kernels {
-        for &size in &args.size {
-            let side = size as usize;
-            let gflop = model.flops(side * side) / 1e9;
-            for &batch in &args.batch {
-                for &threads in &args.threads {
-                    let exec = Exec {
-                        threads: threads as usize,
-                        kernel,
-                    };
-                    let (mut nets, mut plains) = (Vec::new(), Vec::new());
-                    for run in 0..args.repeat {
-                        bar.set_message(format!(
-                            "{size}x{size}, batch {batch}, {threads} thread(s), run {}",
-                            run + 1
-                        ));
-                        // Alternate the network and the plain product so that
-                        // both see the same machine load.
-                        nets.push(
-                            forward_rate(&model, side, batch as usize, exec, duration).per_second,
-                        );
-                        plains.push(gemm_rate(1024, 1024, 1024, exec, duration / 2).gflops);
-                        bar.inc(1);
+    Ok(())
+}
+
+/// The network's speed measured under `tengen bench katago`.
+struct NetworkBench<'a> {
+    model: &'a ModelDesc,
+    args: &'a KatagoBenchArgs,
+    bar: &'a ProgressBar,
+    /// The length of one run.
+    duration: Duration,
+}
+
+impl NetworkBench<'_> {
+    /// Measures every kernel, size, batch and thread count, a table line
+    /// each; returns the layer profiles when they are asked for.
+    fn measure_all(
+        &self,
+        out: &mut impl io::Write,
+        kernels: &[(Precision, Kernel)],
+    ) -> Result<Vec<ProfileRun>> {
+        let args = self.args;
+        let mut profiles = Vec::new();
+        for &(precision, kernel) in kernels {
+            for &size in &args.size {
+                for &batch in &args.batch {
+                    for &threads in &args.threads {
+                        let profile = self.measure(out, precision, kernel, size, batch, threads)?;
+                        if let Some(profile) = profile {
+                            profiles.push((precision, kernel, size, batch, threads, profile));
+                        }
                     }
-                    let positions = median(nets);
-                    let plain = median(plains);
-                    if args.layers {
-                        bar.set_message(format!(
-                            "{size}x{size}, batch {batch}, {threads} thread(s), layers"
-                        ));
-                        let profile = layer_profile(&model, side, batch as usize, exec, duration);
-                        profiles.push((precision, kernel, size, batch, threads, profile));
-                    }
-                    writeln!(
-                        out,
-                        "{:>9} {:<40} {:>5} {:>5} {:>7} {:>12.2} {:>10.1} {:>14.1} {:>8.2}",
-                        precision.to_string(),
-                        kernel.to_string(),
-                        format!("{size}x{size}"),
-                        batch,
-                        threads,
-                        positions,
-                        positions * gflop,
-                        plain,
-                        positions * gflop / plain
-                    )?;
                 }
             }
         }
+        Ok(profiles)
     }
-    bar.finish_and_clear();
-    for (precision, kernel, size, batch, threads, profile) in &profiles {
+
+    /// Measures one kernel, size, batch and thread count: the medians of
+    /// the network's and the plain product's rates, then the layer profile
+    /// if asked for; writes the table line and returns the profile.
+    fn measure(
+        &self,
+        out: &mut impl io::Write,
+        precision: Precision,
+        kernel: Kernel,
+        size: u32,
+        batch: u32,
+        threads: u32,
+    ) -> Result<Option<Profile>> {
+        let (model, bar, duration) = (self.model, self.bar, self.duration);
+        let side = size as usize;
+        let gflop = model.flops(side * side) / 1e9;
+        let exec = Exec {
+            threads: threads as usize,
+            kernel,
+        };
+        let (mut nets, mut plains) = (Vec::new(), Vec::new());
+        for run in 0..self.args.repeat {
+            bar.set_message(format!(
+                "{size}x{size}, batch {batch}, {threads} thread(s), run {}",
+                run + 1
+            ));
+            // Alternate the network and the plain product so that
+            // both see the same machine load.
+            nets.push(forward_rate(model, side, batch as usize, exec, duration).per_second);
+            plains.push(gemm_rate(1024, 1024, 1024, exec, duration / 2).gflops);
+            bar.inc(1);
+        }
+        let positions = median(nets);
+        let plain = median(plains);
+        let profile = if self.args.layers {
+            bar.set_message(format!(
+                "{size}x{size}, batch {batch}, {threads} thread(s), layers"
+            ));
+            Some(layer_profile(model, side, batch as usize, exec, duration))
+        } else {
+            None
+        };
+        writeln!(
+            out,
+            "{:>9} {:<40} {:>5} {:>5} {:>7} {:>12.2} {:>10.1} {:>14.1} {:>8.2}",
+            precision.to_string(),
+            kernel.to_string(),
+            format!("{size}x{size}"),
+            batch,
+            threads,
+            positions,
+            positions * gflop,
+            plain,
+            positions * gflop / plain
+        )?;
+        Ok(profile)
+    }
+}
+
+/// Where the time goes, for each layer profile measured.
+fn write_profiles(out: &mut impl io::Write, profiles: &[ProfileRun]) -> Result<()> {
+    for (precision, kernel, size, batch, threads, profile) in profiles {
         writeln!(
             out,
             "\nwhere the time goes: {precision} ({kernel}), {size}x{size}, batch {batch}, {threads} thread(s): {:.1} ms a pass ({} passes)",
@@ -217,43 +294,51 @@ pub fn katago(args: KatagoBenchArgs) -> Result<()> {
             )?;
         }
     }
-    if args.visits > 0 {
-        writeln!(
-            out,
-            "\nsearch from the empty board ({} visits, the bot's default batches: up to 8, one position per 32 visits)",
-            args.visits
-        )?;
-        writeln!(
-            out,
-            "{:>9} {:>5} {:>7} {:>10} {:>10}",
-            "precision", "size", "threads", "visits", "visits/s"
-        )?;
-        for &(precision, _) in &kernels {
-            for &size in &args.size {
-                for &threads in &args.threads {
-                    let spec: tengen_bots::BotSpec = format!(
-                        "katago:model={},visits={},threads={threads},reuse=false,precision={precision}",
-                        args.model.display(),
-                        args.visits
-                    )
-                    .parse()?;
-                    let mut bot = tengen_bots::make_bot(&spec, 1)?;
-                    let size = tengen_core::BoardSize::square(size as usize)?;
-                    let game = tengen_core::Game::new(size, tengen_core::Rules::default());
-                    let start = std::time::Instant::now();
-                    let _ = bot.select_move(&game);
-                    let elapsed = start.elapsed().as_secs_f64();
-                    let visits = bot.analysis().map_or(args.visits, |a| a.playouts);
-                    writeln!(
-                        out,
-                        "{:>9} {:>5} {:>7} {:>10} {:>10.1}",
-                        precision.to_string(),
-                        format!("{}x{}", size.width(), size.height()),
-                        threads,
-                        visits,
-                        visits as f64 / elapsed
-                    )?;
-                }
+    Ok(())
+}
+
+/// The katago bot's visits per second from the empty board, for each
+/// precision, size and thread count.
+fn bench_bot_search(
+    out: &mut impl io::Write,
+    args: &KatagoBenchArgs,
+    kernels: &[(Precision, Kernel)],
+) -> Result<()> {
+    writeln!(
+        out,
+        "\nsearch from the empty board ({} visits, the bot's default batches: up to 8, one position per 32 visits)",
+        args.visits
+    )?;
+    writeln!(
+        out,
+        "{:>9} {:>5} {:>7} {:>10} {:>10}",
+        "precision", "size", "threads", "visits", "visits/s"
+    )?;
+    for &(precision, _) in kernels {
+        for &size in &args.size {
+            for &threads in &args.threads {
+                let spec: tengen_bots::BotSpec = format!(
+                    "katago:model={},visits={},threads={threads},reuse=false,precision={precision}",
+                    args.model.display(),
+                    args.visits
+                )
+                .parse()?;
+                let mut bot = tengen_bots::make_bot(&spec, 1)?;
+                let size = tengen_core::BoardSize::square(size as usize)?;
+                let game = tengen_core::Game::new(size, tengen_core::Rules::default());
+                let start = std::time::Instant::now();
+                let _ = bot.select_move(&game);
+                let elapsed = start.elapsed().as_secs_f64();
+                let visits = bot.analysis().map_or(args.visits, |a| a.playouts);
+                writeln!(
+                    out,
+                    "{:>9} {:>5} {:>7} {:>10} {:>10.1}",
+                    precision.to_string(),
+                    format!("{}x{}", size.width(), size.height()),
+                    threads,
+                    visits,
+                    visits as f64 / elapsed
+                )?;
             }
         }
     }

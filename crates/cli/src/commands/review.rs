@@ -7,9 +7,11 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
+use indicatif::ProgressBar;
 use tengen::progress::stderr_bar;
+use tengen_core::BoardSize;
 use tengen_review::collection::{self, Job, Plan};
-use tengen_review::{Analyser, AnalyserOptions, ReviewError, Reviewer};
+use tengen_review::{Analyser, AnalyserOptions, GameReview, ReviewError, Reviewer};
 use tengen_sgf::Record;
 
 use crate::args::ReviewArgs;
@@ -22,17 +24,101 @@ struct Prepared {
 
 pub fn run(args: ReviewArgs) -> Result<()> {
     let records = collection::records(&args.records).map_err(anyhow::Error::msg)?;
-    let (plan, single) = match &args.out {
+    let (plan, single) = plan_of(&args, &records)?;
+    if !plan.done.is_empty() {
+        println!(
+            "{} of this run's {} records already reviewed in {}: skipped",
+            plan.done.len(),
+            plan.done.len() + plan.jobs.len(),
+            args.out.as_deref().unwrap_or(Path::new(".")).display()
+        );
+    }
+    if plan.jobs.is_empty() {
+        println!("nothing to review");
+        return Ok(());
+    }
+
+    let (analyser, reviewer) = start_analyser(&args)?;
+    let prepared = prepare(&args, plan.jobs);
+    let failures = Mutex::new(Vec::new());
+    for item in &prepared {
+        if let Err(error) = &item.record {
+            report_failure(&failures, &item.job.input, error);
+        }
+    }
+    let (bar, reviewable) = progress_bar(&prepared);
+    let started = Instant::now();
+    let session = Session {
+        analyser: &analyser,
+        reviewer: &reviewer,
+        prepared: &prepared,
+        failures: &failures,
+        bar: &bar,
+        reviewable,
+        next: AtomicUsize::new(0),
+        finished: AtomicUsize::new(0),
+        reviewed_positions: AtomicUsize::new(0),
+        summaries: Mutex::new(Vec::new()),
+    };
+    std::thread::scope(|scope| {
+        let records_at_once = if args.reproducible {
+            1
+        } else {
+            args.records_at_once.max(1)
+        };
+        for _ in 0..records_at_once {
+            scope.spawn(|| session.work());
+        }
+    });
+    bar.finish_and_clear();
+    let done = session.finished.load(Ordering::Relaxed);
+    let analysed = session.reviewed_positions.load(Ordering::Relaxed);
+    let summaries = session
+        .summaries
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    drop(analyser);
+    let seconds = started.elapsed().as_secs_f64();
+    if single {
+        if let Some((review, size)) = summaries.first() {
+            print_mistakes(review, *size);
+        }
+    }
+    if done > 0 {
+        println!(
+            "{done} records reviewed ({analysed} positions, {} visits each) in {seconds:.1} s: \
+             {:.2} records a minute, {:.2} positions a second",
+            args.visits,
+            done as f64 * 60.0 / seconds.max(1e-9),
+            analysed as f64 / seconds.max(1e-9),
+        );
+    }
+    let failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
+    if !failures.is_empty() {
+        bail!(
+            "{} of {} records could not be reviewed",
+            failures.len(),
+            prepared.len()
+        );
+    }
+    Ok(())
+}
+
+/// The records to review and where their reviews go: into `--out` (made
+/// if need be) for this run's shard, else the one record's review beside
+/// it or at `-o`. Says too whether it is that single record.
+fn plan_of(args: &ReviewArgs, records: &[PathBuf]) -> Result<(Plan, bool)> {
+    Ok(match &args.out {
         Some(out) => {
             std::fs::create_dir_all(out)
                 .with_context(|| format!("cannot make the folder {}", out.display()))?;
             let shard = args.shard.unwrap_or(tengen_match::Shard::WHOLE);
-            let plan = collection::plan(&records, out, shard.index(), shard.count())
+            let plan = collection::plan(records, out, shard.index(), shard.count())
                 .map_err(anyhow::Error::msg)?;
             (plan, false)
         }
         None => {
-            let [record] = records.as_slice() else {
+            let [record] = records else {
                 bail!(
                     "{} records: give --out DIR for their reviews (-o names the review of one record)",
                     records.len()
@@ -50,20 +136,12 @@ pub fn run(args: ReviewArgs) -> Result<()> {
             };
             (plan, true)
         }
-    };
-    if !plan.done.is_empty() {
-        println!(
-            "{} of this run's {} records already reviewed in {}: skipped",
-            plan.done.len(),
-            plan.done.len() + plan.jobs.len(),
-            args.out.as_deref().unwrap_or(Path::new(".")).display()
-        );
-    }
-    if plan.jobs.is_empty() {
-        println!("nothing to review");
-        return Ok(());
-    }
+    })
+}
 
+/// Loads the network and starts the analyser, with the reviewer's
+/// credit for the reviews.
+fn start_analyser(args: &ReviewArgs) -> Result<(Analyser, Reviewer)> {
     let threads = args.threads.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         |t| t as usize,
@@ -89,12 +167,14 @@ pub fn run(args: ReviewArgs) -> Result<()> {
             ..AnalyserOptions::default()
         },
     );
+    Ok((analyser, reviewer))
+}
 
-    // Read every record first: the bar counts positions, and a record that
-    // cannot be reviewed is said at once.
-    let prepared: Vec<Prepared> = plan
-        .jobs
-        .into_iter()
+/// Reads every record first, under `--rules` if given, and checks it: the
+/// bar counts positions, and a record that cannot be reviewed is said at
+/// once.
+fn prepare(args: &ReviewArgs, jobs: Vec<Job>) -> Vec<Prepared> {
+    jobs.into_iter()
         .map(|job| {
             let record = tengen_review::read_record(&job.input).and_then(|mut record| {
                 if let Some(rules) = args.rules {
@@ -106,13 +186,12 @@ pub fn run(args: ReviewArgs) -> Result<()> {
             });
             Prepared { job, record }
         })
-        .collect();
-    let failures = Mutex::new(Vec::new());
-    for item in &prepared {
-        if let Err(error) = &item.record {
-            report_failure(&failures, &item.job.input, error);
-        }
-    }
+        .collect()
+}
+
+/// The progress bar over the positions of the reviewable records, and how
+/// many records those are.
+fn progress_bar(prepared: &[Prepared]) -> (ProgressBar, usize) {
     let positions: usize = prepared
         .iter()
         .filter_map(|p| p.record.as_ref().ok())
@@ -124,92 +203,83 @@ pub fn run(args: ReviewArgs) -> Result<()> {
         "{spinner} reviewing [{bar:40}] {pos}/{len} positions, {msg} ({elapsed}, {eta} left)",
     );
     bar.set_message(format!("0/{reviewable} records"));
-    let started = Instant::now();
-    let next = AtomicUsize::new(0);
-    let finished = AtomicUsize::new(0);
-    let reviewed_positions = AtomicUsize::new(0);
-    let summaries = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        let records_at_once = if args.reproducible {
-            1
-        } else {
-            args.records_at_once.max(1)
-        };
-        for _ in 0..records_at_once {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = prepared.get(index) else {
-                    break;
-                };
-                let Ok(record) = &item.record else {
-                    continue;
-                };
-                let mut last = 0;
-                let result = tengen_review::review_record(&analyser, record, &reviewer, &mut |n| {
-                    bar.inc((n - last) as u64);
-                    last = n;
-                })
-                .and_then(|(review, text)| {
-                    collection::write_whole(&item.job.output, &text).map_err(|e| {
-                        ReviewError::Write {
-                            path: item.job.output.display().to_string(),
-                            reason: e.to_string(),
-                        }
-                    })?;
-                    Ok(review)
-                });
-                match result {
-                    Ok(review) => {
-                        reviewed_positions.fetch_add(review.positions.len(), Ordering::Relaxed);
-                        let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                        bar.set_message(format!("{done}/{reviewable} records"));
-                        let line = format!(
-                            "{} → {}",
-                            item.job.input.display(),
-                            item.job.output.display()
-                        );
-                        bar.suspend(|| println!("{line}"));
-                        summaries
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .push((review, record.game.size()));
-                    }
-                    Err(error) => {
-                        bar.inc(((record_positions(record)) - last) as u64);
-                        bar.suspend(|| report_failure(&failures, &item.job.input, &error));
-                    }
-                }
-            });
-        }
-    });
-    bar.finish_and_clear();
-    drop(analyser);
-    let seconds = started.elapsed().as_secs_f64();
-    let done = finished.load(Ordering::Relaxed);
-    let analysed = reviewed_positions.load(Ordering::Relaxed);
-    if single {
-        if let Some((review, size)) = summaries.lock().unwrap_or_else(|e| e.into_inner()).first() {
-            print_mistakes(review, *size);
+    (bar, reviewable)
+}
+
+/// What the threads reviewing the records share.
+struct Session<'a> {
+    analyser: &'a Analyser,
+    reviewer: &'a Reviewer,
+    prepared: &'a [Prepared],
+    failures: &'a Mutex<Vec<PathBuf>>,
+    bar: &'a ProgressBar,
+    /// Records that can be reviewed.
+    reviewable: usize,
+    /// The next record to take.
+    next: AtomicUsize,
+    /// Records reviewed and written.
+    finished: AtomicUsize,
+    /// Positions of those records.
+    reviewed_positions: AtomicUsize,
+    /// Each review written, with its board size.
+    summaries: Mutex<Vec<(GameReview, BoardSize)>>,
+}
+
+impl Session<'_> {
+    /// One thread's loop: takes the next record until none is left and
+    /// reviews it if it can be reviewed.
+    fn work(&self) {
+        loop {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            let Some(item) = self.prepared.get(index) else {
+                break;
+            };
+            let Ok(record) = &item.record else {
+                continue;
+            };
+            self.review(item, record);
         }
     }
-    if done > 0 {
-        println!(
-            "{done} records reviewed ({analysed} positions, {} visits each) in {seconds:.1} s: \
-             {:.2} records a minute, {:.2} positions a second",
-            args.visits,
-            done as f64 * 60.0 / seconds.max(1e-9),
-            analysed as f64 / seconds.max(1e-9),
-        );
+
+    /// Reviews one record and writes the review, advancing the bar by its
+    /// positions; says where it went, or why it failed.
+    fn review(&self, item: &Prepared, record: &Record) {
+        let bar = self.bar;
+        let mut last = 0;
+        let result = tengen_review::review_record(self.analyser, record, self.reviewer, &mut |n| {
+            bar.inc((n - last) as u64);
+            last = n;
+        })
+        .and_then(|(review, text)| {
+            collection::write_whole(&item.job.output, &text).map_err(|e| ReviewError::Write {
+                path: item.job.output.display().to_string(),
+                reason: e.to_string(),
+            })?;
+            Ok(review)
+        });
+        match result {
+            Ok(review) => {
+                self.reviewed_positions
+                    .fetch_add(review.positions.len(), Ordering::Relaxed);
+                let done = self.finished.fetch_add(1, Ordering::Relaxed) + 1;
+                bar.set_message(format!("{done}/{} records", self.reviewable));
+                let line = format!(
+                    "{} → {}",
+                    item.job.input.display(),
+                    item.job.output.display()
+                );
+                bar.suspend(|| println!("{line}"));
+                self.summaries
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((review, record.game.size()));
+            }
+            Err(error) => {
+                bar.inc(((record_positions(record)) - last) as u64);
+                bar.suspend(|| report_failure(self.failures, &item.job.input, &error));
+            }
+        }
     }
-    let failures = failures.into_inner().unwrap_or_else(|e| e.into_inner());
-    if !failures.is_empty() {
-        bail!(
-            "{} of {} records could not be reviewed",
-            failures.len(),
-            prepared.len()
-        );
-    }
-    Ok(())
 }
 
 /// Positions of a record: one before each move and one after the last.

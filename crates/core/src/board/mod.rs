@@ -525,9 +525,32 @@ impl Board {
         }
 
         // The new stone takes a liberty from every distinct chain next to it.
-        // Computed without branches: a head of 0 (empty or wall) or one seen
-        // before subtracts nothing.
         let (h, distinct) = self.distinct_heads(neighbors);
+        let (friend, friend_count) = self.take_neighbor_liberties(neighbors, h, distinct, own);
+
+        if friend_count == 0 {
+            self.liberties[p] = empty_neighbors;
+        } else if friend_count == 1 {
+            self.join_single_friend(p, neighbors, h, friend);
+        } else {
+            self.join_friends(p, neighbors, h, friend);
+        }
+
+        self.resolve_captures(p, color, h, distinct)
+    }
+
+    /// Takes the new stone's liberty from every distinct chain next to it and
+    /// says which of those neighbours are friendly chain heads, and how many.
+    /// Computed without branches: a head of 0 (empty or wall) or one seen
+    /// before subtracts nothing.
+    #[inline(always)]
+    fn take_neighbor_liberties(
+        &mut self,
+        neighbors: [usize; 4],
+        h: [u16; 4],
+        distinct: [bool; 4],
+        own: u8,
+    ) -> ([bool; 4], usize) {
         let mut friend = [false; 4];
         let mut friend_count = 0;
         for i in 0..4 {
@@ -536,71 +559,92 @@ impl Board {
             friend[i] = distinct[i] & (self.cells[neighbors[i]] == own);
             friend_count += friend[i] as usize;
         }
+        (friend, friend_count)
+    }
 
-        if friend_count == 0 {
-            self.liberties[p] = empty_neighbors;
-        } else if friend_count == 1 {
-            // An empty neighbour is a new liberty unless the chain already
-            // touches it.
-            let base = (0..4).fold(0, |b, i| b | (h[i] & (friend[i] as u16).wrapping_neg()));
-            let mut gained = 0;
-            for n in neighbors {
-                gained += ((self.cells[n] == EMPTY) & !self.touches_chain(n, base)) as u16;
-            }
-            self.liberties[base as usize] += gained;
-            self.link_stone(base as usize, p);
-        } else {
-            // Join everything to the longest friendly chain, and count as new
-            // liberties the empty points next to the joining stones that the
-            // longest chain does not already touch.
-            let mut base = 0usize;
-            for i in 0..4 {
-                let head = h[i] as usize;
-                if friend[i] && (base == 0 || self.chain_len[head] > self.chain_len[base]) {
-                    base = head;
-                }
-            }
-            let mut gained = 0;
-            let mut counted = CellSet::new();
-            for n in neighbors {
-                if self.cells[n] == EMPTY
-                    && !self.touches_chain(n, base as u16)
-                    && counted.insert(n)
-                {
-                    gained += 1;
-                }
-            }
-            for i in 0..4 {
-                let head = h[i] as usize;
-                if !friend[i] || head == base {
-                    continue;
-                }
-                let mut stone = head;
-                loop {
-                    for n in self.neighbor_cells(stone) {
-                        if self.cells[n] == EMPTY
-                            && !self.touches_chain(n, base as u16)
-                            && counted.insert(n)
-                        {
-                            gained += 1;
-                        }
-                    }
-                    stone = self.chain_next[stone] as usize;
-                    if stone == head {
-                        break;
-                    }
-                }
-            }
-            for i in 0..4 {
-                let head = h[i] as usize;
-                if friend[i] && head != base {
-                    self.merge_chains(base, head);
-                }
-            }
-            self.liberties[base] += gained;
-            self.link_stone(base, p);
+    /// Adds the new stone at `p` to its one friendly neighbouring chain: an
+    /// empty neighbour is a new liberty unless the chain already touches it.
+    #[inline(always)]
+    fn join_single_friend(
+        &mut self,
+        p: usize,
+        neighbors: [usize; 4],
+        h: [u16; 4],
+        friend: [bool; 4],
+    ) {
+        let base = (0..4).fold(0, |b, i| b | (h[i] & (friend[i] as u16).wrapping_neg()));
+        let mut gained = 0;
+        for n in neighbors {
+            gained += ((self.cells[n] == EMPTY) & !self.touches_chain(n, base)) as u16;
         }
+        self.liberties[base as usize] += gained;
+        self.link_stone(base as usize, p);
+    }
 
+    /// Joins the new stone at `p` and its several friendly neighbouring chains
+    /// into the longest of them, counting as new liberties the empty points
+    /// next to the joining stones that the longest chain does not already
+    /// touch.
+    #[inline(always)]
+    fn join_friends(&mut self, p: usize, neighbors: [usize; 4], h: [u16; 4], friend: [bool; 4]) {
+        let mut base = 0usize;
+        for i in 0..4 {
+            let head = h[i] as usize;
+            if friend[i] && (base == 0 || self.chain_len[head] > self.chain_len[base]) {
+                base = head;
+            }
+        }
+        let mut counted = CellSet::new();
+        let mut gained = self.count_new_liberties(neighbors, base, &mut counted);
+        for i in 0..4 {
+            let head = h[i] as usize;
+            if !friend[i] || head == base {
+                continue;
+            }
+            let mut stone = head;
+            loop {
+                gained += self.count_new_liberties(self.neighbor_cells(stone), base, &mut counted);
+                stone = self.chain_next[stone] as usize;
+                if stone == head {
+                    break;
+                }
+            }
+        }
+        for i in 0..4 {
+            let head = h[i] as usize;
+            if friend[i] && head != base {
+                self.merge_chains(base, head);
+            }
+        }
+        self.liberties[base] += gained;
+        self.link_stone(base, p);
+    }
+
+    /// How many of `cells` are empty points that the chain headed by `base`
+    /// does not touch and that `counted` has not seen yet; marks them seen.
+    #[inline(always)]
+    fn count_new_liberties(&self, cells: [usize; 4], base: usize, counted: &mut CellSet) -> u16 {
+        let mut gained = 0;
+        for n in cells {
+            if self.cells[n] == EMPTY && !self.touches_chain(n, base as u16) && counted.insert(n) {
+                gained += 1;
+            }
+        }
+        gained
+    }
+
+    /// After the stone at `p` has joined its chain: removes the enemy chains
+    /// next to it that are left without liberties, then the stone's own chain
+    /// if it has none (suicide), and sets the simple-ko point. Returns the
+    /// number of enemy stones captured.
+    #[inline(always)]
+    fn resolve_captures(
+        &mut self,
+        p: usize,
+        color: Color,
+        h: [u16; 4],
+        distinct: [bool; 4],
+    ) -> u32 {
         let enemy = stone_cell(!color);
         let mut captured = 0;
         let mut captured_at = 0;

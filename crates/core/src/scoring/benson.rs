@@ -65,124 +65,36 @@ impl PassAlive {
         }
     }
 
+    /// Runs the algorithm for `color` and records its pass-alive stones and
+    /// safe territory.
     fn mark(&mut self, board: &Board, color: Color) {
-        let size = board.size();
-        let cells = size.cells();
-        // Chains of `color`, numbered in the order their first stone is met.
-        let mut chain_of = vec![usize::MAX; cells];
-        let mut id_of_head = vec![usize::MAX; cells];
-        let mut chain_count = 0;
-        for point in size.points() {
-            if board.stone(point) != Some(color) {
-                continue;
-            }
-            let Some(head) = board.chain_head(point) else {
-                continue;
-            };
-            if id_of_head[head.index()] == usize::MAX {
-                id_of_head[head.index()] = chain_count;
-                chain_count += 1;
-            }
-            chain_of[point.index()] = id_of_head[head.index()];
-        }
+        let (chain_of, chain_count) = number_chains(board, color);
         if chain_count == 0 {
             return;
         }
-        // Regions: flood fill over points that are not `color` stones.
-        let mut region_of = vec![usize::MAX; cells];
-        let mut regions: Vec<Region> = Vec::new();
-        let mut stack = Vec::new();
-        for start in size.points() {
-            if board.stone(start) == Some(color) || region_of[start.index()] != usize::MAX {
-                continue;
-            }
-            let id = regions.len();
-            let mut region = Region::default();
-            region_of[start.index()] = id;
-            stack.push(start);
-            while let Some(point) = stack.pop() {
-                region.points.push(point);
-                let empty = board.is_empty_at(point);
-                if empty {
-                    region.empty += 1;
-                }
-                let mut touching: [usize; 4] = [usize::MAX; 4];
-                let mut count = 0;
-                for n in board.on_board_neighbors(point) {
-                    if board.stone(n) == Some(color) {
-                        let chain = chain_of[n.index()];
-                        if !touching[..count].contains(&chain) {
-                            touching[count] = chain;
-                            count += 1;
-                        }
-                    } else if region_of[n.index()] == usize::MAX {
-                        region_of[n.index()] = id;
-                        stack.push(n);
-                    }
-                }
-                for &chain in &touching[..count] {
-                    if !region.borders.contains(&chain) {
-                        region.borders.push(chain);
-                    }
-                    if empty {
-                        region.chains_beside_empty.push(chain);
-                    }
-                }
-            }
-            // Vital to a chain: every empty point of the region is its liberty.
-            for &chain in &region.borders {
-                let liberties = region
-                    .chains_beside_empty
-                    .iter()
-                    .filter(|&&c| c == chain)
-                    .count();
-                if liberties == region.empty {
-                    region.vital_to.push(chain);
-                }
-            }
-            regions.push(region);
-        }
+        let regions = find_regions(board, color, &chain_of);
+        let (chain_left, region_left) = drop_until_stable(&regions, chain_count);
+        self.record(board, color, &chain_of, &chain_left, &regions, &region_left);
+    }
 
-        let mut chain_left = vec![true; chain_count];
-        let mut region_left = vec![true; regions.len()];
-        loop {
-            let mut changed = false;
-            // Chains with fewer than two vital regions among those left go.
-            for (chain, left) in chain_left.iter_mut().enumerate() {
-                if !*left {
-                    continue;
-                }
-                let vital = regions
-                    .iter()
-                    .zip(&region_left)
-                    .filter(|(region, &region_is_left)| {
-                        region_is_left && region.vital_to.contains(&chain)
-                    })
-                    .count();
-                if vital < 2 {
-                    *left = false;
-                    changed = true;
-                }
-            }
-            // Regions touching a chain that went go too.
-            for (region, left) in regions.iter().zip(region_left.iter_mut()) {
-                if *left && region.borders.iter().any(|&chain| !chain_left[chain]) {
-                    *left = false;
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
-
-        for point in size.points() {
+    /// Marks the stones of the chains left as alive and the points of the
+    /// regions left that are vital to one of them as `color`'s territory.
+    fn record(
+        &mut self,
+        board: &Board,
+        color: Color,
+        chain_of: &[usize],
+        chain_left: &[bool],
+        regions: &[Region],
+        region_left: &[bool],
+    ) {
+        for point in board.size().points() {
             let chain = chain_of[point.index()];
             if chain != usize::MAX && chain_left[chain] {
                 self.alive[point.index()] = true;
             }
         }
-        for (region, &left) in regions.iter().zip(&region_left) {
+        for (region, &left) in regions.iter().zip(region_left) {
             let safe = left && region.vital_to.iter().any(|&chain| chain_left[chain]);
             if safe {
                 for &point in &region.points {
@@ -191,6 +103,135 @@ impl PassAlive {
             }
         }
     }
+}
+
+/// Numbers the chains of `color` in the order their first stone is met:
+/// per padded-board cell the chain's number (`usize::MAX` where no stone of
+/// `color` is), and how many chains there are.
+fn number_chains(board: &Board, color: Color) -> (Vec<usize>, usize) {
+    let size = board.size();
+    let cells = size.cells();
+    let mut chain_of = vec![usize::MAX; cells];
+    let mut id_of_head = vec![usize::MAX; cells];
+    let mut chain_count = 0;
+    for point in size.points() {
+        if board.stone(point) != Some(color) {
+            continue;
+        }
+        let Some(head) = board.chain_head(point) else {
+            continue;
+        };
+        if id_of_head[head.index()] == usize::MAX {
+            id_of_head[head.index()] = chain_count;
+            chain_count += 1;
+        }
+        chain_of[point.index()] = id_of_head[head.index()];
+    }
+    (chain_of, chain_count)
+}
+
+/// The regions for `color`, found by flood fill over the points that are not
+/// `color` stones, in the order of their first point, each with the chains
+/// it borders and is vital to.
+fn find_regions(board: &Board, color: Color, chain_of: &[usize]) -> Vec<Region> {
+    let size = board.size();
+    let mut region_of = vec![usize::MAX; size.cells()];
+    let mut regions: Vec<Region> = Vec::new();
+    let mut stack = Vec::new();
+    for start in size.points() {
+        if board.stone(start) == Some(color) || region_of[start.index()] != usize::MAX {
+            continue;
+        }
+        let id = regions.len();
+        region_of[start.index()] = id;
+        stack.push(start);
+        let mut region = flood_region(board, color, chain_of, id, &mut region_of, &mut stack);
+        region.find_vital();
+        regions.push(region);
+    }
+    regions
+}
+
+/// Fills region `id` from the points on `stack`, numbering the points it
+/// reaches in `region_of`, and notes the chains beside each point.
+fn flood_region(
+    board: &Board,
+    color: Color,
+    chain_of: &[usize],
+    id: usize,
+    region_of: &mut [usize],
+    stack: &mut Vec<Point>,
+) -> Region {
+    let mut region = Region::default();
+    while let Some(point) = stack.pop() {
+        region.points.push(point);
+        let empty = board.is_empty_at(point);
+        if empty {
+            region.empty += 1;
+        }
+        let mut touching: [usize; 4] = [usize::MAX; 4];
+        let mut count = 0;
+        for n in board.on_board_neighbors(point) {
+            if board.stone(n) == Some(color) {
+                let chain = chain_of[n.index()];
+                if !touching[..count].contains(&chain) {
+                    touching[count] = chain;
+                    count += 1;
+                }
+            } else if region_of[n.index()] == usize::MAX {
+                region_of[n.index()] = id;
+                stack.push(n);
+            }
+        }
+        for &chain in &touching[..count] {
+            if !region.borders.contains(&chain) {
+                region.borders.push(chain);
+            }
+            if empty {
+                region.chains_beside_empty.push(chain);
+            }
+        }
+    }
+    region
+}
+
+/// Repeatedly drops the chains with fewer than two vital regions among
+/// those left, and the regions touching a dropped chain, until nothing
+/// changes. Returns which chains and which regions are left.
+fn drop_until_stable(regions: &[Region], chain_count: usize) -> (Vec<bool>, Vec<bool>) {
+    let mut chain_left = vec![true; chain_count];
+    let mut region_left = vec![true; regions.len()];
+    loop {
+        let mut changed = false;
+        // Chains with fewer than two vital regions among those left go.
+        for (chain, left) in chain_left.iter_mut().enumerate() {
+            if !*left {
+                continue;
+            }
+            let vital = regions
+                .iter()
+                .zip(&region_left)
+                .filter(|(region, &region_is_left)| {
+                    region_is_left && region.vital_to.contains(&chain)
+                })
+                .count();
+            if vital < 2 {
+                *left = false;
+                changed = true;
+            }
+        }
+        // Regions touching a chain that went go too.
+        for (region, left) in regions.iter().zip(region_left.iter_mut()) {
+            if *left && region.borders.iter().any(|&chain| !chain_left[chain]) {
+                *left = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    (chain_left, region_left)
 }
 
 /// One region while the algorithm runs.
@@ -207,6 +248,23 @@ struct Region {
     chains_beside_empty: Vec<usize>,
     /// The chains the region is vital to.
     vital_to: Vec<usize>,
+}
+
+impl Region {
+    /// Fills in `vital_to`: the bordering chains that have every empty point
+    /// of the region as a liberty.
+    fn find_vital(&mut self) {
+        for &chain in &self.borders {
+            let liberties = self
+                .chains_beside_empty
+                .iter()
+                .filter(|&&c| c == chain)
+                .count();
+            if liberties == self.empty {
+                self.vital_to.push(chain);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

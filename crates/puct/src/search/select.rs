@@ -2,6 +2,38 @@
 //! KataGo's exploration scaling), and how much an evaluation weighs.
 
 use super::*;
+use crate::mirror::Mirror;
+use crate::tree::Node;
+
+/// What the PUCT scores of one node's children are computed against.
+struct ScoreBasis<'g> {
+    /// The node whose children compete.
+    id: NodeId,
+    /// The side to move at that node.
+    to_move: Color,
+    /// The sign turning Black's utility into the side to move's.
+    s: f64,
+    /// The exploration scale of the PUCT formula there.
+    explore: f64,
+    /// The first-play urgency: the value of an unvisited child.
+    fpu: f64,
+    /// The worst utility, the value of visits in flight.
+    worst: f64,
+    /// The node's mean utility for the side to move.
+    parent_value: f64,
+    /// The total weight sum of the children not excluded.
+    total_weight: f64,
+    /// The mirroring opponent, while the line has kept mirroring.
+    mirror: Option<&'g Mirror>,
+    /// The game at the node.
+    game: &'g Game,
+}
+
+/// Whether `child` has neither visits nor visits in flight.
+#[inline]
+fn is_unvisited(child: &Node) -> bool {
+    child.edge_visits() + child.virtual_loss == 0
+}
 
 impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// The PUCT choice among `id`'s children: the highest
@@ -12,15 +44,56 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     pub(crate) fn select(&self, id: NodeId, depth: u32, game: &Game) -> Option<NodeId> {
         let tree = &*self.tree;
         let node = tree.node(id);
-        // Below the root, moves filtered at this depth are skipped (the
-        // root's are excluded once, in `prepare_root`).
-        let filtered = |c: NodeId| {
-            depth > 1 && !self.filters.is_empty() && {
-                self.is_filtered(node.to_move, tree.node(c).mv, depth)
-            }
-        };
         let s = sign(node.to_move);
-        let config = self.config;
+        let (total, total_weight, visited_policy) = self.child_totals(id);
+        let explore = self.explore_scaling(total, node);
+        let parent_value = mean_utility(tree, id).map_or(0.0, |u| s * u);
+        // Against a mirroring opponent, while the line has kept mirroring.
+        let mirror = self.mirror.as_ref().filter(|m| m.holds(game, 0));
+        let basis = ScoreBasis {
+            id,
+            to_move: node.to_move,
+            s,
+            explore,
+            fpu: self.first_play_urgency(id, parent_value, visited_policy),
+            worst: self.utility.worst(),
+            parent_value,
+            total_weight,
+            mirror,
+            game,
+        };
+        let newcomer = self.newcomer(id, depth, &basis);
+        let mut best: Option<(NodeId, f64)> = None;
+        for c in tree.children(id) {
+            let child = tree.node(c);
+            if child.excluded || self.filtered_below_root(node.to_move, child.mv, depth) {
+                continue;
+            }
+            if is_unvisited(child) && newcomer.is_some_and(|(n, _)| n != c) {
+                continue;
+            }
+            let score = self.child_score(&basis, c);
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((c, score));
+            }
+        }
+        best.map(|(c, _)| c)
+    }
+
+    /// Whether selection skips a child playing `mv` for `to_move` at
+    /// `depth`: below the root, moves filtered at this depth are skipped
+    /// (the root's are excluded once, in `prepare_root`).
+    #[inline]
+    fn filtered_below_root(&self, to_move: Color, mv: Move, depth: u32) -> bool {
+        depth > 1 && !self.filters.is_empty() && self.is_filtered(to_move, mv, depth)
+    }
+
+    /// Over `id`'s children not excluded: the total of their edge weights
+    /// and virtual losses, the total of their weight sums, and the policy
+    /// mass of those visited or in flight.
+    #[inline]
+    fn child_totals(&self, id: NodeId) -> (f64, f64, f64) {
+        let tree = &*self.tree;
         let mut total = 0.0f64;
         let mut total_weight = 0.0f64;
         let mut visited_policy = 0.0f64;
@@ -39,17 +112,22 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 visited_policy += f64::from(child.prior);
             }
         }
-        let explore = self.explore_scaling(total, node);
-        let parent = mean_utility(tree, id).map_or(0.0, |u| s * u);
-        let parent_value = parent;
-        // Against a mirroring opponent, while the line has kept mirroring.
-        let mirror = self.mirror.as_ref().filter(|m| m.holds(game, 0));
+        (total, total_weight, visited_policy)
+    }
+
+    /// The first-play urgency at `id`: the value an unvisited child gets,
+    /// the parent's value (`parent`, for the side to move) reduced by the
+    /// square root of the policy mass already visited.
+    #[inline]
+    fn first_play_urgency(&self, id: NodeId, parent: f64, visited_policy: f64) -> f64 {
+        let config = self.config;
+        let node = self.tree.node(id);
         // While few children are visited the parent's average is mostly its
         // own evaluation anyway; KataGo leans on the network's value by
         // the square of the visited policy mass.
         let parent = if config.fpu_parent_blend {
             let weight = (visited_policy * visited_policy).min(1.0);
-            weight * parent + (1.0 - weight) * s * f64::from(node.nn_utility)
+            weight * parent + (1.0 - weight) * sign(node.to_move) * f64::from(node.nn_utility)
         } else {
             parent
         };
@@ -58,82 +136,84 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         } else {
             config.fpu_reduction
         };
-        let fpu = parent - f64::from(reduction) * visited_policy.sqrt();
-        let worst = self.utility.worst();
-        // Of the children not yet visited only the one the network likes
-        // best competes, as in KataGo (which creates one new child at a
-        // time): they share the first-play urgency, so without noise it
-        // would win among them anyway, and with the root's wide noise each
-        // would otherwise draw a bonus of its own and the best of many
-        // draws would spread the visits over far more moves than KataGo's.
-        let unvisited = |c: NodeId| {
-            let child = tree.node(c);
-            child.edge_visits() + child.virtual_loss == 0
-        };
-        // (Against a mirroring opponent the prior as the anti-mirror
-        // policy changes it, as KataGo picks its new child.)
+        parent - f64::from(reduction) * visited_policy.sqrt()
+    }
+
+    /// The one unvisited child of `basis.id` that competes, with its prior.
+    ///
+    /// Of the children not yet visited only the one the network likes
+    /// best competes, as in KataGo (which creates one new child at a
+    /// time): they share the first-play urgency, so without noise it
+    /// would win among them anyway, and with the root's wide noise each
+    /// would otherwise draw a bonus of its own and the best of many
+    /// draws would spread the visits over far more moves than KataGo's.
+    /// (Against a mirroring opponent the prior as the anti-mirror
+    /// policy changes it, as KataGo picks its new child.)
+    #[inline]
+    fn newcomer(&self, id: NodeId, depth: u32, basis: &ScoreBasis<'_>) -> Option<(NodeId, f32)> {
+        let tree = &*self.tree;
         let mut newcomer: Option<(NodeId, f32)> = None;
         for c in tree.children(id) {
             let child = tree.node(c);
-            if child.excluded || filtered(c) || !unvisited(c) {
+            if child.excluded
+                || self.filtered_below_root(basis.to_move, child.mv, depth)
+                || !is_unvisited(child)
+            {
                 continue;
             }
-            let prior = mirror.map_or(child.prior, |m| {
-                m.prior(child.prior, child.mv, node.to_move, game)
+            let prior = basis.mirror.map_or(child.prior, |m| {
+                m.prior(child.prior, child.mv, basis.to_move, basis.game)
             });
             if newcomer.is_none_or(|(_, best)| prior > best) {
                 newcomer = Some((c, prior));
             }
         }
-        let mut best: Option<(NodeId, f64)> = None;
-        for c in tree.children(id) {
-            let child = tree.node(c);
-            if child.excluded || filtered(c) {
-                continue;
-            }
-            if unvisited(c) && newcomer.is_some_and(|(n, _)| n != c) {
-                continue;
-            }
-            let weight = child.edge_weight();
-            let vl = f64::from(child.virtual_loss);
-            let n = weight + vl;
-            let q = if child.edge_visits() + child.virtual_loss == 0 {
-                fpu
-            } else if child.edge_visits() == 0 {
-                worst
-            } else {
-                let own = mean_utility(tree, c).map_or(0.0, |u| s * u);
-                // Visits in flight pull toward a loss by their share of
-                // the weight (at least a quarter visit's, as KataGo).
-                let share = vl / (vl + weight.max(0.25));
-                own + (worst - own) * share
-            };
-            let (mut q, mut prior) = if id == ROOT && config.wide_root_noise > 0.0 {
-                self.wide_root_noise(q, child.prior)
-            } else {
-                (q, child.prior)
-            };
-            if let Some(mirror) = mirror {
-                prior = mirror.prior(prior, child.mv, node.to_move, game);
-                if child.visits > 0 {
-                    q = mirror.forced_value(
-                        q,
-                        parent_value,
-                        child.mv,
-                        node.to_move,
-                        game,
-                        child.weight_sum,
-                        total_weight,
-                        id == ROOT,
-                    );
-                }
-            }
-            let score = q + explore * f64::from(prior) / (1.0 + n);
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((c, score));
+        newcomer
+    }
+
+    /// The PUCT score of child `c`: its value (first-play urgency when
+    /// unvisited, pulled toward a loss by its visits in flight, with the
+    /// root's wide noise and the anti-mirror changes) plus the exploration
+    /// term.
+    #[inline]
+    fn child_score(&self, basis: &ScoreBasis<'_>, c: NodeId) -> f64 {
+        let tree = &*self.tree;
+        let child = tree.node(c);
+        let weight = child.edge_weight();
+        let vl = f64::from(child.virtual_loss);
+        let n = weight + vl;
+        let q = if child.edge_visits() + child.virtual_loss == 0 {
+            basis.fpu
+        } else if child.edge_visits() == 0 {
+            basis.worst
+        } else {
+            let own = mean_utility(tree, c).map_or(0.0, |u| basis.s * u);
+            // Visits in flight pull toward a loss by their share of
+            // the weight (at least a quarter visit's, as KataGo).
+            let share = vl / (vl + weight.max(0.25));
+            own + (basis.worst - own) * share
+        };
+        let (mut q, mut prior) = if basis.id == ROOT && self.config.wide_root_noise > 0.0 {
+            self.wide_root_noise(q, child.prior)
+        } else {
+            (q, child.prior)
+        };
+        if let Some(mirror) = basis.mirror {
+            prior = mirror.prior(prior, child.mv, basis.to_move, basis.game);
+            if child.visits > 0 {
+                q = mirror.forced_value(
+                    q,
+                    basis.parent_value,
+                    child.mv,
+                    basis.to_move,
+                    basis.game,
+                    child.weight_sum,
+                    basis.total_weight,
+                    basis.id == ROOT,
+                );
             }
         }
-        best.map(|(c, _)| c)
+        q + basis.explore * f64::from(prior) / (1.0 + n)
     }
 
     /// KataGo's `wideRootNoise` at the root: the prior flattened to the
