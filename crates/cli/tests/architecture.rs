@@ -9,7 +9,10 @@ use std::process::Command;
 use serde_json::Value;
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("the workspace's folder")
 }
 
 /// The workspace's packages: name → (normal dependencies, dev-dependencies),
@@ -296,4 +299,82 @@ fn unsafe_is_where_the_document_says_and_each_use_gives_its_reason() {
         }
     }
     assert_eq!(with_unsafe, documented, "the crates with unsafe code");
+}
+
+/// The functions of `text` longer than `limit` lines, from the `fn` line to
+/// the brace that closes it at the same indentation (rustfmt's layout).
+fn long_functions(text: &str, limit: usize) -> Vec<(usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (start, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let mut words = code.split_whitespace();
+        let is_fn = words
+            .by_ref()
+            .take_while(|w| {
+                w.starts_with("pub")
+                    || ["const", "unsafe", "async", "extern", "\"C\"", "fn"].contains(w)
+            })
+            .any(|w| w == "fn")
+            || code.starts_with("fn ");
+        if !is_fn {
+            continue;
+        }
+        // The line that opens the body; a declaration ends with `;`.
+        let Some(open) = (start..lines.len())
+            .find(|&k| lines[k].trim_end().ends_with('{') || lines[k].trim_end().ends_with(';'))
+        else {
+            continue;
+        };
+        if lines[open].trim_end().ends_with(';') {
+            continue;
+        }
+        let close = format!("{indent}}}");
+        if let Some(end) = (open + 1..lines.len()).find(|&k| lines[k].trim_end() == close) {
+            if end - start + 1 > limit {
+                long.push((start + 1, end - start + 1));
+            }
+        }
+    }
+    long
+}
+
+#[test]
+fn no_function_over_120_lines_and_no_source_file_over_800() {
+    let workspace = Workspace::read();
+    let mut wrong = Vec::new();
+    for folder in workspace.folders.values() {
+        let mut files = Vec::new();
+        for sub in ["src", "tests", "benches", "examples"] {
+            if folder.join(sub).is_dir() {
+                rust_files(&folder.join(sub), &mut files);
+            }
+        }
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("a source file");
+            let name = file
+                .strip_prefix(workspace_root())
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            let is_test = name.contains("/tests/") || name.ends_with("/tests.rs");
+            let count = text.lines().count();
+            if !is_test && count > 800 {
+                wrong.push(format!("{name}: {count} lines"));
+            }
+            for (line, length) in long_functions(&text, 120) {
+                wrong.push(format!("{name}:{line}: a function of {length} lines"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "too long:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn long_functions_are_found() {
+    let body = "    x();\n".repeat(130);
+    let text = format!("impl A {{\n    pub(crate) fn f(\n        a: u8,\n    ) {{\n{body}    }}\n\n    fn g() {{}}\n}}\n");
+    assert_eq!(long_functions(&text, 120), vec![(2, 134)]);
+    assert!(long_functions(&text, 140).is_empty());
 }

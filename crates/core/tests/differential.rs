@@ -523,78 +523,24 @@ fn play_and_check(
         }
         let legal = reference.legal_points(&chains, hash);
         if turn.is_multiple_of(options.legal_every) || legal.is_empty() {
-            let expected: Vec<Move> = legal
-                .iter()
-                .map(|&i| Move::Play(reference.points[i]))
-                .chain([Move::Pass])
-                .collect();
-            let engine = game.legal_moves();
-            if engine != expected {
-                let names = |moves: &[Move]| -> Vec<String> {
-                    moves.iter().map(|&m| size.gtp(m)).collect()
-                };
-                panic!(
-                    "{context}: legal moves differ\nengine:    {:?}\nreference: {:?}\n{:?}",
-                    names(&engine),
-                    names(&expected),
-                    game.board()
-                );
-            }
+            legal_lists.push(Some(compare_legal_moves(
+                &game, &reference, &legal, &context,
+            )));
             totals.legal_comparisons += 1;
-            legal_lists.push(Some(engine));
         } else {
             legal_lists.push(None);
         }
         let color = reference.to_move;
-        let suicides: Vec<usize> = if options.suicide_percent > 0 {
-            legal
-                .iter()
-                .copied()
-                .filter(|&i| reference.effect(&chains, hash, i, color).suicide)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let choice = if !suicides.is_empty() && rng.below(100) < options.suicide_percent {
-            Some(suicides[rng.below(suicides.len())])
-        } else {
-            let candidates: Vec<usize> = legal
-                .iter()
-                .copied()
-                .filter(|&i| !reference.is_eye(i, color))
-                .collect();
-            (!candidates.is_empty()).then(|| candidates[rng.below(candidates.len())])
-        };
-        match choice {
-            Some(i) => {
-                let point = reference.points[i];
-                let effect = reference.effect(&chains, hash, i, color);
-                if effect.suicide {
-                    totals.suicides += 1;
-                }
-                totals.captures += u64::from(effect.captured_stones);
-                assert_eq!(
-                    game.board().hash_after(point, color),
-                    effect.hash_after,
-                    "{context}: hash_after"
-                );
-                assert_eq!(
-                    game.board().removals_after(point, color),
-                    Removals {
-                        captured: effect.captured_stones as usize,
-                        lost: effect.lost as usize
-                    },
-                    "{context}: removals_after"
-                );
-                assert_eq!(game.board().is_suicide(point, color), effect.suicide);
-                if let Err(e) = game.play(Move::Play(point)) {
-                    panic!(
-                        "{context}: engine refused {}: {e}",
-                        size.gtp(Move::Play(point))
-                    );
-                }
-                reference.play(i);
-            }
+        match choose_point(&reference, &chains, hash, &legal, color, options, &mut rng) {
+            Some(i) => play_checked(
+                &mut game,
+                &mut reference,
+                &chains,
+                hash,
+                i,
+                &context,
+                totals,
+            ),
             None => {
                 game.play(Move::Pass).unwrap();
                 reference.pass();
@@ -604,8 +550,119 @@ fn play_and_check(
         totals.turns += 1;
     }
     totals.games += 1;
+    undo_to_the_start(&mut game, &boards, &legal_lists, seed);
+}
 
-    // Back to the start, comparing with the clones on the way.
+/// The engine's legal moves, checked against the reference's.
+fn compare_legal_moves(
+    game: &Game,
+    reference: &Reference,
+    legal: &[usize],
+    context: &str,
+) -> Vec<Move> {
+    let size = game.size();
+    let expected: Vec<Move> = legal
+        .iter()
+        .map(|&i| Move::Play(reference.points[i]))
+        .chain([Move::Pass])
+        .collect();
+    let engine = game.legal_moves();
+    if engine != expected {
+        let names =
+            |moves: &[Move]| -> Vec<String> { moves.iter().map(|&m| size.gtp(m)).collect() };
+        panic!(
+            "{context}: legal moves differ\nengine:    {:?}\nreference: {:?}\n{:?}",
+            names(&engine),
+            names(&expected),
+            game.board()
+        );
+    }
+    engine
+}
+
+/// The reference's cell to play next: a suicide now and then when
+/// `options` ask for them, otherwise a random legal point that fills no
+/// eye; `None`: pass.
+fn choose_point(
+    reference: &Reference,
+    chains: &Chains,
+    hash: u64,
+    legal: &[usize],
+    color: Color,
+    options: &Options,
+    rng: &mut Rng,
+) -> Option<usize> {
+    let suicides: Vec<usize> = if options.suicide_percent > 0 {
+        legal
+            .iter()
+            .copied()
+            .filter(|&i| reference.effect(chains, hash, i, color).suicide)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if !suicides.is_empty() && rng.below(100) < options.suicide_percent {
+        Some(suicides[rng.below(suicides.len())])
+    } else {
+        let candidates: Vec<usize> = legal
+            .iter()
+            .copied()
+            .filter(|&i| !reference.is_eye(i, color))
+            .collect();
+        (!candidates.is_empty()).then(|| candidates[rng.below(candidates.len())])
+    }
+}
+
+/// Plays the reference's cell `i` in both, checking the engine's
+/// look-ahead (hash, removals, suicide) against the reference's effect.
+fn play_checked(
+    game: &mut Game,
+    reference: &mut Reference,
+    chains: &Chains,
+    hash: u64,
+    i: usize,
+    context: &str,
+    totals: &mut Totals,
+) {
+    let size = game.size();
+    let color = reference.to_move;
+    let point = reference.points[i];
+    let effect = reference.effect(chains, hash, i, color);
+    if effect.suicide {
+        totals.suicides += 1;
+    }
+    totals.captures += u64::from(effect.captured_stones);
+    assert_eq!(
+        game.board().hash_after(point, color),
+        effect.hash_after,
+        "{context}: hash_after"
+    );
+    assert_eq!(
+        game.board().removals_after(point, color),
+        Removals {
+            captured: effect.captured_stones as usize,
+            lost: effect.lost as usize
+        },
+        "{context}: removals_after"
+    );
+    assert_eq!(game.board().is_suicide(point, color), effect.suicide);
+    if let Err(e) = game.play(Move::Play(point)) {
+        panic!(
+            "{context}: engine refused {}: {e}",
+            size.gtp(Move::Play(point))
+        );
+    }
+    reference.play(i);
+}
+
+/// Back to the start, comparing with the clones on the way.
+fn undo_to_the_start(
+    game: &mut Game,
+    boards: &[Board],
+    legal_lists: &[Option<Vec<Move>>],
+    seed: u64,
+) {
+    let size = game.size();
     let moves: Vec<(Color, Action)> = game.history().collect();
     assert_eq!(moves.len() + 1, boards.len());
     for k in (0..moves.len()).rev() {

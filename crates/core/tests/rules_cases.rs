@@ -615,131 +615,134 @@ fn triple_ko_cycle_is_cut_by_superko() {
 
 // -------------------------------------------------------------------- eyes
 
-#[test]
-fn eyes_by_the_books_definition() {
-    let cases: [(&str, &str, Option<Color>); 12] = [
-        // Middle: one enemy diagonal is still an eye.
-        (
-            ". . . . .
+/// Points and whose eye each is by the book's definition (diagram, point,
+/// owner).
+const EYE_CASES: [(&str, &str, Option<Color>); 12] = [
+    // Middle: one enemy diagonal is still an eye.
+    (
+        ". . . . .
              . x x x .
              . x . x .
              . x x o .
              . . . . .",
-            "C3",
-            Some(Color::Black),
-        ),
-        // Middle: one empty diagonal too.
-        (
-            ". . . . .
+        "C3",
+        Some(Color::Black),
+    ),
+    // Middle: one empty diagonal too.
+    (
+        ". . . . .
              . x x . .
              . x . x .
              . x x x .
              . . . . .",
-            "C3",
-            Some(Color::Black),
-        ),
-        // Middle: two enemy diagonals make a false eye.
-        (
-            ". . . . .
+        "C3",
+        Some(Color::Black),
+    ),
+    // Middle: two enemy diagonals make a false eye.
+    (
+        ". . . . .
              . o x x .
              . x . x .
              . x x o .
              . . . . .",
-            "C3",
-            None,
-        ),
-        // Edge: both diagonals own.
-        (
-            ". . . . .
+        "C3",
+        None,
+    ),
+    // Edge: both diagonals own.
+    (
+        ". . . . .
              . . . . .
              . . . . .
              . x x x .
              . x . x .",
-            "C1",
-            Some(Color::Black),
-        ),
-        // Edge: one enemy diagonal is too many.
-        (
-            ". . . . .
+        "C1",
+        Some(Color::Black),
+    ),
+    // Edge: one enemy diagonal is too many.
+    (
+        ". . . . .
              . . . . .
              . . . . .
              . x x o .
              . x . x .",
-            "C1",
-            None,
-        ),
-        // Edge: one empty diagonal too.
-        (
-            ". . . . .
+        "C1",
+        None,
+    ),
+    // Edge: one empty diagonal too.
+    (
+        ". . . . .
              . . . . .
              . . . . .
              . x x . .
              . x . x .",
-            "C1",
-            None,
-        ),
-        // Corner: the one diagonal own.
-        (
-            ". . . . .
+        "C1",
+        None,
+    ),
+    // Corner: the one diagonal own.
+    (
+        ". . . . .
              . . . . .
              . . . . .
              x x . . .
              . x . . .",
-            "A1",
-            Some(Color::Black),
-        ),
-        // Corner: the diagonal is the enemy's.
-        (
-            ". . . . .
+        "A1",
+        Some(Color::Black),
+    ),
+    // Corner: the diagonal is the enemy's.
+    (
+        ". . . . .
              . . . . .
              . . . . .
              x o . . .
              . x . . .",
-            "A1",
-            None,
-        ),
-        // An empty neighbour: not an eye for anybody.
-        (
-            ". . . . .
+        "A1",
+        None,
+    ),
+    // An empty neighbour: not an eye for anybody.
+    (
+        ". . . . .
              . x x x .
              . x . x .
              . x . x .
              . . . . .",
-            "C3",
-            None,
-        ),
-        // White's eye on the right edge.
-        (
-            ". . . . .
+        "C3",
+        None,
+    ),
+    // White's eye on the right edge.
+    (
+        ". . . . .
              . . . o o
              . . . o .
              . . . o o
              . . . . .",
-            "E3",
-            Some(Color::White),
-        ),
-        // White's eye in the top right corner.
-        (
-            ". . . o .
+        "E3",
+        Some(Color::White),
+    ),
+    // White's eye in the top right corner.
+    (
+        ". . . o .
              . . . o o
              . . . . .
              . . . . .
              . . . . .",
-            "E5",
-            Some(Color::White),
-        ),
-        // A stone is never an eye.
-        (
-            ". . . . .
+        "E5",
+        Some(Color::White),
+    ),
+    // A stone is never an eye.
+    (
+        ". . . . .
              . x x x .
              . x x x .
              . x x x .
              . . . . .",
-            "C3",
-            None,
-        ),
-    ];
-    for (k, (diagram, vertex, owner)) in cases.iter().enumerate() {
+        "C3",
+        None,
+    ),
+];
+
+#[test]
+fn eyes_by_the_books_definition() {
+    for (k, (diagram, vertex, owner)) in EYE_CASES.iter().enumerate() {
         let b = board(diagram);
         let p = at(b.size(), vertex);
         for color in Color::ALL {
