@@ -28,8 +28,8 @@ use kernels::{apply_conv, Grid};
 use profile::{region, LayerClass};
 
 use crate::model::{
-    Block, FfnBlock, GlobalPoolBlock, ModelDesc, NestedBlock, OrdinaryBlock, PolicyHead, TipNorm,
-    Trunk, ValueHead, GLOBAL_INPUTS, SPATIAL_INPUTS,
+    Activation, Block, Conv, FfnBlock, GlobalPoolBlock, ModelDesc, NestedBlock, Norm,
+    OrdinaryBlock, PolicyHead, TipNorm, Trunk, ValueHead, GLOBAL_INPUTS, SPATIAL_INPUTS,
 };
 
 /// What the network computed for one position, before any
@@ -599,50 +599,55 @@ fn run_block(
 
 /// The ordinary residual block (two convolutions), added to `t`.
 fn ordinary_block(b: &OrdinaryBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
-    let rows = grid.rows();
-    let norm = region(LayerClass::NormAndActivation);
-    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-    drop(norm);
-    let convolutions = region(LayerClass::Convolutions);
-    let mid = b.regular_conv.out_channels;
-    elementwise::resize_for_overwrite(&mut s.b, rows * mid);
-    apply_conv(
-        &b.regular_conv,
-        grid,
-        &s.a,
-        &mut s.b,
-        false,
-        &mut s.unrolled,
-        exec,
-    );
-    drop(convolutions);
-    let norm = region(LayerClass::NormAndActivation);
-    norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
-    drop(norm);
+    block_start(&b.pre_norm, b.pre_act, &b.regular_conv, grid, t, s, exec);
+    block_end(&b.mid_norm, b.mid_act, &b.final_conv, grid, t, s, exec);
+}
+
+/// The start every residual block shares: `t` normalised and activated
+/// into `s.a`, and its regular convolution of that into `s.b`.
+fn block_start(
+    norm: &Norm,
+    act: Activation,
+    conv: &Conv,
+    grid: Grid,
+    t: &[f32],
+    s: &mut Scratch,
+    exec: Exec,
+) {
+    let region_norm = region(LayerClass::NormAndActivation);
+    norm_act(norm, act, t, &mut s.a);
+    drop(region_norm);
     let _convolutions = region(LayerClass::Convolutions);
-    apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
+    elementwise::resize_for_overwrite(&mut s.b, grid.rows() * conv.out_channels);
+    apply_conv(conv, grid, &s.a, &mut s.b, false, &mut s.unrolled, exec);
+}
+
+/// The end every residual block shares: `s.b` normalised and activated
+/// into `s.c`, and its final convolution added to `t`.
+fn block_end(
+    norm: &Norm,
+    act: Activation,
+    conv: &Conv,
+    grid: Grid,
+    t: &mut [f32],
+    s: &mut Scratch,
+    exec: Exec,
+) {
+    let region_norm = region(LayerClass::NormAndActivation);
+    norm_act(norm, act, &s.b, &mut s.c);
+    drop(region_norm);
+    let _convolutions = region(LayerClass::Convolutions);
+    apply_conv(conv, grid, &s.c, t, true, &mut s.unrolled, exec);
 }
 
 /// The residual block whose middle is biased by globally pooled features,
 /// added to `t`.
 fn gpool_block(b: &GlobalPoolBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     let rows = grid.rows();
-    let norm = region(LayerClass::NormAndActivation);
-    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-    drop(norm);
+    block_start(&b.pre_norm, b.pre_act, &b.regular_conv, grid, t, s, exec);
     let convolutions = region(LayerClass::Convolutions);
     let regular = b.regular_conv.out_channels;
     let pooled_channels = b.gpool_conv.out_channels;
-    elementwise::resize_for_overwrite(&mut s.b, rows * regular);
-    apply_conv(
-        &b.regular_conv,
-        grid,
-        &s.a,
-        &mut s.b,
-        false,
-        &mut s.unrolled,
-        exec,
-    );
     elementwise::resize_for_overwrite(&mut s.c, rows * pooled_channels);
     apply_conv(
         &b.gpool_conv,
@@ -667,10 +672,8 @@ fn gpool_block(b: &GlobalPoolBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, 
         Exec::f32(1),
     );
     add_per_position(grid, regular, &s.small, &mut s.b);
-    norm_act(&b.mid_norm, b.mid_act, &s.b, &mut s.c);
     drop(norm);
-    let _convolutions = region(LayerClass::Convolutions);
-    apply_conv(&b.final_conv, grid, &s.c, t, true, &mut s.unrolled, exec);
+    block_end(&b.mid_norm, b.mid_act, &b.final_conv, grid, t, s, exec);
 }
 
 /// The nested-bottleneck block (its inner blocks between two
