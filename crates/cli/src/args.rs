@@ -94,7 +94,9 @@ pub struct ReviewArgs {
     pub model: std::path::PathBuf,
     /// The network's matrix products: auto (the fastest whose accuracy
     /// meets the bounds of docs/performance.md: bf16 on CPUs with
-    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, or bf16 (the fastest).
+    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, bf16 (the fastest), or
+    /// int8 (8-bit integer products on AVX-512-VNNI, each operand split in
+    /// two: as accurate as auto).
     #[arg(long, default_value = "auto")]
     pub precision: tengen_katago::forward::Precision,
     /// With one record: the file its review goes to [default: NAME-review.sgf
@@ -366,7 +368,9 @@ pub struct ServeArgs {
     pub model: Option<std::path::PathBuf>,
     /// The network's matrix products: auto (the fastest whose accuracy
     /// meets the bounds of docs/performance.md: bf16 on CPUs with
-    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, or bf16 (the fastest).
+    /// AVX-512-BF16 or AMX, f32 elsewhere), f32, bf16 (the fastest), or
+    /// int8 (8-bit integer products on AVX-512-VNNI, each operand split in
+    /// two: as accurate as auto).
     #[arg(long, default_value = "auto")]
     pub precision: tengen_katago::forward::Precision,
 }

@@ -3,8 +3,10 @@
 //! evaluated in f32 and again on each bf16 kernel this CPU has (every
 //! rounding of the activations, [`Bf16Rounding`]), and the differences
 //! summed up: win rate, score lead, policy (KL divergence, the top move),
-//! ownership. With `--emulate yes`, also the portable emulation
-//! ([`forward::set_bf16_emulation`]), which runs on any CPU.
+//! ownership. Then the int8 kernels (where the CPU has AVX-512-VNNI). With
+//! `--emulate yes`, also the portable emulation
+//! ([`forward::set_bf16_emulation`]) and, without VNNI, the portable int8
+//! products, which run on any CPU.
 //!
 //! ```sh
 //! cargo run --release -p tengen-katago --example bf16_accuracy -- \
@@ -20,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use tengen_core::Game;
 use tengen_katago::forward::{
-    set_bf16_emulation, Bf16Emulation, Bf16Rounding, Features, Kernel, Unit,
+    set_bf16_emulation, Bf16Emulation, Bf16Rounding, Features, Int8Unit, Kernel, Precision, Unit,
 };
 use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
@@ -31,6 +33,7 @@ struct Options {
     positions: usize,
     threads: usize,
     emulate: bool,
+    only_int8: bool,
 }
 
 fn options() -> Options {
@@ -39,6 +42,7 @@ fn options() -> Options {
         positions: 1000,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
         emulate: false,
+        only_int8: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -48,8 +52,9 @@ fn options() -> Options {
             "--positions" => options.positions = value.parse().expect("--positions N"),
             "--threads" => options.threads = value.parse().expect("--threads N"),
             "--emulate" => options.emulate = value == "yes",
+            "--only-int8" => options.only_int8 = value == "yes",
             _ => panic!(
-                "unknown argument {arg} (--model PATH --positions N --threads N --emulate yes|no)"
+                "unknown argument {arg} (--model PATH --positions N --threads N --emulate yes|no --only-int8 yes|no)"
             ),
         }
     }
@@ -160,7 +165,7 @@ fn main() {
     );
     let mut rows = Vec::new();
     for unit in Features::detect().units() {
-        if unit == Unit::F32 {
+        if unit == Unit::F32 || options.only_int8 {
             continue;
         }
         for rounding in [
@@ -168,7 +173,7 @@ fn main() {
             Bf16Rounding::SplitConvolutions,
             Bf16Rounding::Split,
         ] {
-            let kernel = Kernel { unit, rounding };
+            let kernel = Kernel::bf16(unit, rounding);
             let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
             assert_eq!(network.kernel(), kernel);
             let started = std::time::Instant::now();
@@ -176,6 +181,35 @@ fn main() {
             let seconds = started.elapsed().as_secs_f64();
             println!("\n{kernel} (in {seconds:.1} s):\n");
             rows.push((kernel.to_string(), report(&exact, &rounded)));
+        }
+    }
+    // The int8 products, each rounding of the activations (which in int8
+    // splits both operands where it splits).
+    let features = Features::detect();
+    let int8_units: &[Int8Unit] = match (features.avx512_vnni, options.emulate) {
+        (true, _) => &[Int8Unit::Avx512Vnni],
+        (false, true) => &[Int8Unit::Portable],
+        (false, false) => &[],
+    };
+    for &int8 in int8_units {
+        let base = Precision::Auto.kernel(features);
+        for rounding in [
+            Bf16Rounding::Once,
+            Bf16Rounding::SplitConvolutions,
+            Bf16Rounding::Split,
+        ] {
+            let kernel = Kernel {
+                int8: Some(int8),
+                rounding,
+                ..base
+            };
+            let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
+            assert_eq!(network.kernel(), kernel);
+            let started = std::time::Instant::now();
+            let quantised = evaluate(&network, &games);
+            let seconds = started.elapsed().as_secs_f64();
+            println!("\n{kernel} (in {seconds:.1} s):\n");
+            rows.push((kernel.to_string(), report(&exact, &quantised)));
         }
     }
     if options.emulate {

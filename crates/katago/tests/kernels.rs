@@ -2,12 +2,13 @@
 //! outputs of real positions stay within the accuracy bounds of
 //! `docs/performance.md` (measured there over 1,000 positions; here a few
 //! dozen, with the bounds on the largest error). A CPU without bf16 units
-//! checks that asking for bf16 gives f32, bit for bit.
+//! checks that asking for bf16 gives f32, bit for bit; the portable int8
+//! products run everywhere.
 
 use std::path::Path;
 
 use tengen_core::Game;
-use tengen_katago::forward::{Bf16Rounding, Features, Kernel, Precision, Unit};
+use tengen_katago::forward::{Bf16Rounding, Features, Int8Unit, Kernel, Precision, Unit};
 use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
@@ -78,44 +79,90 @@ fn every_kernel_of_this_cpu_stays_close_to_f32() {
         let network = Network::new(model.clone(), 2).with_precision(Precision::Bf16);
         assert_eq!(network.kernel(), Kernel::F32);
         assert_eq!(evaluate(&network, &games), exact);
-        return;
     }
-    for unit in units {
+    let mut kernels = Vec::new();
+    for &unit in &units {
         for rounding in [
             Bf16Rounding::Once,
             Bf16Rounding::SplitConvolutions,
             Bf16Rounding::Split,
         ] {
-            let kernel = Kernel { unit, rounding };
-            let network = Network::new(model.clone(), 2).with_kernel(kernel);
-            assert_eq!(network.kernel(), kernel);
-            let rounded = evaluate(&network, &games);
-            assert_ne!(rounded, exact, "{kernel} rounds");
-            let mut worst = (0.0f64, 0.0f64);
-            let mut same_top = 0;
-            for (e, r) in exact.iter().zip(&rounded) {
-                worst.0 = worst.0.max((e.white_win - r.white_win).abs());
-                worst.1 = worst.1.max((e.white_lead - r.white_lead).abs());
-                same_top += usize::from(top(&e.policy) == top(&r.policy));
-            }
-            eprintln!(
-                "{kernel}: largest win rate error {:.4}, lead error {:.3}, top move the same {same_top}/{}",
-                worst.0,
-                worst.1,
-                games.len()
-            );
-            // The largest errors over 1,000 positions were 0.025 and 0.8
-            // points for one rounding; the top move differs where two are
-            // nearly tied, about one position in a hundred.
-            assert!(worst.0 < 0.03, "{kernel}: win rate off by {}", worst.0);
-            assert!(worst.1 < 1.0, "{kernel}: lead off by {}", worst.1);
-            assert!(
-                same_top + 2 >= games.len(),
-                "{kernel}: top move the same in {same_top} of {}",
-                games.len()
-            );
+            kernels.push(Kernel::bf16(unit, rounding));
         }
     }
+    // int8 as `precision=int8` runs it (one quantisation alone is not
+    // within the bounds, and is not offered).
+    let int8 = Precision::Int8.kernel(Features::detect());
+    if int8.int8.is_some() {
+        kernels.push(int8);
+    }
+    for kernel in kernels {
+        let network = Network::new(model.clone(), 2).with_kernel(kernel);
+        assert_eq!(network.kernel(), kernel);
+        let rounded = evaluate(&network, &games);
+        assert_ne!(rounded, exact, "{kernel} rounds");
+        assert_close(&kernel.to_string(), &exact, &rounded);
+    }
+}
+
+/// The largest errors of `rounded` against `exact` within the bounds of
+/// every kernel: over 1,000 positions the largest were 0.028 in the win
+/// rate and 0.8 points in the lead (bf16, one rounding); the top move
+/// differs where two are nearly tied, about one position in a hundred.
+fn assert_close(kernel: &str, exact: &[Evaluation], rounded: &[Evaluation]) {
+    let mut worst = (0.0f64, 0.0f64);
+    let mut same_top = 0;
+    for (e, r) in exact.iter().zip(rounded) {
+        worst.0 = worst.0.max((e.white_win - r.white_win).abs());
+        worst.1 = worst.1.max((e.white_lead - r.white_lead).abs());
+        same_top += usize::from(top(&e.policy) == top(&r.policy));
+    }
+    eprintln!(
+        "{kernel}: largest win rate error {:.4}, lead error {:.3}, top move the same {same_top}/{}",
+        worst.0,
+        worst.1,
+        exact.len()
+    );
+    assert!(worst.0 < 0.03, "{kernel}: win rate off by {}", worst.0);
+    assert!(worst.1 < 1.0, "{kernel}: lead off by {}", worst.1);
+    assert!(
+        same_top + 2 >= exact.len(),
+        "{kernel}: top move the same in {same_top} of {}",
+        exact.len()
+    );
+}
+
+/// The portable int8 products, on any CPU: through the whole network they
+/// give the AVX-512-VNNI kernel's answers bit for bit where the CPU has
+/// it, and stay within the bounds of f32 everywhere (a few positions: the
+/// portable products are slow).
+#[test]
+fn portable_int8_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gtp/tests/data/finished");
+    let games = positions(&data.join("mcts-vs-gnugo-level10-9x9"), 1, 12);
+    assert!(games.len() >= 3, "{} positions", games.len());
+    let model = ModelDesc::load(model_path()).unwrap();
+    let features = Features::detect();
+    let fast = Precision::Int8.kernel(features);
+    let portable = Kernel {
+        int8: Some(Int8Unit::Portable),
+        ..Kernel::bf16(features.units()[0], Bf16Rounding::Split)
+    };
+    let network = Network::new(model.clone(), 2).with_kernel(portable);
+    assert_eq!(network.kernel(), portable);
+    let answers = evaluate(&network, &games);
+    if fast.int8.is_some() {
+        let network = Network::new(model.clone(), 2).with_kernel(fast);
+        assert_eq!(
+            evaluate(&network, &games),
+            answers,
+            "{fast} against {portable}"
+        );
+    } else {
+        eprintln!("no int8 unit on this CPU: the portable products only");
+    }
+    let exact = evaluate(&Network::new(model, 2), &games);
+    assert_close(&portable.to_string(), &exact, &answers);
 }
 
 #[test]
@@ -129,9 +176,14 @@ fn precisions_pick_kernels_this_cpu_has() {
     }
     // A kernel the CPU lacks is refused for f32.
     if !features.amx_bf16 {
+        let network = Network::new(model.clone(), 1)
+            .with_kernel(Kernel::bf16(Unit::AmxBf16, Bf16Rounding::Once));
+        assert_eq!(network.kernel(), Kernel::F32);
+    }
+    if !features.avx512_vnni {
         let network = Network::new(model, 1).with_kernel(Kernel {
-            unit: Unit::AmxBf16,
-            rounding: Bf16Rounding::Once,
+            int8: Some(Int8Unit::Avx512Vnni),
+            ..Kernel::F32
         });
         assert_eq!(network.kernel(), Kernel::F32);
     }
@@ -157,10 +209,7 @@ fn threads_and_batches_do_not_change_the_answers() {
     assert!(games.len() >= 9, "{} positions", games.len());
     let model = ModelDesc::load(model_path()).unwrap();
     for unit in Features::detect().units() {
-        let kernel = Kernel {
-            unit,
-            rounding: Bf16Rounding::Once,
-        };
+        let kernel = Kernel::bf16(unit, Bf16Rounding::Once);
         let alone: Vec<Evaluation> = {
             let network = Network::new(model.clone(), 1).with_kernel(kernel);
             games

@@ -513,20 +513,30 @@ fn product_portable(
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(super) mod x86;
 
 #[cfg(target_arch = "x86_64")]
 mod amx;
 
-/// A layer's weights packed for the bf16 units, made on first use and kept
-/// with the layer (a network that never runs bf16 never packs).
+/// A layer's weights packed for the bf16 units and quantised for the int8
+/// ones, each made on first use and kept with the layer (a network that
+/// never runs bf16 or int8 never packs).
 #[derive(Default)]
-pub struct PackedCache(std::sync::OnceLock<PackedWeights>);
+pub struct PackedCache {
+    bf16: std::sync::OnceLock<PackedWeights>,
+    int8: std::sync::OnceLock<super::int8::QuantLayer>,
+}
 
 impl PackedCache {
     /// The packed form of `weights` (`k` × `n`), packed on the first call.
     pub(crate) fn get(&self, k: usize, n: usize, weights: &[f32]) -> &PackedWeights {
-        self.0.get_or_init(|| PackedWeights::new(k, n, weights))
+        self.bf16.get_or_init(|| PackedWeights::new(k, n, weights))
+    }
+
+    /// The quantised form of `weights` (`k` × `n`), made on the first call.
+    pub(crate) fn int8(&self, k: usize, n: usize, weights: &[f32]) -> &super::int8::QuantLayer {
+        self.int8
+            .get_or_init(|| super::int8::QuantLayer::new(k, n, weights))
     }
 }
 
@@ -539,13 +549,12 @@ impl Clone for PackedCache {
 
 impl std::fmt::Debug for PackedCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "PackedCache(packed)"
-        } else {
-            "PackedCache(empty)"
-        })
+        f.debug_struct("PackedCache")
+            .field("bf16", &self.bf16.get().is_some())
+            .field("int8", &self.int8.get().is_some())
+            .finish()
     }
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -8,6 +8,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::bf16::Bf16Path;
+use super::int8::Int8Path;
 
 /// The instruction sets the forward pass can use, as found on this CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub struct Features {
     /// AMX tiles with `TDPBF16PS`, and the operating system's permission
     /// to use their state.
     pub amx_bf16: bool,
+    /// AVX-512 with `VPDPBUSD` (AVX-512-VNNI): 8-bit integer products.
+    pub avx512_vnni: bool,
 }
 
 impl Features {
@@ -49,18 +52,24 @@ fn detect_now() -> Features {
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512bf16")
         && cap >= KernelCap::Avx512Bf16;
+    let avx512_vnni = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512vnni")
+        && cap >= KernelCap::Avx512Bf16;
     Features {
         avx512_bf16,
         // The AMX path does its edges on AVX-512-BF16.
         amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(),
+        avx512_vnni,
     }
 }
 
 /// The most the forward pass may use, from the environment variable
 /// `TENGEN_KERNEL`, so that any machine can measure the paths of lesser
 /// CPUs: `avx2` (f32 products, element-wise loops on 256-bit vectors at
-/// most), `avx512-bf16` (no AMX), or `auto` (everything the CPU has; also
-/// when unset). Another value is ignored, and `tengen bench katago` says
+/// most; no int8), `avx512-bf16` (no AMX; AVX-512-VNNI allowed), or
+/// `auto` (everything the CPU has; also when unset). Another value is ignored, and `tengen bench katago` says
 /// which cap is in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum KernelCap {
@@ -187,6 +196,34 @@ impl Unit {
     }
 }
 
+/// The units a network's 8-bit integer products run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Int8Unit {
+    /// Plain Rust, any CPU: the reference the others are checked against,
+    /// far too slow to play with; for measuring accuracy anywhere.
+    Portable,
+    /// `VPDPBUSD` on 512-bit registers (AVX-512-VNNI).
+    Avx512Vnni,
+}
+
+impl Int8Unit {
+    /// The implementation behind this unit.
+    pub(crate) fn path(self) -> Int8Path {
+        match self {
+            Int8Unit::Portable => Int8Path::Portable,
+            Int8Unit::Avx512Vnni => Int8Path::Avx512Vnni,
+        }
+    }
+
+    /// Its name, as logs and benchmarks print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Int8Unit::Portable => "portable int8",
+            Int8Unit::Avx512Vnni => "AVX-512-VNNI",
+        }
+    }
+}
+
 /// How a bf16 unit takes the activations of a matrix product (the weights
 /// are always rounded once, when the layer is first packed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -227,6 +264,13 @@ pub struct Kernel {
     pub unit: Unit,
     /// The activations' rounding (bf16 units only).
     pub rounding: Bf16Rounding,
+    /// Where set, every matrix layer and 1×1 convolution runs in 8-bit
+    /// integers on this unit: weights quantised per output channel,
+    /// activations per row. Where `rounding` splits a layer's activations,
+    /// both of its operands are quantised twice (the value, then what that
+    /// lost: about 15 bits each, four products). Attention's score and
+    /// value products and wider convolutions stay on `unit`.
+    pub int8: Option<Int8Unit>,
 }
 
 impl Kernel {
@@ -234,7 +278,17 @@ impl Kernel {
     pub const F32: Kernel = Kernel {
         unit: Unit::F32,
         rounding: Bf16Rounding::Once,
+        int8: None,
     };
+
+    /// A bf16 (or f32) kernel with no int8 layers.
+    pub fn bf16(unit: Unit, rounding: Bf16Rounding) -> Kernel {
+        Kernel {
+            unit,
+            rounding,
+            int8: None,
+        }
+    }
 
     /// Whether its products are rounded to bf16.
     pub fn is_bf16(self) -> bool {
@@ -244,6 +298,18 @@ impl Kernel {
 
 impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(int8) = self.int8 {
+            let rest = Kernel {
+                int8: None,
+                ..*self
+            };
+            let split = match self.rounding {
+                Bf16Rounding::Once => "",
+                Bf16Rounding::Split => ", split",
+                Bf16Rounding::SplitConvolutions => ", convolutions split",
+            };
+            return write!(f, "int8{split} ({}), else {rest}", int8.name());
+        }
         match (self.unit, self.rounding) {
             (Unit::F32, _) => f.write_str("f32"),
             (unit, Bf16Rounding::Once) => write!(f, "bf16 ({})", unit.name()),
@@ -269,11 +335,23 @@ pub enum Precision {
     /// bf16 products of one rounding each (f32 sums), the fastest and a
     /// little less accurate; f32 where the CPU has no bf16 units.
     Bf16,
+    /// Every matrix layer and 1×1 convolution in 8-bit integers, each
+    /// operand split in two quantisations, where the CPU has AVX-512-VNNI
+    /// (attention's scores and wider convolutions on the bf16 units, split,
+    /// or in f32); `auto` elsewhere. As accurate as `auto`
+    /// (`docs/performance.md`); faster where the CPU's integer products
+    /// are more than four times its bf16 ones.
+    Int8,
 }
 
 impl Precision {
     /// Every precision, in the order the help lists them.
-    pub const ALL: [Precision; 3] = [Precision::Auto, Precision::F32, Precision::Bf16];
+    pub const ALL: [Precision; 4] = [
+        Precision::Auto,
+        Precision::F32,
+        Precision::Bf16,
+        Precision::Int8,
+    ];
 
     /// The setting's spelling.
     pub fn name(self) -> &'static str {
@@ -281,6 +359,7 @@ impl Precision {
             Precision::Auto => "auto",
             Precision::F32 => "f32",
             Precision::Bf16 => "bf16",
+            Precision::Int8 => "int8",
         }
     }
 
@@ -290,15 +369,17 @@ impl Precision {
         let unit = features.units()[0];
         match self {
             Precision::F32 => Kernel::F32,
-            Precision::Auto if unit != Unit::F32 => Kernel {
-                unit,
-                rounding: Bf16Rounding::SplitConvolutions,
-            },
+            Precision::Auto if unit != Unit::F32 => {
+                Kernel::bf16(unit, Bf16Rounding::SplitConvolutions)
+            }
             Precision::Auto => Kernel::F32,
-            Precision::Bf16 => Kernel {
+            Precision::Bf16 => Kernel::bf16(unit, Bf16Rounding::Once),
+            Precision::Int8 if features.avx512_vnni => Kernel {
                 unit,
-                rounding: Bf16Rounding::Once,
+                rounding: Bf16Rounding::Split,
+                int8: Some(Int8Unit::Avx512Vnni),
             },
+            Precision::Int8 => Precision::Auto.kernel(features),
         }
     }
 }
@@ -311,7 +392,7 @@ impl fmt::Display for Precision {
 
 /// A precision that is not `auto`, `f32` or `bf16`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown precision {0:?} (expected auto, f32 or bf16)")]
+#[error("unknown precision {0:?} (expected auto, f32, bf16 or int8)")]
 pub struct UnknownPrecision(pub String);
 
 impl FromStr for Precision {
@@ -327,16 +408,19 @@ impl FromStr for Precision {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bf16Rounding, Features, Kernel, Precision, Unit};
+    use super::{Bf16Rounding, Features, Int8Unit, Kernel, Precision, Unit};
 
     fn all_features() -> Vec<Features> {
         let mut all = Vec::new();
         for avx512_bf16 in [false, true] {
             for amx_bf16 in [false, true] {
-                all.push(Features {
-                    avx512_bf16,
-                    amx_bf16,
-                });
+                for avx512_vnni in [false, true] {
+                    all.push(Features {
+                        avx512_bf16,
+                        amx_bf16,
+                        avx512_vnni,
+                    });
+                }
             }
         }
         all
@@ -359,7 +443,12 @@ mod tests {
                     allowed(kernel.unit, features),
                     "{precision} chose {kernel} on {features:?}"
                 );
-                assert!(kernel.is_bf16() || kernel == Kernel::F32);
+                assert!(
+                    kernel.int8.is_none() || features.avx512_vnni,
+                    "{precision} chose {kernel} on {features:?}"
+                );
+                assert_ne!(kernel.int8, Some(Int8Unit::Portable), "never chosen");
+                assert!(kernel.is_bf16() || kernel.int8.is_some() || kernel == Kernel::F32);
             }
             for unit in features.units() {
                 assert!(allowed(unit, features), "{unit:?} listed on {features:?}");
@@ -373,12 +462,37 @@ mod tests {
         let avx512 = Features {
             avx512_bf16: true,
             amx_bf16: false,
+            avx512_vnni: false,
         };
         let amx = Features {
             avx512_bf16: true,
             amx_bf16: true,
+            avx512_vnni: true,
         };
-        let bf16 = |unit, rounding| Kernel { unit, rounding };
+        let vnni = Features {
+            avx512_vnni: true,
+            ..Features::default()
+        };
+        let bf16 = Kernel::bf16;
+        assert_eq!(Precision::Int8.kernel(none), Kernel::F32);
+        assert_eq!(
+            Precision::Int8.kernel(avx512),
+            Precision::Auto.kernel(avx512)
+        );
+        assert_eq!(
+            Precision::Int8.kernel(amx),
+            Kernel {
+                int8: Some(Int8Unit::Avx512Vnni),
+                ..bf16(Unit::AmxBf16, Bf16Rounding::Split)
+            }
+        );
+        assert_eq!(
+            Precision::Int8.kernel(vnni),
+            Kernel {
+                int8: Some(Int8Unit::Avx512Vnni),
+                ..bf16(Unit::F32, Bf16Rounding::Split)
+            }
+        );
         assert_eq!(Precision::Auto.kernel(none), Kernel::F32);
         assert_eq!(Precision::Bf16.kernel(none), Kernel::F32);
         assert_eq!(
@@ -413,6 +527,7 @@ mod tests {
             assert_eq!(precision.name().parse(), Ok(precision));
         }
         assert_eq!("BF16".parse(), Ok(Precision::Bf16));
+        assert_eq!("int8".parse(), Ok(Precision::Int8));
         assert!("fp16".parse::<Precision>().is_err());
     }
 
@@ -421,6 +536,14 @@ mod tests {
         let features = Features::detect();
         assert_eq!(features, Features::detect());
         assert!(!features.amx_bf16 || features.avx512_bf16);
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(
+            features.avx512_vnni,
+            std::arch::is_x86_feature_detected!("avx512vnni")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+                && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
+        );
         #[cfg(target_arch = "x86_64")]
         assert_eq!(
             features.avx512_bf16,

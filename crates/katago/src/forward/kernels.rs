@@ -12,6 +12,7 @@ use gemm::Parallelism;
 use super::bf16::{self, Bf16Path, PackedRows, PackedWeights};
 use super::cpu::{Bf16Rounding, Kernel};
 use super::elementwise::on_row_blocks;
+use super::int8::{self, Int8Path, QuantLayer, QuantRows};
 use super::profile::{self, LayerClass};
 use crate::model::{Conv, MatMul};
 
@@ -58,6 +59,22 @@ impl Exec {
     fn bf16_for(&self, rows: usize, k: usize, n: usize) -> Option<Bf16Path> {
         let path = self.kernel.unit.bf16_path()?;
         (rows >= 8 && k >= 16 && n >= 16).then_some(path)
+    }
+
+    /// The int8 implementation to use for a `rows` × `k` by `k` × `n`
+    /// product of a convolution (`true`) or a matrix layer, if any, and
+    /// whether both operands are split (where the kernel's rounding splits
+    /// that layer's activations).
+    fn int8_for(
+        &self,
+        rows: usize,
+        k: usize,
+        n: usize,
+        convolution: bool,
+    ) -> Option<(Int8Path, bool)> {
+        let unit = self.kernel.int8?;
+        let split = self.kernel.rounding.splits(convolution);
+        (rows >= 8 && k >= 64 && n >= 16).then_some((unit.path(), split))
     }
 }
 
@@ -339,6 +356,20 @@ pub(crate) fn apply_matmul(
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
+    if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
+        let weights = layer.packed.int8(k, n, &layer.weights);
+        int8_layer(
+            path,
+            split,
+            (rows, k),
+            input,
+            weights,
+            out,
+            accumulate,
+            exec.threads,
+        );
+        return;
+    }
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = layer.packed.get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
@@ -372,6 +403,25 @@ pub(crate) fn apply_matmuls(
     exec: Exec,
 ) {
     let k = layers[0].0.in_channels;
+    let int8_path = layers
+        .iter()
+        .map(|(layer, _)| exec.int8_for(rows, layer.in_channels, layer.out_channels, false))
+        .reduce(|a, b| if a == b { a } else { None })
+        .flatten();
+    if let Some((path, split)) = int8_path {
+        INT8_ROWS.with_borrow_mut(|a| {
+            {
+                let _packing = profile::region(LayerClass::PackingAndLayout);
+                a.fill(path, rows, k, input, split, exec.threads);
+            }
+            for (layer, out) in layers.iter_mut() {
+                assert_eq!(layer.in_channels, k, "layers of one input");
+                let weights = layer.packed.int8(k, layer.out_channels, &layer.weights);
+                matmul_int8(path, a, weights, split, out, false, exec.threads);
+            }
+        });
+        return;
+    }
     let bf16_path = layers
         .iter()
         .map(|(layer, _)| exec.bf16_for(rows, layer.in_channels, layer.out_channels))
@@ -407,6 +457,48 @@ thread_local! {
     /// The activations of the current product as bf16 pairs, kept between
     /// layers so that their memory is reused.
     static BF16_ROWS: RefCell<PackedRows> = RefCell::default();
+    /// The same, quantised to bytes.
+    static INT8_ROWS: RefCell<QuantRows> = RefCell::default();
+}
+
+/// `out (+)= input · weights` on int8 units, `input` being `rows` × `k`:
+/// the input quantised (split where `split`), then the product (both
+/// operands split where `split`).
+#[allow(clippy::too_many_arguments)]
+fn int8_layer(
+    path: Int8Path,
+    split: bool,
+    (rows, k): (usize, usize),
+    input: &[f32],
+    weights: &QuantLayer,
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    INT8_ROWS.with_borrow_mut(|a| {
+        {
+            let _packing = profile::region(LayerClass::PackingAndLayout);
+            a.fill(path, rows, k, input, split, threads);
+        }
+        matmul_int8(path, a, weights, split, out, accumulate, threads);
+    });
+}
+
+/// `out (+)= a · w` on int8 units (with the weights' remainders where
+/// `split_weights`), the rows split between `threads` threads of the
+/// current pool.
+fn matmul_int8(
+    path: Int8Path,
+    a: &QuantRows,
+    w: &QuantLayer,
+    split_weights: bool,
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    on_product_rows(a.rows, w.high.n, threads, out, |first, rows, out| {
+        int8::product(path, a, first, rows, w, split_weights, out, accumulate)
+    });
 }
 
 /// `out (+)= a · w` on bf16 units, the rows split between `threads`
@@ -419,26 +511,30 @@ fn matmul_bf16(
     accumulate: bool,
     threads: usize,
 ) {
-    let rows = a.rows;
-    // Whole AMX tiles (32 rows) per thread where there are enough rows.
+    on_product_rows(a.rows, w.n, threads, out, |first, rows, out| {
+        bf16::product(path, a, first, rows, w, out, accumulate)
+    });
+}
+
+/// Runs `product(first_row, rows, out_block)` over the `rows` rows of an
+/// output `n` wide: at once on one thread, or in blocks of whole AMX tiles
+/// (32 rows) shared between `threads` threads where there are enough rows.
+fn on_product_rows(
+    rows: usize,
+    n: usize,
+    threads: usize,
+    out: &mut [f32],
+    product: impl Fn(usize, usize, &mut [f32]) + Sync,
+) {
     let min_rows_per_thread = 32;
     if threads <= 1 || rows < 2 * min_rows_per_thread {
-        bf16::product(path, a, 0, rows, w, out, accumulate);
+        product(0, rows, out);
         return;
     }
     let parts = threads.min(rows / min_rows_per_thread);
     let chunk = rows.div_ceil(parts).div_ceil(32) * 32;
-    let n = w.n;
     on_row_blocks(&mut out[..rows * n], n, chunk, |first, out_block| {
-        bf16::product(
-            path,
-            a,
-            first,
-            out_block.len() / n,
-            w,
-            out_block,
-            accumulate,
-        )
+        product(first, out_block.len() / n, out_block)
     });
 }
 
@@ -477,6 +573,14 @@ pub(crate) fn apply_conv(
     let cin = conv.in_channels;
     let taps = conv.kernel_y * conv.kernel_x;
     let (k, n) = (taps * cin, conv.out_channels);
+    // Wider kernels stay on the bf16 units: unrolled, each point's
+    // neighbourhood would need a scale of its own.
+    if let Some((path, split)) = exec.int8_for(grid.rows(), k, n, true).filter(|_| taps == 1) {
+        let weights = conv.packed.int8(k, n, &conv.weights);
+        let shape = (grid.rows(), k);
+        int8_layer(path, split, shape, input, weights, out, accumulate, threads);
+        return;
+    }
     let bf16_path = exec
         .bf16_for(grid.rows(), k, n)
         .filter(|_| taps == 1 || cin.is_multiple_of(2));
@@ -605,93 +709,4 @@ pub fn flush_subnormals() {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::elementwise::fast_exp;
-    use super::{flush_subnormals, round_to_bf16};
-
-    #[test]
-    fn bf16_rounding_is_to_nearest_even_as_the_half_crate_rounds() {
-        let mut values = vec![
-            0.0f32,
-            -0.0,
-            1.0,
-            f32::MIN_POSITIVE,
-            f32::MIN_POSITIVE / 3.0,
-            f32::MAX,
-            -f32::MAX,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            // Exactly halfway: ties go to the even neighbour.
-            f32::from_bits(0x3f80_8000),
-            f32::from_bits(0x3f81_8000),
-            f32::from_bits(0x3f80_8001),
-            f32::from_bits(0x3f80_7fff),
-        ];
-        // A sweep over the bit patterns, every sign and exponent.
-        let mut bits = 1u32;
-        for _ in 0..200_000 {
-            bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            values.push(f32::from_bits(bits));
-        }
-        for x in values {
-            let ours = round_to_bf16(x);
-            let theirs = half::bf16::from_f32(x).to_f32();
-            if x.is_nan() {
-                assert!(ours.is_nan(), "{x:e}");
-            } else {
-                assert_eq!(
-                    ours.to_bits(),
-                    theirs.to_bits(),
-                    "{x:e} ({:#010x})",
-                    x.to_bits()
-                );
-            }
-            assert_eq!(ours.to_bits() & 0xffff, 0, "only bf16 bits are kept");
-        }
-        assert_eq!(
-            round_to_bf16(f32::from_bits(0x3f80_8000)).to_bits(),
-            0x3f80_0000
-        );
-        assert_eq!(
-            round_to_bf16(f32::from_bits(0x3f81_8000)).to_bits(),
-            0x3f82_0000
-        );
-    }
-
-    #[test]
-    fn subnormals_are_flushed_on_the_thread_that_asks() {
-        let tiny = f32::MIN_POSITIVE / 4.0;
-        // Another thread, so no other test's floats change.
-        // Each product goes through black_box on both sides, so the
-        // compiler keeps it on its side of the change of mode.
-        let product = move || {
-            let (a, b) = (std::hint::black_box(tiny), std::hint::black_box(1.0f32));
-            std::hint::black_box(a * b)
-        };
-        let (before, after) = std::thread::spawn(move || {
-            let before = product();
-            flush_subnormals();
-            (before, product())
-        })
-        .join()
-        .unwrap();
-        assert_eq!(before, tiny, "subnormals are kept until asked");
-        if cfg!(target_arch = "x86_64") {
-            assert_eq!(after, 0.0, "a subnormal input reads as zero");
-        }
-    }
-
-    #[test]
-    fn fast_exp_is_within_two_ulp_of_the_library() {
-        let mut x = -87.0f32;
-        while x <= 88.0 {
-            let (fast, exact) = (fast_exp(x), x.exp());
-            let ulp = (exact.to_bits() as i64 - fast.to_bits() as i64).abs();
-            assert!(ulp <= 2, "exp({x}) = {fast}, library {exact}: {ulp} ulp");
-            x += 0.000_731;
-        }
-        assert_eq!(fast_exp(-1000.0), fast_exp(-87.0));
-        assert!(fast_exp(-87.0) > 0.0);
-        assert_eq!(fast_exp(0.0), 1.0);
-    }
-}
+mod tests;

@@ -9,12 +9,13 @@ mod attention;
 mod bf16;
 pub mod cpu;
 mod elementwise;
+mod int8;
 mod kernels;
 pub mod profile;
 
 pub(crate) use attention::RopeTables;
 pub use bf16::PackedCache;
-pub use cpu::{Bf16Rounding, Features, Kernel, KernelCap, Precision, Unit};
+pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_matmul, apply_matmuls};
 pub use kernels::{
     bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,

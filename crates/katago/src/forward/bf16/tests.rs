@@ -6,7 +6,7 @@ use crate::forward::cpu::{Features, Unit};
 use crate::forward::kernels::{round_to_bf16, Grid};
 
 /// Values of varied sign and magnitude, as activations and weights are.
-fn values(count: usize, seed: u32) -> Vec<f32> {
+pub(crate) fn values(count: usize, seed: u32) -> Vec<f32> {
     let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
     (0..count)
         .map(|_| {

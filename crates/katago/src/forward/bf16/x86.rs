@@ -76,7 +76,7 @@ fn exp2_16(t: __m512) -> __m512 {
 
 /// The lanes of the first `count` of 16 values.
 #[inline]
-fn first_lanes(count: usize) -> __mmask16 {
+pub(crate) fn first_lanes(count: usize) -> __mmask16 {
     if count >= 16 {
         0xffff
     } else {

@@ -1,0 +1,411 @@
+//! Matrix products in 8-bit integers: a layer's weights quantised once per
+//! output channel (column), the activations per row as each product is
+//! made, products summed exactly in 32-bit integers and scaled back to f32.
+//!
+//! `VPDPBUSD` (AVX-512-VNNI) multiplies four unsigned bytes by four signed
+//! bytes and adds the four products to a 32-bit lane. The activations are
+//! therefore stored with an offset of 128 (`u8 = q + 128`, `q` in
+//! −127..=127), and the offset's share, `128 · Σₖ w[k][j]`, is taken off each
+//! column's sum before it is scaled:
+//!
+//! `out[r][j] = (Σₖ u[r][k] · w[k][j] − 128 · Σₖ w[k][j]) · sa[r] · sw[j]`.
+//!
+//! Two implementations compute the same integers and the same f32 results,
+//! bit for bit: [`Int8Path::Portable`] in plain Rust (the reference, on
+//! every machine) and [`Int8Path::Avx512Vnni`]. A path the CPU lacks is
+//! never called ([`crate::forward::cpu`]).
+
+/// Quads (four bytes of the inner dimension) are padded to a multiple of
+/// this: 64 bytes, one cache line and one AMX tile row.
+pub(crate) const QUAD_BLOCK: usize = 16;
+/// Columns of one packed block: two AVX-512 registers of 32-bit sums.
+pub(crate) const COLUMN_BLOCK: usize = 32;
+/// The offset of the activations' bytes, and the largest magnitude of a
+/// quantised value (symmetric, so that −127..=127 + 128 fits a byte).
+const OFFSET: i32 = 128;
+const LEVELS: f32 = 127.0;
+
+/// An implementation of the int8 product.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Int8Path {
+    /// Plain Rust, any CPU: the reference.
+    Portable,
+    /// `VPDPBUSD` on 512-bit registers.
+    Avx512Vnni,
+}
+
+/// Quads of an inner dimension `k`, padded to a whole [`QUAD_BLOCK`].
+pub(crate) fn padded_quads(k: usize) -> usize {
+    k.div_ceil(4).div_ceil(QUAD_BLOCK) * QUAD_BLOCK
+}
+
+/// The scale of a row or column whose largest magnitude is `max`, and its
+/// inverse: zero for a row of zeros (or one that is not finite), whose
+/// every value then quantises to 0.
+fn scales(max: f32) -> (f32, f32) {
+    if max > 0.0 && max.is_finite() {
+        (max / LEVELS, LEVELS / max)
+    } else {
+        (0.0, 0.0)
+    }
+}
+
+/// `x · inverse` rounded to the nearest integer (ties to even, as
+/// `VCVTPS2DQ` rounds) and kept within ±127.
+#[inline]
+fn quantise(x: f32, inverse: f32) -> i32 {
+    ((x * inverse).round_ties_even() as i32).clamp(-127, 127)
+}
+
+/// The weights of a layer, `k` × `n` row-major in f32, quantised per
+/// column and packed for `VPDPBUSD`: blocks of [`COLUMN_BLOCK`] columns,
+/// and within a block, for each quad of rows `4p..4p + 4`, one `u32` per
+/// column holding its four signed bytes (row `4p` lowest). Rows are padded
+/// to whole [`QUAD_BLOCK`]s and columns to a whole block, with zeros.
+#[derive(Clone, Debug)]
+pub(crate) struct QuantWeights {
+    /// Columns.
+    pub n: usize,
+    /// Quads of rows, padded.
+    pub quads: usize,
+    /// Packed bytes, `n.div_ceil(COLUMN_BLOCK)` blocks of `quads` ×
+    /// [`COLUMN_BLOCK`].
+    pub data: Vec<u32>,
+    /// Each column's scale (zero past `n`, to the end of the last block).
+    pub scales: Vec<f32>,
+    /// Each column's `128 · Σₖ w[k][j]` in quantised units: what the
+    /// activations' offset adds to its sum.
+    pub offsets: Vec<i32>,
+}
+
+impl QuantWeights {
+    /// Quantises and packs `weights`, `k` × `n` row-major.
+    pub(crate) fn new(k: usize, n: usize, weights: &[f32]) -> QuantWeights {
+        assert_eq!(weights.len(), k * n, "weights are k × n");
+        let quads = padded_quads(k);
+        let blocks = n.div_ceil(COLUMN_BLOCK);
+        let mut data = vec![0u32; blocks * quads * COLUMN_BLOCK];
+        let mut column_scales = vec![0.0f32; blocks * COLUMN_BLOCK];
+        let mut offsets = vec![0i32; blocks * COLUMN_BLOCK];
+        for col in 0..n {
+            let max = (0..k).fold(0.0f32, |m, row| m.max(weights[row * n + col].abs()));
+            let (scale, inverse) = scales(max);
+            column_scales[col] = scale;
+            let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
+            let mut sum = 0i32;
+            for row in 0..k {
+                let q = quantise(weights[row * n + col], inverse);
+                sum += q;
+                let byte = (q as i8 as u8 as u32) << (8 * (row % 4));
+                data[(block * quads + row / 4) * COLUMN_BLOCK + lane] |= byte;
+            }
+            offsets[col] = OFFSET * sum;
+        }
+        QuantWeights {
+            n,
+            quads,
+            data,
+            scales: column_scales,
+            offsets,
+        }
+    }
+
+    /// The packed block of columns `block * COLUMN_BLOCK ..`.
+    fn block(&self, block: usize) -> &[u32] {
+        &self.data[block * self.quads * COLUMN_BLOCK..(block + 1) * self.quads * COLUMN_BLOCK]
+    }
+}
+
+/// A layer's weights quantised twice: once, and what that lost quantised
+/// again (the two together keep about 15 bits of each weight).
+#[derive(Clone, Debug)]
+pub(crate) struct QuantLayer {
+    pub high: QuantWeights,
+    pub low: QuantWeights,
+}
+
+impl QuantLayer {
+    /// Quantises `weights`, `k` × `n` row-major, and the remainders.
+    pub(crate) fn new(k: usize, n: usize, weights: &[f32]) -> QuantLayer {
+        let high = QuantWeights::new(k, n, weights);
+        let mut rest = weights.to_vec();
+        for col in 0..n {
+            let max = (0..k).fold(0.0f32, |m, row| m.max(weights[row * n + col].abs()));
+            let (scale, inverse) = scales(max);
+            for row in 0..k {
+                let x = weights[row * n + col];
+                rest[row * n + col] = x - quantise(x, inverse) as f32 * scale;
+            }
+        }
+        QuantLayer {
+            high,
+            low: QuantWeights::new(k, n, &rest),
+        }
+    }
+}
+
+/// Activations quantised per row: `rows` rows of `quads` quads of offset
+/// bytes (padded with the offset, that is with zeros), and each row's
+/// scale; in split mode a second set holding what the first quantisation
+/// lost, itself quantised per row (about 15 bits kept in all, for twice
+/// the products).
+#[derive(Default)]
+pub(crate) struct QuantRows {
+    pub rows: usize,
+    pub quads: usize,
+    pub data: Vec<u32>,
+    pub scales: Vec<f32>,
+    pub low: Vec<u32>,
+    pub low_scales: Vec<f32>,
+}
+
+impl QuantRows {
+    /// Quantises `rows` rows of `k` values (row-major), with `split` the
+    /// remainders too, the rows shared between `threads` threads of the
+    /// current pool when there are enough of them.
+    pub(crate) fn fill(
+        &mut self,
+        path: Int8Path,
+        rows: usize,
+        k: usize,
+        src: &[f32],
+        split: bool,
+        threads: usize,
+    ) {
+        let quads = padded_quads(k);
+        self.rows = rows;
+        self.quads = quads;
+        // Every quad and scale is written below, so the buffers are only
+        // sized.
+        self.data.resize(rows * quads, 0);
+        self.scales.resize(rows, 0.0);
+        let low_rows = if split { rows } else { 0 };
+        self.low.resize(low_rows * quads, 0);
+        self.low_scales.resize(low_rows, 0.0);
+        let src = &src[..rows * k];
+        let quantise_rows = |src: &[f32], high: Part<'_>, mut low: Option<Part<'_>>| {
+            let mut rest = Vec::new();
+            for (r, row) in src.chunks_exact(k).enumerate() {
+                let dst = &mut high.data[r * quads..(r + 1) * quads];
+                let scale = quantise_row(path, row, dst);
+                high.scales[r] = scale;
+                if let Some(low) = low.as_mut() {
+                    remainder(row, dst, scale, &mut rest);
+                    let dst = &mut low.data[r * quads..(r + 1) * quads];
+                    low.scales[r] = quantise_row(path, &rest, dst);
+                }
+            }
+        };
+        if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {
+            let high = Part {
+                data: &mut self.data,
+                scales: &mut self.scales,
+            };
+            let low = split.then(|| Part {
+                data: &mut self.low,
+                scales: &mut self.low_scales,
+            });
+            quantise_rows(src, high, low);
+            return;
+        }
+        let block = rows.div_ceil(threads);
+        let highs = self
+            .data
+            .chunks_mut(block * quads)
+            .zip(self.scales.chunks_mut(block))
+            .map(|(data, scales)| Part { data, scales });
+        let mut lows: Vec<Option<Part<'_>>> = if split {
+            self.low
+                .chunks_mut(block * quads)
+                .zip(self.low_scales.chunks_mut(block))
+                .map(|(data, scales)| Some(Part { data, scales }))
+                .collect()
+        } else {
+            (0..threads).map(|_| None).collect()
+        };
+        super::profile::scoped(|| {
+            rayon::scope(|scope| {
+                for ((src, high), low) in src
+                    .chunks(block * k)
+                    .zip(highs)
+                    .zip(lows.iter_mut().map(Option::take))
+                {
+                    let quantise_rows = &quantise_rows;
+                    scope.spawn(move |_| {
+                        super::profile::task(None, || quantise_rows(src, high, low))
+                    });
+                }
+            })
+        });
+    }
+
+    /// Whether the remainders were kept.
+    pub(crate) fn split(&self) -> bool {
+        !self.low_scales.is_empty()
+    }
+}
+
+/// The quads and scales of some rows of one set.
+struct Part<'a> {
+    data: &'a mut [u32],
+    scales: &'a mut [f32],
+}
+
+/// What quantising `row` to `quads` at `scale` lost, value by value, into
+/// `rest`: the same f32 operations on every path.
+fn remainder(row: &[f32], quads: &[u32], scale: f32, rest: &mut Vec<f32>) {
+    rest.clear();
+    rest.extend(row.iter().enumerate().map(|(i, &x)| {
+        let byte = (quads[i / 4] >> (8 * (i % 4))) as u8 as i32;
+        x - (byte - OFFSET) as f32 * scale
+    }));
+}
+
+/// Quantises one row into `dst` (its quads, padding included); returns its
+/// scale.
+fn quantise_row(path: Int8Path, row: &[f32], dst: &mut [u32]) -> f32 {
+    match path {
+        Int8Path::Portable => quantise_row_portable(row, dst),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-512-VNNI
+        // (`cpu::Features`).
+        Int8Path::Avx512Vnni => unsafe { x86::quantise_row(row, dst) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Int8Path::Avx512Vnni => unreachable!("no VNNI off x86-64"),
+    }
+}
+
+fn quantise_row_portable(row: &[f32], dst: &mut [u32]) -> f32 {
+    let max = row.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let (scale, inverse) = scales(max);
+    quantise_bytes(row, inverse, dst);
+    scale
+}
+
+/// `row`'s values times `inverse`, quantised and offset, packed four to a
+/// quad of `dst`; the rest of `dst` holds the offset (zero).
+fn quantise_bytes(row: &[f32], inverse: f32, dst: &mut [u32]) {
+    let byte = |i: usize| -> u32 {
+        row.get(i)
+            .map_or(OFFSET, |&x| quantise(x, inverse) + OFFSET) as u32
+    };
+    for (quad, d) in dst.iter_mut().enumerate() {
+        let i = 4 * quad;
+        *d = byte(i) | byte(i + 1) << 8 | byte(i + 2) << 16 | byte(i + 3) << 24;
+    }
+}
+
+/// `out[rows][n] (+)= a · w`, rows `first_row..` of `a`, on `path`; with
+/// `split_weights`, the weights' remainders are multiplied in too.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn product(
+    path: Int8Path,
+    a: &QuantRows,
+    first_row: usize,
+    rows: usize,
+    layer: &QuantLayer,
+    split_weights: bool,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    product_weights(path, a, first_row, rows, &layer.high, out, accumulate);
+    if split_weights {
+        product_weights(path, a, first_row, rows, &layer.low, out, true);
+    }
+}
+
+/// [`product`] with one quantisation of the weights.
+fn product_weights(
+    path: Int8Path,
+    a: &QuantRows,
+    first_row: usize,
+    rows: usize,
+    w: &QuantWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    assert_eq!(a.quads, w.quads, "activations and weights of one depth");
+    assert!(first_row + rows <= a.rows, "rows of the activations");
+    assert!(out.len() >= rows * w.n, "the output holds every row");
+    if rows == 0 || w.n == 0 {
+        return;
+    }
+    let range = first_row * a.quads..(first_row + rows) * a.quads;
+    let scales = first_row..first_row + rows;
+    product_part(
+        path,
+        &a.data[range.clone()],
+        &a.scales[scales.clone()],
+        w,
+        out,
+        accumulate,
+    );
+    if a.split() {
+        // The remainders' products added to the first ones'.
+        product_part(path, &a.low[range], &a.low_scales[scales], w, out, true);
+    }
+}
+
+/// `out (+)= data · w` for the rows of `data` with scales `row_scales`.
+fn product_part(
+    path: Int8Path,
+    data: &[u32],
+    row_scales: &[f32],
+    w: &QuantWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    match path {
+        Int8Path::Portable => product_portable(data, row_scales, w, out, accumulate),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-512-VNNI.
+        Int8Path::Avx512Vnni => unsafe { x86::product(data, row_scales, w, out, accumulate) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Int8Path::Avx512Vnni => unreachable!("no VNNI off x86-64"),
+    }
+}
+
+/// The sum of the four byte products of `a` (unsigned) and `b` (signed)
+/// added to `sum`, as `VPDPBUSD` adds them (wrapping).
+#[inline]
+fn quad_dot(sum: i32, a: u32, b: u32) -> i32 {
+    (0..4).fold(sum, |sum, byte| {
+        let x = (a >> (8 * byte)) as u8 as i32;
+        let y = (b >> (8 * byte)) as u8 as i8 as i32;
+        sum.wrapping_add(x * y)
+    })
+}
+
+/// One output: a column's integer sum, less its offset, scaled back.
+#[inline]
+fn dequantise(sum: i32, offset: i32, row_scale: f32, column_scale: f32) -> f32 {
+    (sum.wrapping_sub(offset)) as f32 * (row_scale * column_scale)
+}
+
+fn product_portable(
+    data: &[u32],
+    row_scales: &[f32],
+    w: &QuantWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let quads = w.quads;
+    for (r, (row, &row_scale)) in data.chunks_exact(quads).zip(row_scales).enumerate() {
+        for col in 0..w.n {
+            let block = w.block(col / COLUMN_BLOCK);
+            let lane = col % COLUMN_BLOCK;
+            let sum = (0..quads).fold(0, |sum, p| {
+                quad_dot(sum, row[p], block[p * COLUMN_BLOCK + lane])
+            });
+            let value = dequantise(sum, w.offsets[col], row_scale, w.scales[col]);
+            let dst = &mut out[r * w.n + col];
+            *dst = if accumulate { *dst + value } else { value };
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,276 @@
+//! The int8 product on every path against each other, against the exact
+//! sum of the quantised operands, and against the f32 product within the
+//! quantisation's own bound.
+
+use super::{
+    padded_quads, product, quantise_row, Int8Path, QuantLayer, QuantRows, QuantWeights,
+    COLUMN_BLOCK,
+};
+use crate::forward::bf16::tests::values;
+use crate::forward::cpu::Features;
+
+/// The int8 paths this CPU has, beside the portable one.
+fn hardware_paths() -> Vec<Int8Path> {
+    let features = Features::detect();
+    let mut paths = Vec::new();
+    if features.avx512_vnni {
+        paths.push(Int8Path::Avx512Vnni);
+    }
+    paths
+}
+
+/// Sizes with edges: fewer rows than a tile and more, columns short of a
+/// block, an inner dimension that is not a multiple of four.
+const SHAPES: [(usize, usize, usize); 6] = [
+    (1, 1, 1),
+    (3, 5, 7),
+    (13, 40, 33),
+    (20, 64, 64),
+    (25, 131, 70),
+    (12, 384, 32),
+];
+
+fn run(path: Int8Path, a: &[f32], w: &QuantLayer, rows: usize, k: usize, init: &[f32]) -> Vec<f32> {
+    run_split(path, a, w, rows, k, init, (false, false))
+}
+
+/// `a · w` (added to `init` where it is not all zeros), the activations
+/// and the weights split as `(activations, weights)` says.
+fn run_split(
+    path: Int8Path,
+    a: &[f32],
+    w: &QuantLayer,
+    rows: usize,
+    k: usize,
+    init: &[f32],
+    (split_activations, split_weights): (bool, bool),
+) -> Vec<f32> {
+    let mut quantised = QuantRows::default();
+    quantised.fill(path, rows, k, a, split_activations, 1);
+    let mut out = init.to_vec();
+    let accumulate = !init.iter().all(|&x| x == 0.0);
+    product(
+        path,
+        &quantised,
+        0,
+        rows,
+        w,
+        split_weights,
+        &mut out,
+        accumulate,
+    );
+    out
+}
+
+#[test]
+fn the_portable_product_is_the_exact_product_of_the_quantised_operands() {
+    for &(rows, k, n) in &SHAPES {
+        let (a, w) = (values(rows * k, 1), values(k * n, 2));
+        let packed = QuantLayer::new(k, n, &w);
+        let out = run(
+            Int8Path::Portable,
+            &a,
+            &packed,
+            rows,
+            k,
+            &vec![0.0; rows * n],
+        );
+        for r in 0..rows {
+            let row = &a[r * k..(r + 1) * k];
+            let max = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64));
+            let a_scale = max / 127.0;
+            for c in 0..n {
+                let column_max = (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64));
+                let w_scale = column_max / 127.0;
+                let exact: f64 = (0..k)
+                    .map(|i| {
+                        let qa = (row[i] as f64 / a_scale).round();
+                        let qw = (w[i * n + c] as f64 / w_scale).round();
+                        qa * qw
+                    })
+                    .sum::<f64>()
+                    * a_scale
+                    * w_scale;
+                let got = out[r * n + c] as f64;
+                let tolerance = 1e-5 * (exact.abs() + a_scale * w_scale * k as f64);
+                assert!(
+                    (got - exact).abs() <= tolerance,
+                    "{rows}×{k}·{k}×{n} at ({r}, {c}): {got} against {exact}"
+                );
+            }
+        }
+    }
+}
+
+/// Checks every output of `a · w` (`rows` × `k` by `k` × `n`) against the
+/// f64 product, within the sum over the terms of `term_bound(x, y, a_step,
+/// w_step)`, the steps being one quantisation's of the row and column.
+fn assert_within(
+    (a, w, out): (&[f32], &[f32], &[f32]),
+    (rows, k, n): (usize, usize, usize),
+    term_bound: impl Fn(f64, f64, f64, f64) -> f64,
+) {
+    for r in 0..rows {
+        let row = &a[r * k..(r + 1) * k];
+        let a_step = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64)) / 127.0;
+        for c in 0..n {
+            let w_step = (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64)) / 127.0;
+            let (mut exact, mut bound) = (0.0f64, 0.0f64);
+            for i in 0..k {
+                let (x, y) = (row[i] as f64, w[i * n + c] as f64);
+                exact += x * y;
+                bound += term_bound(x, y, a_step, w_step);
+            }
+            let got = out[r * n + c] as f64;
+            assert!(
+                (got - exact).abs() <= bound * 1.001 + 1e-6,
+                "{rows}×{k}·{k}×{n} at ({r}, {c}): {got} against {exact} (bound {bound})"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_product_is_within_the_quantisation_bound_of_the_f32_product() {
+    for &(rows, k, n) in &SHAPES {
+        let (a, w) = (values(rows * k, 3), values(k * n, 4));
+        let packed = QuantLayer::new(k, n, &w);
+        let out = run(
+            Int8Path::Portable,
+            &a,
+            &packed,
+            rows,
+            k,
+            &vec![0.0; rows * n],
+        );
+        // Each operand within half a step of its quantised value.
+        assert_within((&a, &w, &out), (rows, k, n), |x, y, a_step, w_step| {
+            x.abs() * w_step / 2.0 + y.abs() * a_step / 2.0 + a_step * w_step / 4.0
+        });
+    }
+}
+
+#[test]
+fn every_hardware_path_gives_the_portable_results_bit_for_bit() {
+    let paths = hardware_paths();
+    if paths.is_empty() {
+        eprintln!("no int8 unit on this CPU: only the portable path is checked");
+    }
+    for path in paths {
+        for &(rows, k, n) in &SHAPES {
+            let (a, w) = (values(rows * k, 5), values(k * n, 6));
+            let packed = QuantLayer::new(k, n, &w);
+            for init in [vec![0.0; rows * n], values(rows * n, 7)] {
+                for split in [(false, false), (true, false), (false, true), (true, true)] {
+                    let portable =
+                        run_split(Int8Path::Portable, &a, &packed, rows, k, &init, split);
+                    let fast = run_split(path, &a, &packed, rows, k, &init, split);
+                    for (i, (p, f)) in portable.iter().zip(&fast).enumerate() {
+                        assert_eq!(
+                            p.to_bits(),
+                            f.to_bits(),
+                            "{path:?} {rows}×{k}·{k}×{n} split {split:?} at {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_quantise_alike_on_every_path_and_pad_with_zeros() {
+    for path in hardware_paths() {
+        for len in [0, 1, 15, 16, 17, 63, 64, 100, 384] {
+            let row = values(len, len as u32);
+            let quads = padded_quads(len);
+            let mut portable = vec![7u32; quads];
+            let mut fast = vec![9u32; quads];
+            let a = quantise_row(Int8Path::Portable, &row, &mut portable);
+            let b = quantise_row(path, &row, &mut fast);
+            assert_eq!(
+                a.to_bits(),
+                b.to_bits(),
+                "{path:?}: scale of a row of {len}"
+            );
+            assert_eq!(portable, fast, "{path:?}: bytes of a row of {len}");
+        }
+    }
+    let mut quads = vec![0u32; padded_quads(5)];
+    let scale = quantise_row(Int8Path::Portable, &[0.0; 5], &mut quads);
+    assert_eq!(scale, 0.0);
+    assert!(
+        quads.iter().all(|&q| q == 0x8080_8080),
+        "zeros are the offset"
+    );
+    let mut quads = vec![0u32; padded_quads(3)];
+    quantise_row(Int8Path::Portable, &[2.0, -2.0, 1.0], &mut quads);
+    assert_eq!(quads[0], 0x80_c0_01_ff, "127, −127, 64 and a pad, offset");
+}
+
+#[test]
+fn weights_are_quantised_per_column_with_their_offsets() {
+    let (k, n) = (5, COLUMN_BLOCK + 3);
+    let w: Vec<f32> = (0..k * n)
+        .map(|i| (i % 7) as f32 - 3.0 + (i / n) as f32 * 0.01)
+        .collect();
+    let packed = QuantWeights::new(k, n, &w);
+    assert_eq!(packed.quads, padded_quads(k));
+    assert_eq!(packed.scales.len(), 2 * COLUMN_BLOCK);
+    for c in 0..n {
+        let max = (0..k).fold(0.0f32, |m, i| m.max(w[i * n + c].abs()));
+        assert_eq!(packed.scales[c], max / 127.0, "column {c}'s scale");
+        let sum: i32 = (0..k)
+            .map(|i| ((w[i * n + c] * (127.0 / max)).round_ties_even() as i32).clamp(-127, 127))
+            .sum();
+        assert_eq!(packed.offsets[c], 128 * sum, "column {c}'s offset");
+    }
+    assert!(packed.scales[n..].iter().all(|&s| s == 0.0));
+}
+
+/// With the remainders quantised too, the activations' error all but
+/// vanishes (the remainder's own step is at most a 254th of the first
+/// one's): what is left is the weights', within their half step.
+#[test]
+fn split_activations_leave_only_the_weights_error() {
+    for &(rows, k, n) in &SHAPES {
+        let (a, w) = (values(rows * k, 8), values(k * n, 9));
+        let packed = QuantLayer::new(k, n, &w);
+        let zeros = vec![0.0; rows * n];
+        let out = run_split(
+            Int8Path::Portable,
+            &a,
+            &packed,
+            rows,
+            k,
+            &zeros,
+            (true, false),
+        );
+        assert_within((&a, &w, &out), (rows, k, n), |x, y, a_step, w_step| {
+            x.abs() * w_step / 2.0 + (y.abs() + w_step) * a_step / 508.0
+        });
+    }
+}
+
+/// Both split: each operand kept to about 15 bits, the error a 254th of
+/// one quantisation's.
+#[test]
+fn split_weights_and_activations_leave_a_small_error() {
+    for &(rows, k, n) in &SHAPES {
+        let (a, w) = (values(rows * k, 10), values(k * n, 11));
+        let packed = QuantLayer::new(k, n, &w);
+        let zeros = vec![0.0; rows * n];
+        let out = run_split(
+            Int8Path::Portable,
+            &a,
+            &packed,
+            rows,
+            k,
+            &zeros,
+            (true, true),
+        );
+        assert_within((&a, &w, &out), (rows, k, n), |x, y, a_step, w_step| {
+            x.abs() * w_step / 508.0 + (y.abs() + w_step) * a_step / 508.0
+        });
+    }
+}

@@ -1,0 +1,206 @@
+//! `VPDPBUSD` on 512-bit registers.
+
+use std::arch::x86_64::*;
+
+use super::{QuantWeights, COLUMN_BLOCK, LEVELS, OFFSET};
+use crate::forward::bf16::x86::first_lanes;
+
+/// Rows of one register tile: 12 rows × 2 registers of sums, two of
+/// weights and one broadcast take 27 of the 32 registers.
+const TILE_ROWS: usize = 12;
+
+/// [`super::quantise_row_portable`] on 512-bit registers, with the same
+/// results: the largest magnitude, then each value times the inverse scale
+/// rounded to nearest even (`VCVTPS2DQ` under the default rounding),
+/// clamped, offset and narrowed to a byte.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
+    assert!(dst.len() * 4 >= row.len(), "room for every byte");
+    let mut max = _mm512_setzero_ps();
+    let mut i = 0;
+    while i < row.len() {
+        let mask = first_lanes(row.len() - i);
+        // SAFETY: the mask keeps the load inside `row`.
+        let x = unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)) };
+        max = _mm512_max_ps(max, _mm512_abs_ps(x));
+        i += 16;
+    }
+    let (scale, inverse) = super::scales(_mm512_reduce_max_ps(max));
+    let factor = _mm512_set1_ps(inverse);
+    let (low, high, offset) = (
+        _mm512_set1_epi32(-(LEVELS as i32)),
+        _mm512_set1_epi32(LEVELS as i32),
+        _mm512_set1_epi32(OFFSET),
+    );
+    let bytes: *mut u8 = dst.as_mut_ptr().cast();
+    let mut i = 0;
+    while i < row.len() {
+        let mask = first_lanes(row.len() - i);
+        // SAFETY: the mask keeps the load inside `row`.
+        let x = unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)) };
+        let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
+        let q = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, low), high), offset);
+        // SAFETY: bytes i.. of the row's quads, inside `dst` (asserted),
+        // kept to the row by the mask.
+        unsafe { _mm512_mask_cvtepi32_storeu_epi8(bytes.add(i).cast(), mask, q) };
+        i += 16;
+    }
+    // The padding: bytes past the row hold the offset (a zero).
+    for b in row.len()..dst.len() * 4 {
+        // SAFETY: b is inside `dst`'s bytes.
+        unsafe { *bytes.add(b) = OFFSET as u8 };
+    }
+    scale
+}
+
+/// See [`super::product`].
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn product(
+    data: &[u32],
+    row_scales: &[f32],
+    w: &QuantWeights,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let rows = row_scales.len();
+    assert!(data.len() >= rows * w.quads && out.len() >= rows * w.n);
+    let blocks = w.n.div_ceil(COLUMN_BLOCK);
+    let mut r = 0;
+    while r < rows {
+        let tile = (rows - r).min(TILE_ROWS);
+        for block in 0..blocks {
+            let cols = (w.n - block * COLUMN_BLOCK).min(COLUMN_BLOCK);
+            let first_col = block * COLUMN_BLOCK;
+            let operands = Operands {
+                a: data[r * w.quads..].as_ptr(),
+                quads: w.quads,
+                b: w.block(block).as_ptr(),
+                row_scales: row_scales[r..].as_ptr(),
+                column_scales: w.scales[first_col..].as_ptr(),
+                offsets: w.offsets[first_col..].as_ptr(),
+            };
+            // SAFETY: the tile's rows and columns are inside `data`, `w`
+            // and `out` (asserted above and by `super::product`); the
+            // scales and offsets are padded to whole blocks.
+            unsafe {
+                tile_dispatch(
+                    tile,
+                    &operands,
+                    out.as_mut_ptr().add(r * w.n + first_col),
+                    w.n,
+                    cols,
+                    accumulate,
+                )
+            };
+        }
+        r += tile;
+    }
+}
+
+/// What one tile reads: `R` rows of activations from `a` (`quads` a row),
+/// a block of packed weights `b`, the rows' and the block's scales, and
+/// the block's offsets.
+struct Operands {
+    a: *const u32,
+    quads: usize,
+    b: *const u32,
+    row_scales: *const f32,
+    column_scales: *const f32,
+    offsets: *const i32,
+}
+
+/// [`tile`] for `rows` (1 to [`TILE_ROWS`]) rows.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn tile_dispatch(
+    rows: usize,
+    operands: &Operands,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    macro_rules! go {
+        ($($n:literal)*) => {
+            match rows {
+                // SAFETY: the caller's pointers and sizes, passed on;
+                // `tile` has this function's target features.
+                $($n => unsafe { tile::<$n>(operands, out, out_stride, cols, accumulate) },)*
+                _ => unreachable!("a tile has 1 to {TILE_ROWS} rows"),
+            }
+        };
+    }
+    go!(1 2 3 4 5 6 7 8 9 10 11 12)
+}
+
+/// `out[R][cols] (+)= a[R][quads] · b[quads][32]`, summed in 32-bit
+/// integers and scaled back to f32 as [`super::dequantise`] does.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn tile<const R: usize>(
+    operands: &Operands,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    let Operands {
+        a,
+        quads,
+        b,
+        row_scales,
+        column_scales,
+        offsets,
+    } = *operands;
+    let mut acc = [[_mm512_setzero_si512(); 2]; R];
+    for p in 0..quads {
+        // SAFETY: the block's quad p is at b + p * 32, inside `b`.
+        let (b0, b1) = unsafe {
+            (
+                _mm512_loadu_si512(b.add(p * COLUMN_BLOCK).cast()),
+                _mm512_loadu_si512(b.add(p * COLUMN_BLOCK + 16).cast()),
+            )
+        };
+        for (r, acc) in acc.iter_mut().enumerate() {
+            // SAFETY: row r's quad p is at a + r * quads + p, inside `a`.
+            let x = _mm512_set1_epi32(unsafe { *a.add(r * quads + p) } as i32);
+            acc[0] = _mm512_dpbusd_epi32(acc[0], x, b0);
+            acc[1] = _mm512_dpbusd_epi32(acc[1], x, b1);
+        }
+    }
+    // SAFETY: the scales and offsets of a whole block are there (padded).
+    let (scales, offs) = unsafe {
+        (
+            [
+                _mm512_loadu_ps(column_scales),
+                _mm512_loadu_ps(column_scales.add(16)),
+            ],
+            [
+                _mm512_loadu_si512(offsets.cast()),
+                _mm512_loadu_si512(offsets.add(16).cast()),
+            ],
+        )
+    };
+    let masks = [first_lanes(cols), first_lanes(cols.saturating_sub(16))];
+    for (r, acc) in acc.iter().enumerate() {
+        // SAFETY: the tile's row r has a scale.
+        let row_scale = _mm512_set1_ps(unsafe { *row_scales.add(r) });
+        for half in 0..2 {
+            let mask = masks[half];
+            if mask == 0 {
+                continue;
+            }
+            let sum = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[half], offs[half]));
+            let value = _mm512_mul_ps(sum, _mm512_mul_ps(row_scale, scales[half]));
+            // SAFETY: the mask keeps the store to the tile's columns.
+            unsafe {
+                let dst = out.add(r * out_stride + half * 16);
+                let value = if accumulate {
+                    _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, dst))
+                } else {
+                    value
+                };
+                _mm512_mask_storeu_ps(dst, mask, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+//! Rounding to bf16, the flush of subnormals and the fast exponential.
+
+use super::super::elementwise::fast_exp;
+use super::{flush_subnormals, round_to_bf16};
+
+#[test]
+fn bf16_rounding_is_to_nearest_even_as_the_half_crate_rounds() {
+    let mut values = vec![
+        0.0f32,
+        -0.0,
+        1.0,
+        f32::MIN_POSITIVE,
+        f32::MIN_POSITIVE / 3.0,
+        f32::MAX,
+        -f32::MAX,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        // Exactly halfway: ties go to the even neighbour.
+        f32::from_bits(0x3f80_8000),
+        f32::from_bits(0x3f81_8000),
+        f32::from_bits(0x3f80_8001),
+        f32::from_bits(0x3f80_7fff),
+    ];
+    // A sweep over the bit patterns, every sign and exponent.
+    let mut bits = 1u32;
+    for _ in 0..200_000 {
+        bits = bits.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        values.push(f32::from_bits(bits));
+    }
+    for x in values {
+        let ours = round_to_bf16(x);
+        let theirs = half::bf16::from_f32(x).to_f32();
+        if x.is_nan() {
+            assert!(ours.is_nan(), "{x:e}");
+        } else {
+            assert_eq!(
+                ours.to_bits(),
+                theirs.to_bits(),
+                "{x:e} ({:#010x})",
+                x.to_bits()
+            );
+        }
+        assert_eq!(ours.to_bits() & 0xffff, 0, "only bf16 bits are kept");
+    }
+    assert_eq!(
+        round_to_bf16(f32::from_bits(0x3f80_8000)).to_bits(),
+        0x3f80_0000
+    );
+    assert_eq!(
+        round_to_bf16(f32::from_bits(0x3f81_8000)).to_bits(),
+        0x3f82_0000
+    );
+}
+
+#[test]
+fn subnormals_are_flushed_on_the_thread_that_asks() {
+    let tiny = f32::MIN_POSITIVE / 4.0;
+    // Another thread, so no other test's floats change.
+    // Each product goes through black_box on both sides, so the
+    // compiler keeps it on its side of the change of mode.
+    let product = move || {
+        let (a, b) = (std::hint::black_box(tiny), std::hint::black_box(1.0f32));
+        std::hint::black_box(a * b)
+    };
+    let (before, after) = std::thread::spawn(move || {
+        let before = product();
+        flush_subnormals();
+        (before, product())
+    })
+    .join()
+    .unwrap();
+    assert_eq!(before, tiny, "subnormals are kept until asked");
+    if cfg!(target_arch = "x86_64") {
+        assert_eq!(after, 0.0, "a subnormal input reads as zero");
+    }
+}
+
+#[test]
+fn fast_exp_is_within_two_ulp_of_the_library() {
+    let mut x = -87.0f32;
+    while x <= 88.0 {
+        let (fast, exact) = (fast_exp(x), x.exp());
+        let ulp = (exact.to_bits() as i64 - fast.to_bits() as i64).abs();
+        assert!(ulp <= 2, "exp({x}) = {fast}, library {exact}: {ulp} ulp");
+        x += 0.000_731;
+    }
+    assert_eq!(fast_exp(-1000.0), fast_exp(-87.0));
+    assert!(fast_exp(-87.0) > 0.0);
+    assert_eq!(fast_exp(0.0), 1.0);
+}
