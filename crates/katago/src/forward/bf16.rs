@@ -518,13 +518,14 @@ pub(super) mod x86;
 #[cfg(target_arch = "x86_64")]
 mod amx;
 
-/// A layer's weights packed for the bf16 units and quantised for the int8
-/// ones, each made on first use and kept with the layer (a network that
+/// A layer's weights packed for the bf16 units, quantised for the int8
+/// ones and packed for the 512-bit f32 products, each made on first use and kept with the layer (a network that
 /// never runs bf16 or int8 never packs).
 #[derive(Default)]
 pub struct PackedCache {
     bf16: std::sync::OnceLock<PackedWeights>,
     int8: std::sync::OnceLock<super::int8::QuantLayer>,
+    wide_f32: std::sync::OnceLock<super::wide_f32::PackedF32>,
 }
 
 impl PackedCache {
@@ -537,6 +538,17 @@ impl PackedCache {
     pub(crate) fn int8(&self, k: usize, n: usize, weights: &[f32]) -> &super::int8::QuantLayer {
         self.int8
             .get_or_init(|| super::int8::QuantLayer::new(k, n, weights))
+    }
+
+    /// The weights packed for the 512-bit f32 products, on the first call.
+    pub(crate) fn wide_f32(
+        &self,
+        k: usize,
+        n: usize,
+        weights: &[f32],
+    ) -> &super::wide_f32::PackedF32 {
+        self.wide_f32
+            .get_or_init(|| super::wide_f32::PackedF32::new(k, n, weights))
     }
 }
 
@@ -552,6 +564,7 @@ impl std::fmt::Debug for PackedCache {
         f.debug_struct("PackedCache")
             .field("bf16", &self.bf16.get().is_some())
             .field("int8", &self.int8.get().is_some())
+            .field("wide_f32", &self.wide_f32.get().is_some())
             .finish()
     }
 }

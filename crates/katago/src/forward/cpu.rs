@@ -20,6 +20,8 @@ pub struct Features {
     pub amx_bf16: bool,
     /// AVX-512 with `VPDPBUSD` (AVX-512-VNNI): 8-bit integer products.
     pub avx512_vnni: bool,
+    /// AVX-512F: f32 products on 512-bit registers.
+    pub avx512f: bool,
 }
 
 impl Features {
@@ -62,13 +64,15 @@ fn detect_now() -> Features {
         // The AMX path does its edges on AVX-512-BF16.
         amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(),
         avx512_vnni,
+        avx512f: std::arch::is_x86_feature_detected!("avx512f") && cap >= KernelCap::Avx512Bf16,
     }
 }
 
 /// The most the forward pass may use, from the environment variable
 /// `TENGEN_KERNEL`, so that any machine can measure the paths of lesser
 /// CPUs: `avx2` (f32 products, element-wise loops on 256-bit vectors at
-/// most; no int8), `avx512-bf16` (no AMX; AVX-512-VNNI allowed), or
+/// most: no int8, and f32 products on the `gemm` crate's 256-bit
+/// kernels), `avx512-bf16` (no AMX; AVX-512-VNNI allowed), or
 /// `auto` (everything the CPU has; also when unset). Another value is ignored, and `tengen bench katago` says
 /// which cap is in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -419,6 +423,7 @@ mod tests {
                         avx512_bf16,
                         amx_bf16,
                         avx512_vnni,
+                        avx512f: avx512_bf16 || avx512_vnni,
                     });
                 }
             }
@@ -463,11 +468,13 @@ mod tests {
             avx512_bf16: true,
             amx_bf16: false,
             avx512_vnni: false,
+            avx512f: true,
         };
         let amx = Features {
             avx512_bf16: true,
             amx_bf16: true,
             avx512_vnni: true,
+            avx512f: true,
         };
         let vnni = Features {
             avx512_vnni: true,

@@ -14,6 +14,7 @@ use super::cpu::{Bf16Rounding, Kernel};
 use super::elementwise::on_row_blocks;
 use super::int8::{self, Int8Path, QuantLayer, QuantRows};
 use super::profile::{self, LayerClass};
+use super::wide_f32;
 use crate::model::{Conv, MatMul};
 
 /// How a forward pass computes: the threads it may use and the arithmetic
@@ -382,16 +383,37 @@ pub(crate) fn apply_matmul(
         });
         return;
     }
-    matmul(
-        rows,
-        k,
-        n,
+    matmul_f32(
+        &layer.packed,
+        (rows, k, n),
         input,
         &layer.weights,
         out,
         accumulate,
         exec.threads,
     );
+}
+
+/// `out (+)= input · weights` in f32 (`rows` × `k` by `k` × `n`): on
+/// 512-bit registers where the CPU has them (the weights packed once, in
+/// `packed`), else over `gemm`.
+fn matmul_f32(
+    packed: &super::bf16::PackedCache,
+    (rows, k, n): (usize, usize, usize),
+    input: &[f32],
+    weights: &[f32],
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
+    if wide_f32::available() && n >= 16 {
+        let w = packed.wide_f32(k, n, weights);
+        on_product_rows(rows, n, threads, out, |first, rows, out| {
+            wide_f32::product(&input[first * k..], rows, w, out, accumulate)
+        });
+        return;
+    }
+    matmul(rows, k, n, input, weights, out, accumulate, threads);
 }
 
 /// Several matrix layers applied to the same `input`, each into its own
@@ -607,10 +629,10 @@ pub(crate) fn apply_conv(
         return;
     }
     if taps == 1 {
-        matmul(
-            grid.rows(),
-            cin,
-            conv.out_channels,
+        let shape = (grid.rows(), cin, conv.out_channels);
+        matmul_f32(
+            &conv.packed,
+            shape,
             input,
             &conv.weights,
             out,
@@ -631,10 +653,10 @@ pub(crate) fn apply_conv(
             scratch,
         );
     }
-    matmul(
-        grid.rows(),
-        row,
-        conv.out_channels,
+    let shape = (grid.rows(), row, conv.out_channels);
+    matmul_f32(
+        &conv.packed,
+        shape,
         scratch,
         &conv.weights,
         out,

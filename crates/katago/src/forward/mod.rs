@@ -12,6 +12,7 @@ mod elementwise;
 mod int8;
 mod kernels;
 pub mod profile;
+mod wide_f32;
 
 pub(crate) use attention::RopeTables;
 pub use bf16::PackedCache;
