@@ -408,4 +408,4 @@ fn product_portable(
 mod x86;
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -84,6 +84,26 @@ pub(crate) fn first_lanes(count: usize) -> __mmask16 {
     }
 }
 
+/// Stores the lanes of `value` that `mask` keeps at `dst`, added to what
+/// is there where `accumulate`: the end of every register tile.
+///
+/// # Safety
+/// The lanes `mask` keeps must be readable and writable at `dst`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn store_lanes(dst: *mut f32, mask: __mmask16, value: __m512, accumulate: bool) {
+    // SAFETY: the mask keeps the load and the store to lanes the caller
+    // vouches for.
+    unsafe {
+        let value = if accumulate {
+            _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, dst))
+        } else {
+            value
+        };
+        _mm512_mask_storeu_ps(dst, mask, value);
+    }
+}
+
 /// [`super::softmax_pairs`] on AVX-512.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
@@ -296,14 +316,13 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
             }
             // SAFETY: the mask keeps the store to the tile's columns.
             unsafe {
-                let dst = out.add(r * out_stride + half * 16);
-                let value = if accumulate {
-                    _mm512_add_ps(acc[half], _mm512_maskz_loadu_ps(mask, dst))
-                } else {
-                    acc[half]
-                };
-                _mm512_mask_storeu_ps(dst, mask, value);
-            }
+                store_lanes(
+                    out.add(r * out_stride + half * 16),
+                    mask,
+                    acc[half],
+                    accumulate,
+                )
+            };
         }
     }
 }

@@ -21,7 +21,7 @@ fn hardware_paths() -> Vec<Int8Path> {
 
 /// Sizes with edges: fewer rows than a tile and more, columns short of a
 /// block, an inner dimension that is not a multiple of four.
-const SHAPES: [(usize, usize, usize); 6] = [
+pub(crate) const SHAPES: [(usize, usize, usize); 6] = [
     (1, 1, 1),
     (3, 5, 7),
     (13, 40, 33),

@@ -3,7 +3,7 @@
 use std::arch::x86_64::*;
 
 use super::{QuantWeights, COLUMN_BLOCK, LEVELS, OFFSET};
-use crate::forward::bf16::x86::first_lanes;
+use crate::forward::bf16::x86::{first_lanes, store_lanes};
 
 /// Rows of one register tile: 12 rows × 2 registers of sums, two of
 /// weights and one broadcast take 27 of the 32 registers.
@@ -192,15 +192,7 @@ unsafe fn tile<const R: usize>(
             let sum = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[half], offs[half]));
             let value = _mm512_mul_ps(sum, _mm512_mul_ps(row_scale, scales[half]));
             // SAFETY: the mask keeps the store to the tile's columns.
-            unsafe {
-                let dst = out.add(r * out_stride + half * 16);
-                let value = if accumulate {
-                    _mm512_add_ps(value, _mm512_maskz_loadu_ps(mask, dst))
-                } else {
-                    value
-                };
-                _mm512_mask_storeu_ps(dst, mask, value);
-            }
+            unsafe { store_lanes(out.add(r * out_stride + half * 16), mask, value, accumulate) };
         }
     }
 }

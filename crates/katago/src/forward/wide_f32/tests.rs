@@ -3,15 +3,7 @@
 
 use super::{product, product_portable, PackedF32};
 use crate::forward::bf16::tests::values;
-
-const SHAPES: [(usize, usize, usize); 6] = [
-    (1, 1, 1),
-    (3, 5, 7),
-    (13, 40, 33),
-    (20, 64, 64),
-    (25, 131, 70),
-    (12, 384, 32),
-];
+use crate::forward::int8::tests::SHAPES;
 
 #[test]
 fn the_product_gives_the_portable_sums_bit_for_bit() {

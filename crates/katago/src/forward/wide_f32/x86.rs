@@ -3,7 +3,7 @@
 use std::arch::x86_64::*;
 
 use super::{PackedF32, COLUMN_BLOCK};
-use crate::forward::bf16::x86::first_lanes;
+use crate::forward::bf16::x86::{first_lanes, store_lanes};
 
 /// Rows of one register tile: 12 rows × 2 registers of sums, two of
 /// weights and one broadcast take 27 of the 32 registers.
@@ -101,14 +101,13 @@ unsafe fn tile<const R: usize>(t: &Tile, accumulate: bool) {
             }
             // SAFETY: the mask keeps the store to the tile's columns.
             unsafe {
-                let dst = t.out.add(r * t.out_stride + half * 16);
-                let value = if accumulate {
-                    _mm512_add_ps(_mm512_maskz_loadu_ps(mask, dst), acc[half])
-                } else {
-                    acc[half]
-                };
-                _mm512_mask_storeu_ps(dst, mask, value);
-            }
+                store_lanes(
+                    t.out.add(r * t.out_stride + half * 16),
+                    mask,
+                    acc[half],
+                    accumulate,
+                )
+            };
         }
     }
 }
