@@ -564,7 +564,7 @@ pub static SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "precision",
-        help: "the network's matrix products (tengen's own): 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AVX-512-BF16 or AMX, f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' the fastest, a little less accurate; 'int8' 8-bit integer products on CPUs with AVX-512-VNNI, each operand split in two, as accurate as auto and faster where the integer units are (auto elsewhere)",
+        help: "the network's matrix products (tengen's own): 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AMX, or AMD's with AVX-512-BF16; f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' one rounding, a little less accurate, the fastest where bf16 pays; 'int8' 8-bit integer products on CPUs with AVX-512-VNNI, each operand split in two, as accurate as auto and faster where the integer units are (auto elsewhere)",
         scope: Scope::Engine,
         kind: Kind::Choice {
             words: &["auto", "f32", "bf16", "int8"],

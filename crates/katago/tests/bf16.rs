@@ -1,12 +1,10 @@
-//! The bfloat16 emulation switch on the real network: it changes the
-//! outputs, only a little, and off again the f32 outputs come back bit for
-//! bit. In a test binary of its own, since the switch holds for the whole
-//! process.
+//! The portable bf16 unit on the real network, on any CPU: it changes the
+//! outputs, only a little, and only for the network that runs on it.
 
 use std::path::Path;
 
 use tengen_core::Game;
-use tengen_katago::forward::{bf16_emulation, set_bf16_emulation, Bf16Emulation};
+use tengen_katago::forward::{Bf16Rounding, Kernel, Unit};
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
 use tengen_katago::reference::model_path;
@@ -58,20 +56,22 @@ fn differences(exact: &[Evaluation], other: &[Evaluation]) -> (f64, f64, f32) {
 }
 
 #[test]
-fn emulated_bf16_changes_the_outputs_a_little_and_switches_off() {
+fn portable_bf16_changes_the_outputs_a_little_and_only_its_own() {
     let network = Network::load(model_path(), 2).unwrap();
     let games = positions();
     assert!(games.len() >= 6);
-    assert_eq!(bf16_emulation(), Bf16Emulation::Off, "off by default");
     let exact = evaluate(&network, &games);
-    set_bf16_emulation(Bf16Emulation::Rounded);
-    let rounded = evaluate(&network, &games);
-    set_bf16_emulation(Bf16Emulation::SplitActivations);
-    let split = evaluate(&network, &games);
-    set_bf16_emulation(Bf16Emulation::Off);
+    let on = |rounding| {
+        let kernel = Kernel::bf16(Unit::PortableBf16, rounding);
+        let portable = Network::load(model_path(), 2).unwrap().with_kernel(kernel);
+        assert_eq!(portable.kernel(), kernel, "runs on any CPU");
+        evaluate(&portable, &games)
+    };
+    let rounded = on(Bf16Rounding::Once);
+    let split = on(Bf16Rounding::Split);
     let again = evaluate(&network, &games);
-    assert_eq!(exact, again, "off again: f32 bit for bit");
-    assert_ne!(exact, rounded, "the emulation changes the outputs");
+    assert_eq!(exact, again, "the f32 network is untouched, bit for bit");
+    assert_ne!(exact, rounded, "bf16 changes the outputs");
     assert_ne!(exact, split, "so does the split one");
     let (winrate, lead, ownership) = differences(&exact, &rounded);
     assert!(

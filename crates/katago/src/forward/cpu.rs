@@ -22,6 +22,12 @@ pub struct Features {
     pub avx512_vnni: bool,
     /// AVX-512F: f32 products on 512-bit registers.
     pub avx512f: bool,
+    /// `VDPBF16PS` does twice the multiply-adds a cycle of an f32 fused
+    /// multiply-add, as on AMD's cores (Zen 4 and later). On Intel's cores
+    /// without AMX it does as many, and f32 on 512-bit registers is faster
+    /// than bf16 with its rounding and splitting (`docs/performance.md`),
+    /// so `auto` takes f32 there.
+    pub fast_bf16_dot: bool,
 }
 
 impl Features {
@@ -65,7 +71,18 @@ fn detect_now() -> Features {
         amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(),
         avx512_vnni,
         avx512f: std::arch::is_x86_feature_detected!("avx512f") && cap >= KernelCap::Avx512Bf16,
+        fast_bf16_dot: avx512_bf16 && is_amd(),
     }
+}
+
+/// Whether the CPU's vendor is AMD (CPUID leaf 0's "AuthenticAMD").
+#[cfg(target_arch = "x86_64")]
+fn is_amd() -> bool {
+    let leaf0 = std::arch::x86_64::__cpuid(0);
+    let name = [leaf0.ebx, leaf0.edx, leaf0.ecx];
+    name.iter()
+        .flat_map(|word| word.to_le_bytes())
+        .eq(*b"AuthenticAMD")
 }
 
 /// The most the forward pass may use, from the environment variable
@@ -178,6 +195,11 @@ pub enum Unit {
     Avx512Bf16,
     /// bfloat16 products with f32 sums on AMX tiles (`TDPBF16PS`).
     AmxBf16,
+    /// The same bfloat16 products in plain Rust, any CPU: the reference the
+    /// bf16 units are checked against, far too slow to play with; for
+    /// measuring the accuracy of bf16 anywhere. Never chosen by a
+    /// [`Precision`].
+    PortableBf16,
 }
 
 impl Unit {
@@ -187,6 +209,7 @@ impl Unit {
             Unit::F32 => None,
             Unit::Avx512Bf16 => Some(Bf16Path::Avx512),
             Unit::AmxBf16 => Some(Bf16Path::Amx),
+            Unit::PortableBf16 => Some(Bf16Path::Portable),
         }
     }
 
@@ -196,6 +219,7 @@ impl Unit {
             Unit::F32 => "f32",
             Unit::Avx512Bf16 => "AVX-512-BF16",
             Unit::AmxBf16 => "AMX-BF16",
+            Unit::PortableBf16 => "portable bf16",
         }
     }
 }
@@ -329,9 +353,10 @@ impl fmt::Display for Kernel {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// The fastest arithmetic whose accuracy meets the bounds of
-    /// `docs/performance.md`: bf16 products where the CPU has bf16 units,
-    /// with the convolutions' activations split
-    /// ([`Bf16Rounding::SplitConvolutions`]), else f32.
+    /// `docs/performance.md`: bf16 products where the CPU's bf16 units
+    /// beat its f32 ones (AMX, or AVX-512-BF16 with
+    /// [`Features::fast_bf16_dot`]), with the convolutions' activations
+    /// split ([`Bf16Rounding::SplitConvolutions`]), else f32.
     #[default]
     Auto,
     /// f32 throughout, KataGo's own answers to float rounding.
@@ -373,7 +398,9 @@ impl Precision {
         let unit = features.units()[0];
         match self {
             Precision::F32 => Kernel::F32,
-            Precision::Auto if unit != Unit::F32 => {
+            Precision::Auto
+                if unit == Unit::AmxBf16 || (unit != Unit::F32 && features.fast_bf16_dot) =>
+            {
                 Kernel::bf16(unit, Bf16Rounding::SplitConvolutions)
             }
             Precision::Auto => Kernel::F32,
@@ -419,12 +446,15 @@ mod tests {
         for avx512_bf16 in [false, true] {
             for amx_bf16 in [false, true] {
                 for avx512_vnni in [false, true] {
-                    all.push(Features {
-                        avx512_bf16,
-                        amx_bf16,
-                        avx512_vnni,
-                        avx512f: avx512_bf16 || avx512_vnni,
-                    });
+                    for fast_bf16_dot in [false, true] {
+                        all.push(Features {
+                            avx512_bf16,
+                            amx_bf16,
+                            avx512_vnni,
+                            avx512f: avx512_bf16 || avx512_vnni,
+                            fast_bf16_dot,
+                        });
+                    }
                 }
             }
         }
@@ -436,6 +466,7 @@ mod tests {
             Unit::F32 => true,
             Unit::Avx512Bf16 => features.avx512_bf16,
             Unit::AmxBf16 => features.amx_bf16,
+            Unit::PortableBf16 => false,
         }
     }
 
@@ -469,12 +500,18 @@ mod tests {
             amx_bf16: false,
             avx512_vnni: false,
             avx512f: true,
+            fast_bf16_dot: true,
+        };
+        let intel_avx512 = Features {
+            fast_bf16_dot: false,
+            ..avx512
         };
         let amx = Features {
             avx512_bf16: true,
             amx_bf16: true,
             avx512_vnni: true,
             avx512f: true,
+            fast_bf16_dot: false,
         };
         let vnni = Features {
             avx512_vnni: true,
@@ -515,6 +552,13 @@ mod tests {
             bf16(Unit::AmxBf16, Bf16Rounding::SplitConvolutions)
         );
         assert_eq!(Precision::F32.kernel(amx), Kernel::F32);
+        // Where bf16's dot products are no faster than f32's fused
+        // multiply-adds, auto takes f32; bf16 asked for is bf16.
+        assert_eq!(Precision::Auto.kernel(intel_avx512), Kernel::F32);
+        assert_eq!(
+            Precision::Bf16.kernel(intel_avx512),
+            bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
+        );
     }
 
     #[test]

@@ -3,8 +3,6 @@
 //! channels per board point, positions of a batch one after another, so a
 //! 1×1 convolution or a per-point matrix is a single matrix product.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-
 use std::cell::RefCell;
 
 use gemm::Parallelism;
@@ -107,43 +105,6 @@ impl Layout {
     }
 }
 
-/// How matrix products emulate bfloat16 matrix units, for measuring what
-/// bf16 costs in accuracy (see [`set_bf16_emulation`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bf16Emulation {
-    /// f32 throughout: what every network runs.
-    Off,
-    /// Both operands rounded to bf16, products accumulated in f32, as one
-    /// pass of `VDPBF16PS` or AMX's `TDPBF16PS` computes.
-    Rounded,
-    /// The right operand (the weights of a layer) rounded to bf16, the left
-    /// one (the activations) split into a bf16 part and a bf16 remainder,
-    /// each multiplied in its own pass and accumulated in f32: twice the
-    /// bf16 work, activations kept to about 16 bits.
-    SplitActivations,
-}
-
-/// The emulation every matrix product follows, as a [`Bf16Emulation`]'s
-/// index.
-static BF16_EMULATION: AtomicU8 = AtomicU8::new(0);
-
-/// Makes every matrix product of every network in the process follow
-/// `mode`: a portable emulation of bf16 matrix units (round to nearest,
-/// ties to even; f32 accumulation) for measuring accuracy, not a fast path.
-/// Element-wise layers stay in f32. [`Bf16Emulation::Off`] by default.
-pub fn set_bf16_emulation(mode: Bf16Emulation) {
-    BF16_EMULATION.store(mode as u8, Ordering::Relaxed);
-}
-
-/// The mode [`set_bf16_emulation`] set.
-pub fn bf16_emulation() -> Bf16Emulation {
-    match BF16_EMULATION.load(Ordering::Relaxed) {
-        1 => Bf16Emulation::Rounded,
-        2 => Bf16Emulation::SplitActivations,
-        _ => Bf16Emulation::Off,
-    }
-}
-
 /// `x` rounded to the nearest bfloat16 (the top 16 bits of an f32), ties
 /// to even, as `VCVTNE2PS2BF16` rounds; NaN stays NaN, and values beyond the
 /// largest bfloat16 round to infinity.
@@ -158,67 +119,9 @@ pub fn round_to_bf16(x: f32) -> f32 {
 }
 
 /// `dst (+)= scale * lhs · rhs` for an `m` × `k` lhs and a `k` × `n` rhs,
-/// each laid out as described; `accumulate` keeps what `dst` held. Under
-/// [`set_bf16_emulation`] the operands are rounded to bfloat16 first.
+/// each laid out as described; `accumulate` keeps what `dst` held.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn gemm_strided(
-    m: usize,
-    n: usize,
-    k: usize,
-    dst: &mut [f32],
-    dst_layout: Layout,
-    lhs: &[f32],
-    lhs_layout: Layout,
-    rhs: &[f32],
-    rhs_layout: Layout,
-    scale: f32,
-    accumulate: bool,
-    threads: usize,
-) {
-    let mode = bf16_emulation();
-    if mode != Bf16Emulation::Off && m > 0 && n > 0 && k > 0 {
-        // The part of each operand the product reads, copied to be rounded.
-        let part = |values: &[f32], layout: Layout, rows: usize, cols: usize| {
-            values[layout.offset..layout.end(rows, cols)].to_vec()
-        };
-        let lhs_part = part(lhs, lhs_layout, m, k);
-        let lhs_layout = Layout {
-            offset: 0,
-            ..lhs_layout
-        };
-        let rhs: Vec<f32> = part(rhs, rhs_layout, k, n)
-            .into_iter()
-            .map(round_to_bf16)
-            .collect();
-        let rhs_layout = Layout {
-            offset: 0,
-            ..rhs_layout
-        };
-        let high: Vec<f32> = lhs_part.iter().map(|&v| round_to_bf16(v)).collect();
-        gemm_f32(
-            m, n, k, dst, dst_layout, &high, lhs_layout, &rhs, rhs_layout, scale, accumulate,
-            threads,
-        );
-        if mode == Bf16Emulation::SplitActivations {
-            let low: Vec<f32> = lhs_part
-                .iter()
-                .zip(&high)
-                .map(|(&v, &h)| round_to_bf16(v - h))
-                .collect();
-            gemm_f32(
-                m, n, k, dst, dst_layout, &low, lhs_layout, &rhs, rhs_layout, scale, true, threads,
-            );
-        }
-        return;
-    }
-    gemm_f32(
-        m, n, k, dst, dst_layout, lhs, lhs_layout, rhs, rhs_layout, scale, accumulate, threads,
-    )
-}
-
-/// [`gemm_strided`] in f32 throughout.
-#[allow(clippy::too_many_arguments)]
-fn gemm_f32(
     m: usize,
     n: usize,
     k: usize,

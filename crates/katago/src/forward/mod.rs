@@ -18,9 +18,7 @@ pub(crate) use attention::RopeTables;
 pub use bf16::PackedCache;
 pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_matmul, apply_matmuls};
-pub use kernels::{
-    bf16_emulation, flush_subnormals, round_to_bf16, set_bf16_emulation, Bf16Emulation, Exec,
-};
+pub use kernels::{flush_subnormals, round_to_bf16, Exec};
 
 use elementwise::{
     act_in_place, add_per_position, norm_act, pool_mean_max, pool_value, rms_norm_rows,
