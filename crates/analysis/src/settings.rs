@@ -607,13 +607,13 @@ pub static SETTINGS: &[Setting] = &[
     },
     Setting {
         name: "numSearchThreadsPerAnalysisThread",
-        help: "descents of one search in flight at once, as KataGo's search threads: each batch takes at least this many leaves (at most searchBatchSize), spread by virtual loss",
+        help: "descents of one search kept in flight, as KataGo's search threads keep them: each new descent sees the virtual losses of this many minus one others, and batches take this many leaves (at most searchBatchSize)",
         scope: Scope::Engine,
         kind: Kind::Whole {
             min: 1,
             max: 256,
-            get: |s| s.search.puct.min_batch as u64,
-            set: |s, n| s.search.puct.min_batch = n as usize,
+            get: |s| s.search.puct.in_flight as u64,
+            set: |s, n| s.search.puct.in_flight = n as usize,
         },
     },
     Setting {
@@ -623,8 +623,8 @@ pub static SETTINGS: &[Setting] = &[
         kind: Kind::Whole {
             min: 1,
             max: 256,
-            get: |s| s.search.puct.min_batch as u64,
-            set: |s, n| s.search.puct.min_batch = n as usize,
+            get: |s| s.search.puct.in_flight as u64,
+            set: |s, n| s.search.puct.in_flight = n as usize,
         },
     },
     Setting {

@@ -1,7 +1,8 @@
 //! The move the search plays: KataGo's play selection over the root's
 //! children, with the lower confidence bound.
 
-use super::*;
+use crate::search::Searcher;
+use crate::*;
 
 /// The index of the root child to play among `children` (visited, with
 /// their utilities for the side to move and their lower bounds), as

@@ -1,6 +1,6 @@
 //! The PUCT bot's settings, [`PuctConfig`], with KataGo's defaults.
 
-use super::*;
+use std::time::Duration;
 
 /// Visits per move when neither visits, nor a time, nor a clock says
 /// otherwise.
@@ -119,13 +119,18 @@ pub struct PuctConfig {
     /// is the visits the time left affords at the cost per visit measured
     /// so far.
     pub adaptive_batch: bool,
-    /// Leaves a batch takes at the least while the budget has them (the
-    /// analysis engine's `numSearchThreads`; 1, the default, leaves the
-    /// size to [`adaptive_batch`](Self::adaptive_batch)). KataGo's search
-    /// threads each keep a descent in flight under virtual loss, which
-    /// spreads the visits over more moves; a batch of as many leaves
-    /// spreads them alike. Never above [`batch`](Self::batch).
-    pub min_batch: usize,
+    /// Descents kept in flight, as KataGo's search threads keep them (the
+    /// analysis engine's `numSearchThreads`; 1, the default, is a plain
+    /// synchronous batch). Each of KataGo's threads starts a new descent
+    /// as soon as its own evaluation is back, so every descent sees the
+    /// virtual losses of the other threads' descents, which spreads the
+    /// visits over more moves. Above 1, a batch takes this many leaves
+    /// (at most [`batch`](Self::batch), at least this many while the
+    /// budget has them under [`adaptive_batch`](Self::adaptive_batch)),
+    /// and its evaluations are backed up one at a time, oldest first, just
+    /// before the descents that replace them: every descent sees the
+    /// virtual losses of `in_flight − 1` others.
+    pub in_flight: usize,
     /// Weight of the score utility centred on a draw
     /// (`staticScoreUtilityFactor`, 0.1).
     pub static_score_utility: f32,
@@ -211,7 +216,7 @@ impl Default for PuctConfig {
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
             adaptive_batch: true,
-            min_batch: 1,
+            in_flight: 1,
             subtree_value_bias: 0.45,
             transpositions: true,
             value_weight_exponent: 0.25,

@@ -1,7 +1,7 @@
 //! What the search asks of a network: [`PositionEvaluator`] and its
 //! answers, [`NetEvaluation`].
 
-use super::*;
+use tengen_core::{BoardSize, Game, Move};
 
 /// What a network says of one position, from the side to move's point of view.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -1,7 +1,13 @@
 //! What a search reports: the candidates of the root and their
 //! statistics, for analysis clients and the bot's own choices.
 
-use super::*;
+use std::time::Duration;
+
+use tengen_core::{
+    Analysis, AnalysisDetail, BoardSize, Candidate, Move, MoveFilter, Report, RootInfo,
+};
+
+use crate::*;
 
 /// One candidate of a [`PuctAnalysis`].
 #[derive(Clone, Debug, PartialEq)]

@@ -14,7 +14,6 @@
 //! a search told to stop does not first finish a batch that may take a
 //! second.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
@@ -24,7 +23,7 @@ use tengen_core::{AnalysisDetail, BoardSize, Color, Game, Move, MoveFilter, Outc
 use super::bias::{situation_key, NO_ENTRY};
 use super::noise::dirichlet;
 use super::tree::{position_key, sign, LeafValue, NodeId, NodeState, Tree, ROOT};
-use super::{EvaluatorError, NetEvaluation, PositionEvaluator, PuctConfig};
+use super::{NetEvaluation, PositionEvaluator, PuctConfig};
 
 mod ownership;
 pub use ownership::OwnershipSum;
@@ -32,8 +31,10 @@ mod utility;
 pub use utility::{mean_utility, node_utility, Utility};
 mod backup;
 mod recompute;
+mod round;
 mod select;
 pub use recompute::{noise_pruned_weights, normal_cdf, recompute_node, value_weights, Recompute};
+use round::{InFlight, Round};
 mod values;
 use values::decided_value;
 pub use values::{exact_value, leaf_value, legal_policy};
@@ -167,6 +168,9 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     /// The mirroring opponent, when anti-mirror is on and the game shows
     /// one ([`PuctConfig::anti_mirror`]).
     mirror: Option<crate::mirror::Mirror>,
+    /// Leaves evaluated and not yet backed up, oldest first
+    /// ([`PuctConfig::in_flight`]).
+    in_flight: InFlight,
 }
 
 impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
@@ -217,23 +221,25 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             } else {
                 None
             },
+            in_flight: InFlight::new(),
         }
     }
 
     /// The largest batch for a budget of `visits`: one leaf per
     /// [`VISITS_PER_BATCH_LEAF`], but never fewer than the evaluator works
-    /// on at once, nor than [`PuctConfig::min_batch`].
+    /// on at once, nor than [`PuctConfig::in_flight`].
     fn batch_for_budget(&self, visits: u64) -> u64 {
         let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
         (visits / VISITS_PER_BATCH_LEAF)
             .max(parallel)
-            .max(self.config.min_batch as u64)
+            .max(self.config.in_flight as u64)
     }
 
     /// Searches until `limits` or `monitor` (called after every round with
     /// the searcher and the time so far) says stop, or `stop` does: it is
     /// also asked while a batch is being evaluated, and a batch it stops is
-    /// dropped (its leaves stay unvisited).
+    /// dropped (its leaves stay unvisited). The evaluations still in flight
+    /// ([`PuctConfig::in_flight`]) are backed up before it returns.
     pub fn run(
         &mut self,
         limits: Limits,
@@ -250,21 +256,25 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if self.tree.root().state == NodeState::Expanded && !self.root_prepared {
                 self.prepare_root();
             }
-            let root_visits = u64::from(self.tree.root().visits);
+            let root_visits = u64::from(self.tree.root().visits) + self.in_flight.len() as u64;
             let mut want = self.config.batch.max(1) as u64;
+            // Modelled search threads each gather one leaf at a time.
+            if self.config.in_flight > 1 {
+                want = want.min(self.config.in_flight as u64);
+            }
             let mut left = u64::MAX;
             if let Some(visits) = limits.visits {
                 left = left.min(visits.saturating_sub(root_visits));
             }
             if let Some(playouts) = limits.playouts {
-                left = left.min(playouts.saturating_sub(self.stats.new_visits));
+                left = left.min(playouts.saturating_sub(self.visits_made()));
             }
             want = want.min(left);
             // A batch spreads its leaves by virtual loss: with few visits to
             // make that costs more than batching gains, so a small budget
             // gets small batches.
             if self.config.adaptive_batch && left != u64::MAX {
-                let total = left + self.stats.new_visits;
+                let total = left + self.visits_made();
                 want = want.min(self.batch_for_budget(total));
             }
             if self.tree.root().state == NodeState::Leaf {
@@ -278,7 +288,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // limit: at 1 s a move on 9×9 about 60, so single positions.
             if let Some(limit) = limits.max_time.or(limits.target_time) {
                 let elapsed = start.elapsed();
-                let done = self.stats.new_visits;
+                let done = self.visits_made();
                 want = if done == 0 {
                     want.min(1)
                 } else {
@@ -296,7 +306,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if want == 0 {
                 break;
             }
-            if !self.tree.has_room(want as usize * per_node) {
+            if !self
+                .tree
+                .has_room((want as usize + self.in_flight.len()) * per_node)
+            {
                 self.stats.tree_full = true;
                 break;
             }
@@ -319,6 +332,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 }
             }
         }
+        self.land(0);
         self.stats.elapsed = start.elapsed();
         self.stats.root_visits = u64::from(self.tree.root().visits);
     }
@@ -418,80 +432,6 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// the root.
     fn is_filtered(&self, color: Color, mv: Move, depth: u32) -> bool {
         self.filters.iter().any(|f| f.excludes(color, mv, depth))
-    }
-
-    /// One round: up to `want` visits, their leaves evaluated in one batch.
-    fn round(&mut self, want: u64, stop: &dyn Fn() -> bool) -> Result<Round, EvaluatorError> {
-        let mut leaves: Vec<Pending> = Vec::new();
-        let mut terminal = 0u64;
-        let mut transposed = 0u64;
-        let mut failures = 0u64;
-        let max_failures = want + 16;
-        while (leaves.len() as u64 + terminal + transposed) < want && failures < max_failures {
-            match self.descend() {
-                Descent::Leaf(leaf) => leaves.push(*leaf),
-                Descent::Terminal => terminal += 1,
-                Descent::Transposed => transposed += 1,
-                Descent::Collision => {
-                    self.stats.collisions += 1;
-                    failures += 1;
-                    // The batch has gone as wide as virtual loss spreads it.
-                    if !leaves.is_empty() {
-                        break;
-                    }
-                }
-                Descent::Retry => failures += 1,
-            }
-        }
-        self.stats.terminal_visits += terminal;
-        self.stats.transposed_visits += transposed;
-        self.stats.new_visits += terminal + transposed;
-        if leaves.is_empty() {
-            if terminal + transposed == 0 {
-                // Nothing could be visited (should not happen): stop.
-                let error = EvaluatorError::new("no leaf could be reached");
-                self.stats.error = Some(error.to_string());
-                return Err(error);
-            }
-            return Ok(Round::Done);
-        }
-        let games: Vec<&Game> = leaves.iter().map(|l| &l.game).collect();
-        let root = leaves.len() == 1 && leaves[0].path.len() == 1;
-        let result =
-            evaluate_batch(self.evaluator, &games, root, stop).and_then(|evals| match evals {
-                Some(evals) if evals.len() != games.len() => Err(EvaluatorError::new(format!(
-                    "{} results for {} positions",
-                    evals.len(),
-                    games.len()
-                ))),
-                evals => Ok(evals),
-            });
-        let count = games.len() as u64;
-        let evals = match result {
-            Ok(Some(evals)) => {
-                self.stats.batches += 1;
-                self.stats.evaluations += count;
-                evals
-            }
-            other => {
-                for leaf in &leaves {
-                    self.undo_virtual_loss(&leaf.path);
-                    let last = *leaf.path.last().expect("a path has a root");
-                    self.tree.node_mut(last).pending = false;
-                }
-                return match other {
-                    Err(error) => {
-                        self.stats.error = Some(error.to_string());
-                        Err(error)
-                    }
-                    _ => Ok(Round::Stopped),
-                };
-            }
-        };
-        for (leaf, eval) in leaves.into_iter().zip(evals) {
-            self.absorb(leaf, eval);
-        }
-        Ok(Round::Done)
     }
 
     /// Expands a leaf with its evaluation and backs its value up.
@@ -738,61 +678,5 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             }
         }
         exact_value(game)
-    }
-}
-
-/// How a round ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Round {
-    /// Its leaves were evaluated and backed up.
-    Done,
-    /// The stop signal came while its batch was being evaluated; the batch
-    /// was dropped.
-    Stopped,
-}
-
-/// Evaluates `games`, or gives up (`Ok(None)`) when `stop` says so. An
-/// evaluator that can abandon a batch runs it on a helper thread while this
-/// thread asks `stop` (which need not be thread-safe) every 2 ms and passes
-/// the answer on through an atomic flag; any other evaluator just runs.
-fn evaluate_batch<E: PositionEvaluator + ?Sized>(
-    evaluator: &E,
-    games: &[&Game],
-    root: bool,
-    stop: &dyn Fn() -> bool,
-) -> Result<Option<Vec<NetEvaluation>>, EvaluatorError> {
-    // The root is evaluated alone, and as the evaluator evaluates roots.
-    let run = |cancel: &(dyn Fn() -> bool + Sync)| match (root, games) {
-        (true, [game]) => evaluator.evaluate_root(game, cancel).map(|e| vec![e]),
-        _ => evaluator.evaluate_until(games, cancel),
-    };
-    if !evaluator.abandons() {
-        return run(&|| false).map(Some);
-    }
-    if stop() {
-        return Ok(None);
-    }
-    let cancelled = AtomicBool::new(false);
-    let watcher = std::thread::current();
-    let result = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            let result = run(&|| cancelled.load(Ordering::Relaxed));
-            watcher.unpark();
-            result
-        });
-        while !worker.is_finished() {
-            if !cancelled.load(Ordering::Relaxed) && stop() {
-                cancelled.store(true, Ordering::Relaxed);
-            }
-            std::thread::park_timeout(Duration::from_millis(2));
-        }
-        worker
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    });
-    match result {
-        Ok(evals) => Ok(Some(evals)),
-        Err(_) if cancelled.load(Ordering::Relaxed) => Ok(None),
-        Err(error) => Err(error),
     }
 }

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use tengen_core::scoring::ownership;
 use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
 
-use super::tree::{position_key, NodeState, ROOT};
 use super::*;
+use crate::tree::{position_key, NodeState, ROOT};
+use crate::*;
 
 /// An evaluator from a function of the position, counting what it is asked.
 struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
@@ -525,17 +526,19 @@ fn small_budgets_get_small_batches() {
 }
 
 #[test]
-fn min_batch_keeps_that_many_descents_in_flight() {
+fn in_flight_batches_keep_that_many_descents_in_flight() {
     // 64 visits alone make batches of two; KataGo's four search threads
-    // (min_batch 4) make them four, and never more than `batch` allows.
+    // (in_flight 4) make them four, and never more than `batch` allows.
     let game = Game::new(size(9), rules(7.5));
-    let sizes = |min_batch: usize, batch: usize| {
+    let sizes = |in_flight: usize, batch: usize| {
         let cfg = PuctConfig {
-            min_batch,
+            in_flight,
             ..config(64, batch)
         };
         let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
         bot.search(&game);
+        check_tree(bot.kept.tree().unwrap());
+        assert_eq!(bot.kept.tree().unwrap().root().visits, 64);
         bot.evaluator().batch_sizes()
     };
     let four = sizes(4, 8);
@@ -547,6 +550,48 @@ fn min_batch_keeps_that_many_descents_in_flight() {
     assert!(capped.contains(&8), "{capped:?}");
     let alone = sizes(1, 8);
     assert!(alone.iter().all(|&b| b <= 2), "{alone:?}");
+}
+
+#[test]
+fn every_descent_sees_the_others_in_flight() {
+    // Between rounds, with four descents modelled in flight, three
+    // evaluations wait under their virtual losses (the root's count), so
+    // the next descent sees three others, as a KataGo thread sees the
+    // other three threads' descents; a synchronous batch leaves none.
+    let game = Game::new(size(9), rules(7.5));
+    let between_rounds = |in_flight: usize| {
+        let cfg = PuctConfig {
+            in_flight,
+            ..config(200, 8)
+        };
+        let eval = TestEval::new(area_eval);
+        let mut tree = Tree::new(game.to_move(), 1 << 16);
+        let mut seen = Vec::new();
+        let mut searcher = Searcher::new(&mut tree, &game, &eval, &cfg, false);
+        let mut monitor = |s: &Searcher<'_, _>, _: Duration| {
+            seen.push(s.tree.root().virtual_loss);
+            false
+        };
+        searcher.run(
+            Limits {
+                visits: Some(200),
+                ..Limits::default()
+            },
+            &mut monitor,
+            &|| false,
+        );
+        drop(searcher);
+        check_tree(&tree);
+        assert_eq!(tree.root().visits, 200);
+        seen
+    };
+    let four = between_rounds(4);
+    // The root is evaluated and lands alone; then every round leaves three.
+    assert_eq!(four[0], 0, "{four:?}");
+    assert!(four[1..].iter().all(|&v| v == 3), "{four:?}");
+    assert!(four.len() > 40, "{four:?}");
+    let synchronous = between_rounds(1);
+    assert!(synchronous.iter().all(|&v| v == 0), "{synchronous:?}");
 }
 
 #[test]
@@ -1422,7 +1467,7 @@ fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
 
 #[test]
 fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
-    use super::tree::{LeafValue, Tree};
+    use crate::tree::{LeafValue, Tree};
     let game = Game::new(size(5), rules(0.5));
     let (a, b) = (mv(&game, "C3"), mv(&game, "B2"));
     let mut tree = Tree::new(Color::Black, 1000);
@@ -1602,7 +1647,7 @@ fn exploration_counts_the_weight_of_visits_not_their_number() {
 
 #[test]
 fn lcb_bounds_narrow_with_visits() {
-    use super::tree::{LeafValue, Node};
+    use crate::tree::{LeafValue, Node};
     let mut few = Node::new(Move::Pass, Color::White, 0.5);
     let mut many = Node::new(Move::Pass, Color::White, 0.5);
     let value = |w: f32| LeafValue::from_lead(w, 1.0 - w, 0.0);
@@ -1653,7 +1698,7 @@ fn the_score_utility_is_taken_over_the_score_s_distribution() {
 
 #[test]
 fn uncertain_evaluations_weigh_less() {
-    use super::tree::LeafValue;
+    use crate::tree::LeafValue;
     let game = Game::new(size(5), rules(0.5));
     let eval = TestEval::new(area_eval);
     let mut tree = Tree::new(Color::Black, 100);
