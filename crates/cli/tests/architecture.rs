@@ -378,3 +378,30 @@ fn long_functions_are_found() {
     assert_eq!(long_functions(&text, 120), vec![(2, 134)]);
     assert!(long_functions(&text, 140).is_empty());
 }
+
+#[test]
+fn the_network_model_does_not_name_the_runtime() {
+    let doc = architecture();
+    assert!(
+        doc.contains("`model/` never uses `forward`"),
+        "ARCHITECTURE.md states the invariant this checks"
+    );
+    let mut files = Vec::new();
+    rust_files(
+        &workspace_root().join("crates/katago/src/model"),
+        &mut files,
+    );
+    assert!(files.len() >= 3, "{files:?}");
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            assert!(
+                !code.contains("forward::") && !code.contains("forward::{"),
+                "{}:{}: the model names the forward pass: {line}",
+                file.display(),
+                i + 1
+            );
+        }
+    }
+}

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use crate::forward::profile::Profile;
-use crate::forward::{forward, Exec, PackedCache};
+use crate::forward::{forward, Exec};
 use crate::model::{MatMul, ModelDesc, GLOBAL_INPUTS, SPATIAL_INPUTS};
 
 /// A measured rate.
@@ -102,7 +102,7 @@ pub fn gemm_rate(m: usize, n: usize, k: usize, exec: Exec, duration: Duration) -
         in_channels: k,
         out_channels: n,
         weights: (0..k * n).map(|i| (i % 5) as f32 * 0.1).collect(),
-        packed: PackedCache::default(),
+        derived: Default::default(),
     };
     let mut c = vec![0.0f32; m * n];
     let pool = rayon::ThreadPoolBuilder::new()

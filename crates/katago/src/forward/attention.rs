@@ -164,7 +164,8 @@ fn project(
     let rotation = region(LayerClass::NormAndActivation);
     if let Some(rope) = &b.rope {
         let table = b
-            .rope_tables
+            .derived
+            .get_or_init(RopeTables::default)
             .get(grid, || rope_table(rope, grid, kv_count, d));
         apply_rope(&table, grid, h_count, kv_count, d, q, k);
     }

@@ -529,6 +529,11 @@ pub struct PackedCache {
 }
 
 impl PackedCache {
+    /// The cache kept in a layer's room for derived forms.
+    pub(crate) fn of(derived: &crate::model::Derived) -> &PackedCache {
+        derived.get_or_init(PackedCache::default)
+    }
+
     /// The packed form of `weights` (`k` × `n`), packed on the first call.
     pub(crate) fn get(&self, k: usize, n: usize, weights: &[f32]) -> &PackedWeights {
         self.bf16.get_or_init(|| PackedWeights::new(k, n, weights))

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use gemm::Parallelism;
 
-use super::bf16::{self, Bf16Path, PackedRows, PackedWeights};
+use super::bf16::{self, Bf16Path, PackedCache, PackedRows, PackedWeights};
 use super::cpu::{Bf16Rounding, Kernel};
 use super::elementwise::on_row_blocks;
 use super::int8::{self, Int8Path, QuantLayer, QuantRows};
@@ -261,7 +261,7 @@ pub(crate) fn apply_matmul(
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
     if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
-        let weights = layer.packed.int8(k, n, &layer.weights);
+        let weights = PackedCache::of(&layer.derived).int8(k, n, &layer.weights);
         int8_layer(
             path,
             split,
@@ -275,7 +275,7 @@ pub(crate) fn apply_matmul(
         return;
     }
     if let Some(path) = exec.bf16_for(rows, k, n) {
-        let packed = layer.packed.get(k, n, &layer.weights);
+        let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
         BF16_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -287,7 +287,7 @@ pub(crate) fn apply_matmul(
         return;
     }
     matmul_f32(
-        &layer.packed,
+        PackedCache::of(&layer.derived),
         (rows, k, n),
         input,
         &layer.weights,
@@ -301,7 +301,7 @@ pub(crate) fn apply_matmul(
 /// 512-bit registers where the CPU has them (the weights packed once, in
 /// `packed`), else over `gemm`.
 fn matmul_f32(
-    packed: &super::bf16::PackedCache,
+    packed: &PackedCache,
     (rows, k, n): (usize, usize, usize),
     input: &[f32],
     weights: &[f32],
@@ -341,7 +341,8 @@ pub(crate) fn apply_matmuls(
             }
             for (layer, out) in layers.iter_mut() {
                 assert_eq!(layer.in_channels, k, "layers of one input");
-                let weights = layer.packed.int8(k, layer.out_channels, &layer.weights);
+                let weights =
+                    PackedCache::of(&layer.derived).int8(k, layer.out_channels, &layer.weights);
                 matmul_int8(path, a, weights, split, out, false, exec.threads);
             }
         });
@@ -372,7 +373,7 @@ pub(crate) fn apply_matmuls(
         }
         for (layer, out) in layers.iter_mut() {
             assert_eq!(layer.in_channels, k, "layers of one input");
-            let packed = layer.packed.get(k, layer.out_channels, &layer.weights);
+            let packed = PackedCache::of(&layer.derived).get(k, layer.out_channels, &layer.weights);
             matmul_bf16(path, a, packed, out, false, exec.threads);
         }
     });
@@ -501,7 +502,7 @@ pub(crate) fn apply_conv(
     // Wider kernels stay on the bf16 units: unrolled, each point's
     // neighbourhood would need a scale of its own.
     if let Some((path, split)) = exec.int8_for(grid.rows(), k, n, true).filter(|_| taps == 1) {
-        let weights = conv.packed.int8(k, n, &conv.weights);
+        let weights = PackedCache::of(&conv.derived).int8(k, n, &conv.weights);
         let shape = (grid.rows(), k);
         int8_layer(path, split, shape, input, weights, out, accumulate, threads);
         return;
@@ -511,7 +512,7 @@ pub(crate) fn apply_conv(
         .filter(|_| taps == 1 || cin.is_multiple_of(2));
     if let Some(path) = bf16_path {
         let split = exec.kernel.rounding.splits(true);
-        let packed = conv.packed.get(k, n, &conv.weights);
+        let packed = PackedCache::of(&conv.derived).get(k, n, &conv.weights);
         BF16_ROWS.with_borrow_mut(|a| {
             let packing = profile::region(LayerClass::PackingAndLayout);
             if taps == 1 {
@@ -534,7 +535,7 @@ pub(crate) fn apply_conv(
     if taps == 1 {
         let shape = (grid.rows(), cin, conv.out_channels);
         matmul_f32(
-            &conv.packed,
+            PackedCache::of(&conv.derived),
             shape,
             input,
             &conv.weights,
@@ -558,7 +559,7 @@ pub(crate) fn apply_conv(
     }
     let shape = (grid.rows(), row, conv.out_channels);
     matmul_f32(
-        &conv.packed,
+        PackedCache::of(&conv.derived),
         shape,
         scratch,
         &conv.weights,

@@ -14,8 +14,6 @@ mod kernels;
 pub mod profile;
 mod wide_f32;
 
-pub(crate) use attention::RopeTables;
-pub use bf16::PackedCache;
 pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_matmul, apply_matmuls};
 pub use kernels::{flush_subnormals, round_to_bf16, Exec};

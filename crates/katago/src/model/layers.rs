@@ -4,7 +4,42 @@
 //! bias per channel, as KataGo does, so the forward pass applies
 //! `x * scale + bias`.
 
-use crate::forward::{PackedCache, RopeTables};
+use std::any::Any;
+use std::sync::OnceLock;
+
+/// Room for what the forward pass derives once from a layer and keeps
+/// (its weights packed or quantised for the matrix units, attention's
+/// rotary tables), made on first use. The description only holds the
+/// room and knows nothing of what is kept there, so the model does not
+/// depend on the runtime that reads it. A clone starts empty.
+#[derive(Default)]
+pub struct Derived(OnceLock<Box<dyn Any + Send + Sync>>);
+
+impl Derived {
+    /// What is kept here, made by `make` on the first call. Each room
+    /// holds one type: the runtime asks for the same one every time.
+    pub(crate) fn get_or_init<T: Any + Send + Sync>(&self, make: impl FnOnce() -> T) -> &T {
+        self.0
+            .get_or_init(|| Box::new(make()))
+            .downcast_ref::<T>()
+            .expect("a layer's derived forms are of one type")
+    }
+}
+
+impl Clone for Derived {
+    fn clone(&self) -> Derived {
+        // Derived again on the clone's first use.
+        Derived::default()
+    }
+}
+
+impl std::fmt::Debug for Derived {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Derived")
+            .field("made", &self.0.get().is_some())
+            .finish()
+    }
+}
 
 /// An activation function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,8 +69,8 @@ pub struct Conv {
     pub out_channels: usize,
     /// Weights, output channel fastest.
     pub weights: Vec<f32>,
-    /// The weights packed for bf16 units, on first use.
-    pub(crate) packed: PackedCache,
+    /// The weights packed for the matrix units, on first use.
+    pub(crate) derived: Derived,
 }
 
 /// A normalisation folded to `x * scale + bias` per channel.
@@ -60,8 +95,8 @@ pub struct MatMul {
     pub out_channels: usize,
     /// Weights, output fastest.
     pub weights: Vec<f32>,
-    /// The weights packed for bf16 units, on first use.
-    pub(crate) packed: PackedCache,
+    /// The weights packed for the matrix units, on first use.
+    pub(crate) derived: Derived,
 }
 
 /// A bias added to a vector.
@@ -188,7 +223,7 @@ pub struct AttentionBlock {
     /// Rotary position encoding, if any.
     pub rope: Option<Rope>,
     /// The rotary angles by board size, computed on first use.
-    pub(crate) rope_tables: RopeTables,
+    pub(crate) derived: Derived,
 }
 
 /// A gated (SwiGLU) feed-forward block.

@@ -17,7 +17,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub use layers::{
-    Activation, AttentionBlock, Block, Conv, FfnBlock, GlobalPoolBlock, MatBias, MatMul,
+    Activation, AttentionBlock, Block, Conv, Derived, FfnBlock, GlobalPoolBlock, MatBias, MatMul,
     NestedBlock, Norm, OrdinaryBlock, PolicyHead, Rope, TipNorm, Trunk, ValueHead,
 };
 use reader::Reader;

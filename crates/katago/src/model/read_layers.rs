@@ -5,7 +5,6 @@
 use super::layers::*;
 use super::reader::Reader;
 use super::FormatError;
-use crate::forward::{PackedCache, RopeTables};
 
 /// The most channels any layer may declare (public networks use at most 768).
 const MAX_CHANNELS: usize = 16384;
@@ -46,7 +45,7 @@ fn read_conv(r: &mut Reader<'_>) -> Result<Conv, FormatError> {
         in_channels,
         out_channels,
         weights,
-        packed: PackedCache::default(),
+        derived: Derived::default(),
     })
 }
 
@@ -129,7 +128,7 @@ fn read_matmul(r: &mut Reader<'_>, in_channels: usize) -> Result<MatMul, FormatE
         in_channels,
         out_channels,
         weights,
-        packed: PackedCache::default(),
+        derived: Derived::default(),
     })
 }
 
@@ -351,7 +350,7 @@ fn read_attention_block(r: &mut Reader<'_>, channels: usize) -> Result<Block, Fo
         v_proj,
         out_proj,
         rope,
-        rope_tables: RopeTables::default(),
+        derived: Derived::default(),
     }))
 }
 
