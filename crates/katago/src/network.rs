@@ -5,7 +5,7 @@ use std::path::Path;
 
 use tengen_core::{Color, Game, Move, Point};
 
-use crate::forward::{forward_until, Exec, Features, Int8Unit, Kernel, Precision, RawOutput, Unit};
+use crate::forward::{forward_until, Exec, Features, Kernel, Precision, RawOutput};
 use crate::inputs::{self, InputOptions, KataKo, KataRules};
 use crate::model::{ModelDesc, ModelError, GLOBAL_INPUTS, SPATIAL_INPUTS};
 use crate::output::{evaluate, Evaluation};
@@ -135,13 +135,8 @@ impl Network {
     /// unit it has); otherwise f32.
     pub fn with_kernel(mut self, kernel: Kernel) -> Network {
         let features = Features::detect();
-        let int8_available = match kernel.int8 {
-            None | Some(Int8Unit::Portable) => true,
-            Some(Int8Unit::Avx512Vnni) => features.avx512_vnni,
-        };
-        let unit_available =
-            kernel.unit == Unit::PortableBf16 || features.units().contains(&kernel.unit);
-        let available = unit_available && int8_available;
+        let available =
+            kernel.unit.runs_on(features) && kernel.int8.is_none_or(|unit| unit.runs_on(features));
         self.kernel = if available { kernel } else { Kernel::F32 };
         self
     }

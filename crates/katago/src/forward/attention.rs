@@ -390,20 +390,6 @@ impl RopeTables {
     }
 }
 
-impl Clone for RopeTables {
-    fn clone(&self) -> RopeTables {
-        // Made again on the clone's first use.
-        RopeTables::default()
-    }
-}
-
-impl std::fmt::Debug for RopeTables {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        write!(f, "RopeTables({} sizes)", tables.len())
-    }
-}
-
 /// The rotary angles of every point of `grid`'s board as (cos, sin), by
 /// `[point][kv head][pair]`.
 fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f32)> {

@@ -557,22 +557,5 @@ impl PackedCache {
     }
 }
 
-impl Clone for PackedCache {
-    fn clone(&self) -> PackedCache {
-        // Packed again on the clone's first use.
-        PackedCache::default()
-    }
-}
-
-impl std::fmt::Debug for PackedCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PackedCache")
-            .field("bf16", &self.bf16.get().is_some())
-            .field("int8", &self.int8.get().is_some())
-            .field("wide_f32", &self.wide_f32.get().is_some())
-            .finish()
-    }
-}
-
 #[cfg(test)]
 pub(super) mod tests;

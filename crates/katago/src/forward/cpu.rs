@@ -213,6 +213,16 @@ impl Unit {
         }
     }
 
+    /// Whether a CPU with `features` runs it (the portable unit runs
+    /// anywhere).
+    pub fn runs_on(self, features: Features) -> bool {
+        match self {
+            Unit::F32 | Unit::PortableBf16 => true,
+            Unit::Avx512Bf16 => features.avx512_bf16,
+            Unit::AmxBf16 => features.amx_bf16,
+        }
+    }
+
     /// Its name, as logs and benchmarks print it.
     pub fn name(self) -> &'static str {
         match self {
@@ -240,6 +250,15 @@ impl Int8Unit {
         match self {
             Int8Unit::Portable => Int8Path::Portable,
             Int8Unit::Avx512Vnni => Int8Path::Avx512Vnni,
+        }
+    }
+
+    /// Whether a CPU with `features` runs it (the portable unit runs
+    /// anywhere).
+    pub fn runs_on(self, features: Features) -> bool {
+        match self {
+            Int8Unit::Portable => true,
+            Int8Unit::Avx512Vnni => features.avx512_vnni,
         }
     }
 

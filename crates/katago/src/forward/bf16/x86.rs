@@ -104,6 +104,43 @@ pub(crate) unsafe fn store_lanes(dst: *mut f32, mask: __mmask16, value: __m512, 
     }
 }
 
+/// Stores a register tile's rows (`acc[r]`, 32 columns in two halves) at
+/// `out` (`out_stride` apart), only its first `cols` columns, added to
+/// what is there where `accumulate`.
+///
+/// # Safety
+/// The tile's rows and first `cols` columns must be readable and writable
+/// at `out`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(crate) unsafe fn store_tile(
+    acc: &[[__m512; 2]],
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    let masks = [first_lanes(cols), first_lanes(cols.saturating_sub(16))];
+    for (r, acc) in acc.iter().enumerate() {
+        for half in 0..2 {
+            let mask = masks[half];
+            if mask == 0 {
+                continue;
+            }
+            // SAFETY: the mask keeps the store to the tile's columns,
+            // which the caller vouches for.
+            unsafe {
+                store_lanes(
+                    out.add(r * out_stride + half * 16),
+                    mask,
+                    acc[half],
+                    accumulate,
+                )
+            };
+        }
+    }
+}
+
 /// [`super::softmax_pairs`] on AVX-512.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
@@ -300,29 +337,6 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
             }
         }
     }
-    let lanes = |count: usize| -> u16 {
-        if count >= 16 {
-            0xffff
-        } else {
-            ((1u32 << count) - 1) as u16
-        }
-    };
-    let masks = [lanes(cols), lanes(cols.saturating_sub(16))];
-    for (r, acc) in acc.iter().enumerate() {
-        for half in 0..2 {
-            let mask = masks[half];
-            if mask == 0 {
-                continue;
-            }
-            // SAFETY: the mask keeps the store to the tile's columns.
-            unsafe {
-                store_lanes(
-                    out.add(r * out_stride + half * 16),
-                    mask,
-                    acc[half],
-                    accumulate,
-                )
-            };
-        }
-    }
+    // SAFETY: the caller's `out` holds the tile's rows and columns.
+    unsafe { store_tile(&acc, out, out_stride, cols, accumulate) };
 }

@@ -3,7 +3,7 @@
 use std::arch::x86_64::*;
 
 use super::{PackedF32, COLUMN_BLOCK};
-use crate::forward::bf16::x86::{first_lanes, store_lanes};
+use crate::forward::bf16::x86::store_tile;
 
 /// Rows of one register tile: 12 rows × 2 registers of sums, two of
 /// weights and one broadcast take 27 of the 32 registers.
@@ -92,22 +92,6 @@ unsafe fn tile<const R: usize>(t: &Tile, accumulate: bool) {
             acc[1] = _mm512_fmadd_ps(x, b1, acc[1]);
         }
     }
-    let masks = [first_lanes(t.cols), first_lanes(t.cols.saturating_sub(16))];
-    for (r, acc) in acc.iter().enumerate() {
-        for half in 0..2 {
-            let mask = masks[half];
-            if mask == 0 {
-                continue;
-            }
-            // SAFETY: the mask keeps the store to the tile's columns.
-            unsafe {
-                store_lanes(
-                    t.out.add(r * t.out_stride + half * 16),
-                    mask,
-                    acc[half],
-                    accumulate,
-                )
-            };
-        }
-    }
+    // SAFETY: the tile's `out` holds its rows and columns.
+    unsafe { store_tile(&acc, t.out, t.out_stride, t.cols, accumulate) };
 }
