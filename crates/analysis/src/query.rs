@@ -584,17 +584,21 @@ fn query_settings(
     warnings: &mut Vec<Warning>,
 ) -> Result<EngineSettings, QueryError> {
     let mut engine = defaults.clone();
-    if let Some(visits) = fields.whole("maxVisits", 1, 1_000_000_000)? {
-        engine.search.puct.visits = Some(visits as u64);
-    }
-    if let Some(t) = fields.real("rootPolicyTemperature", 0.01, 100.0)? {
-        engine.search.puct.root_policy_temperature = t as f32;
-    }
-    if let Some(r) = fields.real("rootFpuReductionMax", 0.0, 2.0)? {
-        engine.search.puct.root_fpu_reduction = r as f32;
-    }
-    if let Some(n) = fields.whole("analysisPVLen", 0, 1000)? {
-        engine.search.pv_len = n as usize;
+    // KataGo reads these four at the top level of a query as well.
+    for name in [
+        "maxVisits",
+        "rootPolicyTemperature",
+        "rootFpuReductionMax",
+        "analysisPVLen",
+    ] {
+        let Some(value) = fields.get(name) else {
+            continue;
+        };
+        let entry = settings::find(name).expect("a setting of the table");
+        let text = setting_text(value).ok_or_else(|| fields.error(name, "must be a number"))?;
+        entry
+            .apply(&mut engine, name, &text)
+            .map_err(|e| fields.error(name, e.to_string()))?;
     }
     if let Some(overrides) = fields.get("overrideSettings") {
         apply_overrides(fields, overrides, &mut engine, warnings)?;
@@ -615,20 +619,15 @@ fn apply_overrides(
         return Err(fields.error("overrideSettings", "must be an object"));
     };
     for (name, value) in overrides {
-        let text = match value {
-            Value::Bool(b) => b.to_string(),
-            Value::Number(n) => n.to_string(),
-            Value::String(s) => s.clone(),
-            _ => {
-                return Err(fields.error(
-                    "overrideSettings",
-                    format!("{name}: must be a boolean, number or string"),
-                ))
-            }
-        };
+        let text = setting_text(value).ok_or_else(|| {
+            fields.error(
+                "overrideSettings",
+                format!("{name}: must be a boolean, number or string"),
+            )
+        })?;
         match settings::find(name) {
-            Some(setting) if setting.scope == Scope::Query => setting
-                .apply(engine, &text)
+            Some(entry) if entry.scope == Scope::Query => entry
+                .apply(engine, name, &text)
                 .map_err(|e| fields.error("overrideSettings", e.to_string()))?,
             Some(_) => warnings.push(Warning {
                 field: "overrideSettings".to_string(),
@@ -641,6 +640,16 @@ fn apply_overrides(
         }
     }
     Ok(())
+}
+
+/// A setting's value in a query as the text a config file would give.
+fn setting_text(value: &Value) -> Option<String> {
+    match value {
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// What the responses include, from the `include...` fields.

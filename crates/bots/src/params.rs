@@ -1,10 +1,13 @@
 //! A bot's settings read and changed by name while it serves (GTP's
 //! `kata-get-param`, `kata-set-param`, `kata-list-params`): the bot's own
-//! options, and KataGo's names of the options it shares with KataGo.
+//! options, and KataGo's names of the options it shares with KataGo, as
+//! its option table defines them (times in KataGo's form: seconds, 0 for
+//! no limit).
 
 use tengen_core::Agent;
 
 use crate::registry::BotSettings;
+use crate::settings::Door;
 
 /// Why a parameter could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -17,29 +20,6 @@ pub enum ParamError {
     #[error("{0}")]
     Refused(String),
 }
-
-/// KataGo's names for the options that tengen's bots share with it, as
-/// GUIs send them to `kata-set-param`: (KataGo's name, the option).
-const KATAGO_NAMES: &[(&str, &str)] = &[
-    ("maxVisits", "visits"),
-    ("maxTime", "time"),
-    ("numSearchThreads", "threads"),
-    ("conservativePass", "conservative-pass"),
-    ("antiMirror", "anti-mirror"),
-    ("ponderingEnabled", "ponder"),
-    ("useLcbForSelection", "lcb"),
-    ("useUncertainty", "uncertainty"),
-    ("lcbStdevs", "lcb-stdevs"),
-    ("minVisitPropForLCB", "lcb-min-visits"),
-    ("cpuctUtilityStdevScale", "cpuct-stdev-scale"),
-    ("fpuParentWeightByVisitedPolicy", "fpu-parent-blend"),
-    ("subtreeValueBiasFactor", "subtree-bias"),
-    ("useGraphSearch", "transpositions"),
-    ("valueWeightExponent", "value-weight"),
-    ("useNoisePruning", "noise-pruning"),
-    ("policyOptimism", "policy-optimism"),
-    ("rootPolicyOptimism", "root-policy-optimism"),
-];
 
 /// A bot's typed settings, read and set by option name, and the bot
 /// rebuilt from them.
@@ -54,22 +34,16 @@ impl Params {
         Params { settings, seed }
     }
 
-    /// The option `name` stands for: itself, or the one a KataGo name
-    /// maps to when the bot has it.
-    fn option<'a>(&self, name: &'a str) -> &'a str {
-        KATAGO_NAMES
-            .iter()
-            .find(|(katago, _)| *katago == name)
-            .map_or(name, |(_, option)| option)
-    }
-
-    fn has(&self, option: &str) -> bool {
-        self.settings
-            .info()
-            .options
-            .docs()
-            .iter()
-            .any(|doc| doc.name == option)
+    /// The option `name` stands for, and the form of its value: the
+    /// option of that name, else the one KataGo calls so.
+    fn option(&self, name: &str) -> Option<(&'static str, Door)> {
+        let docs = self.settings.info().options.docs();
+        if let Some(doc) = docs.iter().find(|doc| doc.name == name) {
+            return Some((doc.name, Door::Tengen));
+        }
+        docs.iter()
+            .find(|doc| doc.katago.contains(&name))
+            .map(|doc| (doc.name, Door::KataGo))
     }
 }
 
@@ -79,47 +53,32 @@ impl Params {
         let options = self.settings.info().options.docs();
         let mut names: Vec<String> = options.iter().map(|doc| doc.name.to_string()).collect();
         names.extend(
-            KATAGO_NAMES
+            options
                 .iter()
-                .filter(|(_, option)| self.has(option))
-                .map(|(katago, _)| katago.to_string()),
+                .flat_map(|doc| doc.katago.iter().map(|name| name.to_string())),
         );
         names
     }
 
     /// The value of `name` as text; `None` for an unknown name.
     pub fn get(&self, name: &str) -> Option<String> {
-        let option = self.option(name);
-        let value = self
-            .settings
+        let (option, door) = self.option(name)?;
+        self.settings
             .info()
             .options
-            .value(self.settings.as_any(), option)?;
-        // KataGo gives its times in seconds.
-        if name == "maxTime" {
-            return Some(
-                crate::settings::parse_think_time(&value)
-                    .map_or(value, |time| time.as_secs_f64().to_string()),
-            );
-        }
-        Some(value)
+            .value(self.settings.as_any(), option, door)
     }
 
     /// Sets `name` to `value` and builds the bot anew; the settings are
     /// unchanged on an error.
     pub fn set(&mut self, name: &str, value: &str) -> Result<Box<dyn Agent + Send>, ParamError> {
-        let option = self.option(name);
-        if !self.has(option) {
-            return Err(ParamError::Unknown(name.to_string()));
-        }
-        let mut value = value.to_string();
-        if name == "maxTime" && value.parse::<f64>().is_ok() {
-            value.push('s');
-        }
+        let (option, door) = self
+            .option(name)
+            .ok_or_else(|| ParamError::Unknown(name.to_string()))?;
         let mut settings = self.settings.clone_box();
         let info = settings.info();
         info.options
-            .set_value(info.name, settings.as_any_mut(), option, &value)
+            .set_value(info.name, settings.as_any_mut(), option, value, door)
             .map_err(|error| ParamError::Refused(error.to_string()))?;
         let agent = settings
             .build(self.seed)
@@ -148,13 +107,42 @@ mod tests {
             "mcts has no visits"
         );
         assert_eq!(mcts.get("playouts").as_deref(), Some("300"));
-        assert_eq!(mcts.get("maxTime").as_deref(), Some("none"));
+        assert_eq!(
+            mcts.get("maxTime").as_deref(),
+            Some("0"),
+            "KataGo's no limit"
+        );
         mcts.set("maxTime", "1.5").unwrap();
         assert_eq!(mcts.get("time").as_deref(), Some("1500ms"));
         assert_eq!(mcts.get("maxTime").as_deref(), Some("1.5"));
         mcts.set("playouts", "50").unwrap();
         assert_eq!(mcts.get("playouts").as_deref(), Some("50"));
         assert_eq!(mcts.get("nonsense"), None);
+        mcts.set("maxTime", "0").unwrap();
+        assert_eq!(mcts.get("time").as_deref(), Some("none"));
+    }
+
+    /// KataGo's thread names map to the options that mean what KataGo's
+    /// mean: the search's threads, the forward pass's threads.
+    #[test]
+    fn katago_s_thread_names_keep_their_meaning() {
+        let mcts = params("mcts:threads=2");
+        assert_eq!(mcts.get("numSearchThreads").as_deref(), Some("2"));
+        let katago = params("katago:threads=3,in-flight=4,lcb-stdevs=7");
+        assert_eq!(katago.get("numNNThreads").as_deref(), Some("3"));
+        assert_eq!(katago.get("numEigenThreadsPerModel").as_deref(), Some("3"));
+        assert_eq!(katago.get("numSearchThreads").as_deref(), Some("4"));
+        assert_eq!(katago.get("lcbStdevs").as_deref(), Some("7"));
+        assert_eq!(katago.get("lcb-stdevs").as_deref(), Some("7"));
+        let names = katago.names();
+        for name in [
+            "maxVisits",
+            "maxPlayouts",
+            "cpuctExploration",
+            "ponderingEnabled",
+        ] {
+            assert!(names.contains(&name.to_string()), "{name}: {names:?}");
+        }
     }
 
     #[test]

@@ -122,9 +122,10 @@ fn documented_dependencies(doc: &str, workspace: &Workspace) -> BTreeMap<String,
             BTreeSet::new()
         } else if let Some(but) = rest.strip_prefix("every crate above but ") {
             let above: BTreeSet<String> = table.keys().cloned().collect();
+            let left_out: BTreeSet<String> = but.split(',').map(|c| c.trim().to_string()).collect();
             above
                 .into_iter()
-                .filter(|c: &String| c != but.trim())
+                .filter(|c: &String| !left_out.contains(c))
                 .collect()
         } else {
             rest.split(',')

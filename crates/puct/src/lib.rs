@@ -38,6 +38,7 @@ pub mod cache;
 pub mod katago;
 pub mod mirror;
 pub mod noise;
+pub mod options;
 pub mod search;
 pub mod tree;
 

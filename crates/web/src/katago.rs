@@ -12,7 +12,7 @@ use std::time::Duration;
 use tengen_katago::forward::Precision;
 
 use tengen_bots::registry::{KataGoSettings, KATAGO};
-use tengen_bots::settings::{OptionDoc, OptionList};
+use tengen_bots::settings::{Door, OptionDoc, OptionList};
 use tengen_bots::{BotError, BotInfo, BotSettings, BotSpec};
 use tengen_core::Agent;
 use tengen_katago::network::Network;
@@ -67,11 +67,11 @@ impl OptionList for ServedOptions {
             .collect()
     }
 
-    fn value(&self, settings: &dyn std::any::Any, name: &str) -> Option<String> {
+    fn value(&self, settings: &dyn std::any::Any, name: &str, door: Door) -> Option<String> {
         if SERVER_OPTIONS.contains(&name) {
             return None;
         }
-        KATAGO.value(settings, name)
+        KATAGO.value(settings, name, door)
     }
 
     fn set_value(
@@ -80,6 +80,7 @@ impl OptionList for ServedOptions {
         settings: &mut dyn std::any::Any,
         name: &str,
         text: &str,
+        door: Door,
     ) -> Result<(), BotError> {
         if SERVER_OPTIONS.contains(&name) {
             return Err(BotError::UnknownOption {
@@ -93,7 +94,7 @@ impl OptionList for ServedOptions {
                     .join(", "),
             });
         }
-        KATAGO.set_value(bot, settings, name, text)
+        KATAGO.set_value(bot, settings, name, text, door)
     }
 }
 

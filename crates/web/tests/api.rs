@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use std::fmt;
 
 use tengen_bots::registry::Budget;
-use tengen_bots::settings::{Kind, Setting, Table};
+use tengen_bots::settings::{Category, Kind, Setting, Table};
 use tengen_bots::{BotError, BotInfo, BotSettings};
 use tengen_core::{Action, Agent, Analysis, BoardSize, Candidate, Color, Game, Move, Rules};
 use tengen_web::{spawn, Bots, Limits, ServerConfig, ServerHandle};
@@ -698,9 +698,11 @@ struct TestSettings {
 }
 
 static PROBE_OPTIONS: Table<TestSettings> = Table {
-    settings: &[
+    sections: &[&[
         Setting {
             name: "playouts",
+            katago: &[],
+            category: Category::Limits,
             help: "playouts per move",
             kind: Kind::OptionalWhole {
                 min: 1,
@@ -712,6 +714,8 @@ static PROBE_OPTIONS: Table<TestSettings> = Table {
         },
         Setting {
             name: "time",
+            katago: &["maxTime"],
+            category: Category::Limits,
             help: "thinking time per move",
             kind: Kind::Time {
                 get: |s| s.time,
@@ -719,13 +723,13 @@ static PROBE_OPTIONS: Table<TestSettings> = Table {
             },
             applies: None,
         },
-    ],
+    ]],
     renamed: &[],
     experiments: &[],
 };
 
 static NO_OPTIONS: Table<TestSettings> = Table {
-    settings: &[],
+    sections: &[],
     renamed: &[],
     experiments: &[],
 };

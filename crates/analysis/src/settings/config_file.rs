@@ -53,40 +53,53 @@ fn apply_one(
     name: &str,
     value: &str,
 ) -> Result<Option<String>, SettingError> {
+    if IGNORED.contains(&name) {
+        return Ok(Some(format!("{name} is KataGo's and unused here")));
+    }
     match find(name) {
-        Some(setting) => {
-            setting.apply(settings, value)?;
-            Ok(matches!(setting.kind, Kind::Ignored)
-                .then(|| format!("{name} is KataGo's and unused here")))
+        Some(entry) => {
+            entry.apply(settings, name, value)?;
+            Ok(None)
         }
         None => Ok(Some(format!("unknown setting {name} ignored"))),
     }
 }
 
-/// The settings reference as Markdown (docs/guide/analysis.md's table).
+/// The settings reference as Markdown (docs/guide/analysis.md's table):
+/// each setting under KataGo's names, with tengen's name where the
+/// `katago` bot has it too.
 pub fn reference() -> String {
     let defaults = EngineSettings::default();
-    let mut out = String::from("| setting | where | default | what it does |\n|---|---|---|---|\n");
-    for setting in SETTINGS.iter().filter(|s| !matches!(s.kind, Kind::Ignored)) {
+    let mut out = String::from(
+        "| setting | `katago` bot | where | default | what it does |\n|---|---|---|---|---|\n",
+    );
+    for entry in entries() {
+        let setting = entry.setting;
+        let names: Vec<String> = setting.katago.iter().map(|n| format!("`{n}`")).collect();
         let default = match setting.name {
-            "numNNThreads" | "numEigenThreadsPerModel" => "cores".to_string(),
-            _ => setting.value(&defaults).unwrap_or_default(),
+            "threads" => "cores".to_string(),
+            _ => entry.value(&defaults),
         };
-        let scope = match setting.scope {
+        let bot = if entry.shared {
+            format!("`{}`", setting.name)
+        } else {
+            "—".to_string()
+        };
+        let scope = match entry.scope {
             Scope::Engine => "command line",
             Scope::Query => "also per query",
         };
         let _ = writeln!(
             out,
-            "| `{}` | {scope} | `{default}` | {} |",
-            setting.name, setting.help
+            "| {} | {bot} | {scope} | `{default}` | {} |",
+            names.join(", "),
+            setting.help
         );
     }
-    let ignored: Vec<String> = SETTINGS
-        .iter()
-        .filter(|s| matches!(s.kind, Kind::Ignored))
-        .map(|s| format!("`{}`", s.name))
-        .collect();
+    out.push_str(
+        "\nAt these names a time is in seconds (`maxTime = 0`: no limit); `none` is no limit for `maxVisits` and `maxPlayouts`.\n",
+    );
+    let ignored: Vec<String> = IGNORED.iter().map(|name| format!("`{name}`")).collect();
     let _ = writeln!(
         out,
         "\nAccepted and unused (KataGo's logging, GPU and thread layout): {}.",

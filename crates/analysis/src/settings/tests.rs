@@ -28,24 +28,51 @@ fn settings_reference() {
 
 #[test]
 fn every_setting_reads_back_what_it_was_set_to() {
-    for setting in SETTINGS {
+    for entry in entries() {
         let mut settings = EngineSettings::default();
-        let Some(value) = setting.value(&settings) else {
-            continue;
-        };
-        setting.apply(&mut settings, &value).unwrap();
-        assert_eq!(
-            setting.value(&settings),
-            Some(value.clone()),
-            "{}",
-            setting.name
-        );
+        let value = entry.value(&settings);
+        for name in entry.setting.katago {
+            entry.apply(&mut settings, name, &value).unwrap();
+            assert_eq!(entry.value(&settings), value, "{name}");
+            assert!(
+                entry.apply(&mut settings, name, "not a value").is_err(),
+                "{name}"
+            );
+            assert_eq!(find(name).map(|e| e.setting.name), Some(entry.setting.name));
+        }
+    }
+}
+
+/// The analysis engine and the `katago` bot read one definition: a range
+/// or a flag word cannot differ between the doors.
+#[test]
+fn shared_settings_take_the_same_values_at_every_door() {
+    let mut settings = EngineSettings::default();
+    for (name, good, bad) in [
+        ("cpuctUtilityStdevScale", "5", "11"),
+        ("lcbStdevs", "50", "101"),
+        ("useLcbForSelection", "yes", "maybe"),
+        ("useGraphSearch", "On", "2"),
+        ("maxTime", "1.5", "-1"),
+    ] {
+        let entry = find(name).unwrap();
+        entry.apply(&mut settings, name, good).unwrap();
         assert!(
-            setting.apply(&mut settings, "not a value").is_err(),
-            "{}",
-            setting.name
+            entry.apply(&mut settings, name, bad).is_err(),
+            "{name}={bad}"
         );
     }
+    assert_eq!(settings.search.puct.cpuct_stdev_scale, 5.0);
+    assert_eq!(settings.search.puct.lcb_stdevs, 50.0);
+    assert!(settings.search.puct.transpositions);
+    assert_eq!(
+        settings.search.puct.time,
+        Some(std::time::Duration::from_millis(1500))
+    );
+    // Threads that mean different things have different names.
+    assert_eq!(find("numSearchThreads").unwrap().setting.name, "in-flight");
+    assert_eq!(find("numNNThreads").unwrap().setting.name, "threads");
+    assert!(find("ponderingEnabled").is_none(), "no turns here");
 }
 
 #[test]

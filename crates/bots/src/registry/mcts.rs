@@ -9,7 +9,7 @@ use super::{
     load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
     Budget, RESIGN_RENAMED,
 };
-use crate::settings::{experiments, wide, Condition, FileChoice, Kind, Setting, Table};
+use crate::settings::{experiments, wide, Category, Condition, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_mcts::book::OpeningBook;
 use tengen_mcts::evaluator::RolloutEvaluator;
@@ -110,9 +110,11 @@ const WITH_HEAVY_PLAYOUTS: Option<Condition<MctsSettings>> = Some(Condition {
 
 /// The `mcts` bot's options.
 pub static MCTS: Table<MctsSettings> = Table {
-    settings: &[
+    sections: &[&[
         Setting {
             name: "playouts",
+            katago: &[],
+            category: Category::Limits,
             help: "simulations per move; none: time or the game's clock decides (10000 if neither is set)",
             kind: Kind::OptionalWhole {
                 min: 1,
@@ -124,6 +126,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "time",
+            katago: &["maxTime"],
+            category: Category::Limits,
             help: "thinking time per move; the game's clock may shorten it",
             kind: Kind::Time {
                 get: |s| s.search.time,
@@ -133,6 +137,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "threads",
+            katago: &["numSearchThreads"],
+            category: Category::Machine,
             help: "search threads",
             kind: Kind::Whole {
                 min: 1,
@@ -144,6 +150,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "memory",
+            katago: &[],
+            category: Category::Machine,
             help: "most MiB the search tree may use",
             kind: Kind::Whole {
                 min: 1,
@@ -155,6 +163,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "resign-winrate",
+            katago: &[],
+            category: Category::Resignation,
             help: "resign when the best move's win rate is below this (0: never)",
             kind: Kind::Real {
                 min: 0.0,
@@ -166,6 +176,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "reuse",
+            katago: &[],
+            category: Category::Turns,
             help: "keep the search tree between moves",
             kind: Kind::Flag {
                 get: |s| s.search.reuse,
@@ -175,6 +187,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "rave",
+            katago: &[],
+            category: Category::Playouts,
             help: "RAVE equivalence: visits at which a move's own and AMAF win rates weigh the same",
             kind: Kind::Real {
                 min: 1.0,
@@ -186,6 +200,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "expand",
+            katago: &[],
+            category: Category::Playouts,
             help: "visits a node needs before it gets children",
             kind: Kind::Whole {
                 min: 1,
@@ -197,6 +213,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "playout",
+            katago: &[],
+            category: Category::Playouts,
             help: "the playout policy: heavy (tactics with ladder reading, 3x3 shapes) or uniform (random moves that fill no eye)",
             kind: Kind::Choice {
                 words: &["heavy", "uniform"],
@@ -207,6 +225,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "eyes",
+            katago: &[],
+            category: Category::Playouts,
             help: "the points the tree and the playouts never fill: book (all neighbours own and three of four diagonals, all on the edge) or real (all neighbours own and not a false eye: at most one enemy diagonal, none on the edge; empty diagonals allowed)",
             kind: Kind::Choice {
                 words: &["book", "real"],
@@ -226,6 +246,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "prior-source",
+            katago: &[],
+            category: Category::Playouts,
             help: "where new moves' priors come from: learned (the move model fitted to professional games) or rules (hand-written Go knowledge)",
             kind: Kind::Choice {
                 words: &["learned", "rules"],
@@ -245,6 +267,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "prior-weight",
+            katago: &[],
+            category: Category::Playouts,
             help: "won visits a move of probability 1 would get from the learned prior (a move of probability p gets this times the square root of p)",
             kind: Kind::Real {
                 min: 0.0,
@@ -256,6 +280,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "move-model",
+            katago: &[],
+            category: Category::Playouts,
             help: "the move model of the learned prior: builtin or a file written by `tengen nn move-model`",
             kind: Kind::File {
                 words: &["builtin"],
@@ -273,6 +299,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "book",
+            katago: &[],
+            category: Category::Playouts,
             help: "opening book: builtin (9x9, komi 7), none, or a file written by `tengen nn opening-book`; its move is played without a search where it knows the position",
             kind: Kind::File {
                 words: &["builtin", "none"],
@@ -293,6 +321,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "network",
+            katago: &[],
+            category: Category::Playouts,
             help: "a tengen model file whose policy guides the search and whose value may be mixed with rollouts (builtin: the shipped 9x9 model; none: rollouts only)",
             kind: Kind::File {
                 words: &["builtin", "none"],
@@ -306,6 +336,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "network-value",
+            katago: &[],
+            category: Category::Playouts,
             help: "the network value's share of a leaf's evaluation (0: rollouts only, 1: no rollouts)",
             kind: Kind::Real {
                 min: 0.0,
@@ -317,6 +349,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "network-prior",
+            katago: &[],
+            category: Category::Playouts,
             help: "virtual won visits given to the network policy's favourite move",
             kind: Kind::Real {
                 min: 0.0,
@@ -328,6 +362,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         },
         Setting {
             name: "network-visits",
+            katago: &[],
+            category: Category::Playouts,
             help: "visits a node needs before the network's policy joins its children's priors (the root's at once)",
             kind: Kind::Whole {
                 min: 1,
@@ -342,6 +378,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "extend",
+            katago: &[],
+            category: Category::Playouts,
             help: "with playouts: the share of them a search may add while its choice is unstable (a move with half the visits of the most visited one has a better win rate); 0.5 allows up to 1.5 times the playouts (0: off)",
             kind: Kind::Real {
                 min: 0.0,
@@ -354,6 +392,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "criticality",
+            katago: &[],
+            category: Category::Playouts,
             help: "weight of a move's criticality (how much owning its point goes with winning) in its AMAF value, for nodes of 2000 visits or more (0: off)",
             kind: Kind::Real {
                 min: 0.0,
@@ -366,6 +406,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "ravedistance",
+            katago: &[],
+            category: Category::Playouts,
             help: "extra AMAF weight of moves played soon after a node: 1 + this for the next move, down to 1 for the playout's last (0: every move weighs 1)",
             kind: Kind::Real {
                 min: 0.0,
@@ -378,6 +420,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "explore",
+            katago: &[],
+            category: Category::Playouts,
             help: "weight of the UCB exploration term",
             kind: Kind::Real {
                 min: 0.0,
@@ -390,6 +434,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "margin",
+            katago: &[],
+            category: Category::Playouts,
             help: "the share of a playout's value given by its score margin instead of its winner (0 to 1)",
             kind: Kind::Real {
                 min: 0.0,
@@ -402,6 +448,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "nakade",
+            katago: &[],
+            category: Category::Playouts,
             help: "in heavy playouts, play the vital point of an eye space of three to six points next to the last move",
             kind: Kind::Flag {
                 get: |s| s.playout.nakade,
@@ -412,6 +460,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "sacrifice",
+            katago: &[],
+            category: Category::Playouts,
             help: "in heavy playouts, let random moves be a self-atari of three to six stones whose capture leaves a dead eye shape (a nakade sacrifice)",
             kind: Kind::Flag {
                 get: |s| s.playout.nakade_sacrifice,
@@ -422,6 +472,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "lgrf",
+            katago: &[],
+            category: Category::Playouts,
             help: "in heavy playouts, replay the replies that won earlier playouts after the same moves (last good reply with forgetting)",
             kind: Kind::Flag {
                 get: |s| s.playout.last_good_reply,
@@ -432,6 +484,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "twolib",
+            katago: &[],
+            category: Category::Playouts,
             help: "in heavy playouts, percent of turns on which chains the last move left with two liberties are fought: own ones extended to three liberties, the last move's chain put in atari when that captures it in a ladder (0: off)",
             kind: Kind::Whole {
                 min: 0,
@@ -444,6 +498,8 @@ pub static MCTS: Table<MctsSettings> = Table {
         #[cfg(feature = "experiments")]
         Setting {
             name: "selfatari1",
+            katago: &[],
+            category: Category::Playouts,
             help: "in heavy playouts, percent of random moves on which a one-stone self-atari is refused unless it captures or puts an enemy chain in atari (0: off)",
             kind: Kind::Whole {
                 min: 0,
@@ -453,7 +509,7 @@ pub static MCTS: Table<MctsSettings> = Table {
             },
             applies: WITH_HEAVY_PLAYOUTS,
         },
-    ],
+    ]],
     renamed: &[
         ("resignrate", "resign-winrate"),
         RESIGN_RENAMED,

@@ -378,9 +378,11 @@ pub(crate) trait Terminates {
 
 /// The `pass` option of every bot.
 pub(crate) const fn pass_setting<S: Terminates>() -> Setting<S> {
-    use crate::settings::Kind;
+    use crate::settings::{Category, Kind};
     Setting {
         name: "pass",
+        katago: &[],
+        category: Category::Play,
         help: "'opponent': pass when the opponent has passed and the count as it stands (dead stones estimated, komi) wins; 'never': the bot decides",
         kind: Kind::Choice {
             words: &["opponent", "never"],
@@ -399,9 +401,11 @@ pub(crate) const fn pass_setting<S: Terminates>() -> Setting<S> {
 
 /// The `resign-margin` option of every bot.
 pub(crate) const fn resign_margin_setting<S: Terminates>() -> Setting<S> {
-    use crate::settings::Kind;
+    use crate::settings::{Category, Kind};
     Setting {
         name: "resign-margin",
+        katago: &[],
+        category: Category::Resignation,
         help: "resign when the expected lead (the mean count of playouts to the end, komi included) puts the bot behind by more than this many points; none: never",
         kind: Kind::OptionalReal {
             min: 0.0,
@@ -429,7 +433,11 @@ pub fn options_reference() -> String {
          `TENGEN_UPDATE_DOCS=1 cargo test -p tengen-bots options_reference`; that\n\
          test fails when the page is out of date.\n\
          An option that does not apply with the other settings is refused with the\n\
-         reason, never ignored.\n",
+         reason, never ignored. Where KataGo has the same option, its name is given\n\
+         beside tengen's: GTP's `kata-set-param` takes either (with KataGo's, a time\n\
+         is in seconds, `0` no limit), and the analysis engine takes KataGo's.\n\
+         The `katago` bot's search options are defined once, in\n\
+         `crates/puct/src/options.rs`, for this page, the bot and the analysis engine.\n",
     );
     for bot in BOTS {
         text.push_str(&format!("\n## `{}`\n\n{}.\n\n", bot.name, bot.description));
@@ -438,15 +446,20 @@ pub fn options_reference() -> String {
             text.push_str("No options.\n");
             continue;
         }
-        text.push_str("| option | values | default | what it does |\n|---|---|---|---|\n");
+        text.push_str(
+            "| option | KataGo's | category | values | default | what it does |\n|---|---|---|---|---|---|\n",
+        );
         for option in docs {
+            let katago: Vec<String> = option.katago.iter().map(|n| format!("`{n}`")).collect();
             let applies = option
                 .applies
                 .map(|condition| format!(" Applies only with {condition}."))
                 .unwrap_or_default();
             text.push_str(&format!(
-                "| `{}` | {} | `{}` | {}.{} |\n",
+                "| `{}` | {} | {} | {} | `{}` | {}.{} |\n",
                 option.name,
+                katago.join(", "),
+                option.category.name(),
                 option.values,
                 option.default,
                 option.help.replace('|', "\\|"),

@@ -8,7 +8,7 @@ use super::{
     load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
     RESIGN_RENAMED,
 };
-use crate::settings::{experiments, FileChoice, Kind, Setting, Table};
+use crate::settings::{experiments, Category, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_nn::policy_bot::PolicyBot;
 
@@ -39,9 +39,11 @@ super::terminates_by_field!(PolicySettings);
 
 /// The `policy` bot's options.
 pub static POLICY: Table<PolicySettings> = Table {
-    settings: &[
+    sections: &[&[
         Setting {
             name: "model",
+            katago: &[],
+            category: Category::Machine,
             help: "the tengen model file (builtin: the shipped 9x9 model)",
             kind: Kind::File {
                 words: &["builtin"],
@@ -55,7 +57,7 @@ pub static POLICY: Table<PolicySettings> = Table {
         },
         pass_setting(),
         resign_margin_setting(),
-    ],
+    ]],
     renamed: &[RESIGN_RENAMED],
     experiments: experiments(&[]),
 };

@@ -7,7 +7,7 @@ use tengen_core::{Agent, RandomBot};
 use super::{
     pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, RESIGN_RENAMED,
 };
-use crate::settings::{experiments, Kind, Setting, Table};
+use crate::settings::{experiments, Category, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 
 /// Settings of the `random` bot.
@@ -24,9 +24,11 @@ super::terminates_by_field!(RandomSettings);
 
 /// The `random` bot's options.
 pub static RANDOM: Table<RandomSettings> = Table {
-    settings: &[
+    sections: &[&[
         Setting {
             name: "eyes",
+            katago: &[],
+            category: Category::Playouts,
             help: "'keep': never fill an own eye, pass when only eyes are left (Go1); 'fill': uniform over every legal move, own eyes included (Go0)",
             kind: Kind::Choice {
                 words: &["keep", "fill"],
@@ -37,7 +39,7 @@ pub static RANDOM: Table<RandomSettings> = Table {
         },
         pass_setting(),
         resign_margin_setting(),
-    ],
+    ]],
     renamed: &[RESIGN_RENAMED],
     experiments: experiments(&[]),
 };
