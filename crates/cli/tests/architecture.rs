@@ -140,6 +140,16 @@ fn documented_dependencies(doc: &str, workspace: &Workspace) -> BTreeMap<String,
     table
 }
 
+/// A newcomer reads the whole page; the detail belongs in the crates' READMEs.
+#[test]
+fn the_architecture_page_stays_short() {
+    let lines = architecture().lines().count();
+    assert!(
+        lines <= 400,
+        "ARCHITECTURE.md has {lines} lines, over 400: move detail to a crate's README"
+    );
+}
+
 #[test]
 fn the_documented_dependencies_are_the_workspace_s() {
     let workspace = Workspace::read();
