@@ -13,7 +13,6 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serde_json::{json, Value};
 use tengen_core::{Color, Game, MoveFilter};
 use tengen_katago::network::{Network, MAX_BOARD_SIDE};
 use tengen_puct::batching::SharedBatches;
@@ -21,8 +20,9 @@ use tengen_puct::cache::{CachedEvaluator, EvaluationCache};
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::{AnalyseRequest, DetailedReport, PuctBot};
 
+use crate::query::QueryError;
 use crate::query::{self, Action, ActionRequest, Include, Query, Request};
-use crate::response;
+use crate::response::{ActionAnswer, Context, PositionResponse, Response};
 use crate::settings::{EngineSettings, SearchSettings};
 
 /// The KataGo release whose analysis protocol tengen speaks: the
@@ -31,7 +31,7 @@ use crate::settings::{EngineSettings, SearchSettings};
 pub const PROTOCOL_VERSION: &str = "1.17.2";
 
 /// A function that receives each response.
-pub type ResponseHandler = Box<dyn Fn(Value) + Send + Sync>;
+pub type ResponseHandler = Box<dyn Fn(Response) + Send + Sync>;
 
 /// Where responses go: one line each, whole, flushed at once, or to a
 /// function of a program that runs the engine inside itself.
@@ -51,8 +51,8 @@ impl Output {
         }
     }
 
-    /// Responses given to `handler` as values, on the thread that made
-    /// them.
+    /// Responses given to `handler` as typed values, on the thread that
+    /// made them.
     pub fn to_handler(handler: ResponseHandler) -> Output {
         Output {
             sink: Mutex::new(Box::new(std::io::sink())),
@@ -61,14 +61,15 @@ impl Output {
         }
     }
 
-    /// Writes one response. A closed output (the client went away) is
-    /// remembered and further responses dropped.
-    pub fn send(&self, value: &Value) {
+    /// Writes one response, as a line of JSON or to the handler. A closed
+    /// output (the client went away) is remembered and further responses
+    /// dropped.
+    pub fn send(&self, response: Response) {
         if let Some(handler) = &self.handler {
-            handler(value.clone());
+            handler(response);
             return;
         }
-        let mut line = value.to_string();
+        let mut line = response.to_json().to_string();
         line.push('\n');
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
         if self.broken.load(Ordering::Relaxed) {
@@ -224,8 +225,11 @@ impl Engine {
         for line in input.lines() {
             let Ok(line) = line else {
                 // Not UTF-8, or the input broke: KataGo's general error.
-                self.output
-                    .send(&json!({"error": "could not read the line as UTF-8 text"}));
+                self.output.send(Response::Error(QueryError {
+                    id: None,
+                    field: None,
+                    message: "could not read the line as UTF-8 text".to_string(),
+                }));
                 continue;
             };
             self.handle_line(&line);
@@ -254,40 +258,41 @@ impl Engine {
             return;
         }
         match query::parse(line, &self.settings, MAX_BOARD_SIDE) {
-            Err(error) => self.output.send(&response::error(&error)),
+            Err(error) => self.output.send(Response::Error(error)),
             Ok(Request::Action(action)) => self.act(action),
             Ok(Request::Analyze(query)) => self.enqueue(*query),
         }
     }
 
     fn act(&self, request: ActionRequest) {
-        let mut echo = request.echo;
-        match request.action {
-            Action::QueryVersion => {
-                echo.insert("version".into(), json!(PROTOCOL_VERSION));
-                echo.insert("git_hash".into(), json!("<omitted>"));
-                echo.insert("engine".into(), json!("tengen"));
-                echo.insert("engineVersion".into(), json!(env!("CARGO_PKG_VERSION")));
+        let answer = match request.action {
+            Action::QueryVersion => ActionAnswer::Version {
+                protocol: PROTOCOL_VERSION,
+                engine_version: env!("CARGO_PKG_VERSION"),
+            },
+            Action::ClearCache => {
+                self.cache.clear();
+                ActionAnswer::Done
             }
-            Action::ClearCache => self.cache.clear(),
             Action::QueryModels => {
                 let network = self.batches.network();
                 let model = network.model();
-                echo.insert(
-                    "models".into(),
-                    json!([{
-                        "name": self.model_file,
-                        "internalName": model.name,
-                        "maxBatchSize": self.settings.max_batch,
-                        "usesHumanSLProfile": false,
-                        "version": model.version,
-                        "usingFP16": "false",
-                    }]),
-                );
+                ActionAnswer::Models {
+                    file: self.model_file.clone(),
+                    internal_name: model.name.clone(),
+                    max_batch: self.settings.max_batch,
+                    version: model.version,
+                }
             }
-            Action::Terminate { id, turns } => self.terminate(id.as_deref(), turns.as_deref()),
-        }
-        self.output.send(&Value::Object(echo));
+            Action::Terminate { id, turns } => {
+                self.terminate(id.as_deref(), turns.as_deref());
+                ActionAnswer::Done
+            }
+        };
+        self.output.send(Response::Action {
+            echo: request.echo,
+            answer,
+        });
     }
 
     /// Stops the matching searches (they answer with what they have) and
@@ -313,14 +318,19 @@ impl Engine {
         let mut dropped = dropped;
         dropped.sort_by_key(|t| t.sequence);
         for task in dropped {
-            self.output
-                .send(&response::no_results(&task.query.id, task.turn));
+            self.output.send(Response::NoResults {
+                id: task.query.id.clone(),
+                turn: task.turn,
+            });
         }
     }
 
     fn enqueue(&self, query: Query) {
         for warning in &query.warnings {
-            self.output.send(&response::warning(&query.id, warning));
+            self.output.send(Response::Warning {
+                id: query.id.clone(),
+                warning: warning.clone(),
+            });
         }
         let shared = Arc::new(QueryShared {
             id: query.id,
@@ -384,8 +394,10 @@ impl Engine {
         let query = &*task.query;
         let game = &task.game.clone().going_on();
         if task.stop.load(Ordering::Relaxed) {
-            self.output
-                .send(&response::no_results(&query.id, task.turn));
+            self.output.send(Response::NoResults {
+                id: query.id.clone(),
+                turn: task.turn,
+            });
             return;
         }
         let search_number = self.searches.fetch_add(1, Ordering::Relaxed) as u64;
@@ -422,7 +434,7 @@ impl Engine {
         let mut config = settings.puct.clone();
         config.noise_seed = eval.seed;
         let mut bot = PuctBot::new(config, evaluator);
-        let context = response::Context {
+        let context = Context {
             id: &query.id,
             turn: task.turn,
             game,
@@ -440,8 +452,8 @@ impl Engine {
             .unwrap_or_default();
         let mut during = |analysis: &tengen_puct::PuctAnalysis| {
             if analysis.visits > 0 && started.elapsed() >= first {
-                self.output
-                    .send(&response::analysis(analysis, &context, true));
+                let response = PositionResponse::new(analysis, &context, true);
+                self.output.send(Response::Analysis(Box::new(response)));
             }
         };
         let analysis = bot.analyse(
@@ -458,20 +470,24 @@ impl Engine {
         );
         match analysis {
             Some(analysis) if analysis.visits > 0 => {
-                self.output
-                    .send(&response::analysis(&analysis, &context, false));
+                let response = PositionResponse::new(&analysis, &context, false);
+                self.output.send(Response::Analysis(Box::new(response)));
             }
             _ => {
                 if let Some(error) = bot.last_search().and_then(|s| s.error.clone()) {
                     if !stop() {
-                        self.output.send(
-                            &json!({"id": query.id, "turnNumber": task.turn, "error": error}),
-                        );
+                        self.output.send(Response::SearchFailed {
+                            id: query.id.clone(),
+                            turn: task.turn,
+                            message: error.to_string(),
+                        });
                         return;
                     }
                 }
-                self.output
-                    .send(&response::no_results(&query.id, task.turn));
+                self.output.send(Response::NoResults {
+                    id: query.id.clone(),
+                    turn: task.turn,
+                });
             }
         }
     }

@@ -10,7 +10,7 @@
 //!   file, `--override-config`, `overrideSettings` and the docs.
 //! - [`engine`]: the queue by priority, the analysis threads whose
 //!   evaluations share the network's batches, terminate, the responses.
-//! - [`response`]: the responses' JSON.
+//! - [`response`]: the responses as typed values, and their JSON.
 
 #![forbid(unsafe_code)]
 pub mod engine;
@@ -19,4 +19,5 @@ pub mod response;
 pub mod settings;
 
 pub use engine::{Engine, Output, ResponseHandler, Workers, PROTOCOL_VERSION};
+pub use response::{PositionResponse, Response};
 pub use settings::EngineSettings;

@@ -9,11 +9,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Map, Value};
 use tengen_analysis::query::{Include, Position, Query};
 use tengen_analysis::settings::{ReportAs, SearchSettings};
-use tengen_analysis::{Engine, EngineSettings, Output, Workers};
-use tengen_core::{BoardSize, Color, Game, Move};
+use tengen_analysis::{Engine, EngineSettings, Output, PositionResponse, Response, Workers};
+use tengen_core::Game;
 use tengen_katago::network::Network;
 
 use crate::error::ReviewError;
@@ -44,45 +43,8 @@ impl Default for AnalyserOptions {
     }
 }
 
-/// One candidate move of a position, values from Black's point of view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CandidateAnalysis {
-    /// The move.
-    pub mv: Move,
-    /// Visits it got.
-    pub visits: u64,
-    /// Black's win rate after it, 0 to 1.
-    pub winrate: f64,
-    /// Black's lead in points after it.
-    pub score_lead: f64,
-    /// The network's prior for it.
-    pub prior: f64,
-    /// The principal variation, starting with the move.
-    pub pv: Vec<Move>,
-}
-
-/// The analysis of one position, values from Black's point of view.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PositionAnalysis {
-    /// The turn: moves played before the position.
-    pub turn: usize,
-    /// Who is to move.
-    pub to_move: Color,
-    /// Visits of the root.
-    pub visits: u64,
-    /// Black's win rate, 0 to 1.
-    pub winrate: f64,
-    /// Black's lead in points.
-    pub score_lead: f64,
-    /// The candidates, the best first.
-    pub candidates: Vec<CandidateAnalysis>,
-    /// The engine's whole response (KataGo's format, Black's point of view,
-    /// with ownership and policy), for the records that keep it.
-    pub response: Map<String, Value>,
-}
-
 /// What a running query waits for.
-type Waiting = Arc<Mutex<HashMap<String, Sender<Value>>>>;
+type Waiting = Arc<Mutex<HashMap<String, Sender<Response>>>>;
 
 /// An analysis engine inside this process that analyses whole games; it
 /// may be shared by threads, each analysing a game.
@@ -115,11 +77,10 @@ impl Analyser {
         settings.search.report_as = ReportAs::Black;
         let waiting: Waiting = Arc::default();
         let handler_waiting = Arc::clone(&waiting);
-        let output = Arc::new(Output::to_handler(Box::new(move |value: Value| {
-            let id = value.get("id").and_then(Value::as_str).map(str::to_string);
+        let output = Arc::new(Output::to_handler(Box::new(move |response: Response| {
             let waiting = handler_waiting.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(sender) = id.and_then(|id| waiting.get(&id)) {
-                let _ = sender.send(value);
+            if let Some(sender) = response.id().and_then(|id| waiting.get(id)) {
+                let _ = sender.send(response);
             }
         })));
         let search = settings.search.clone();
@@ -141,13 +102,13 @@ impl Analyser {
     }
 
     /// Analyses every position of `game`, from its start to after its last
-    /// move; `done` is called after each position with the number done so
-    /// far.
+    /// move, values from Black's point of view; `done` is called after each
+    /// position with the number done so far.
     pub fn analyse(
         &self,
         game: &Game,
         done: &mut dyn FnMut(usize),
-    ) -> Result<Vec<PositionAnalysis>, ReviewError> {
+    ) -> Result<Vec<PositionResponse>, ReviewError> {
         let games = positions(game)?;
         let count = games.len();
         let id = format!("review-{}", self.next_id.fetch_add(1, Ordering::Relaxed));
@@ -177,7 +138,7 @@ impl Analyser {
             first_report: None,
             warnings: Vec::new(),
         });
-        let result = collect(&receiver, game.size(), count, done);
+        let result = collect(&receiver, count, done);
         self.lock_waiting().remove(&id);
         if result.is_err() {
             self.engine.cancel(&id);
@@ -185,7 +146,7 @@ impl Analyser {
         result
     }
 
-    fn lock_waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, Sender<Value>>> {
+    fn lock_waiting(&self) -> std::sync::MutexGuard<'_, HashMap<String, Sender<Response>>> {
         self.waiting.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -219,119 +180,46 @@ pub fn positions(game: &Game) -> Result<Vec<Game>, ReviewError> {
 
 /// Waits for the final response of every turn.
 fn collect(
-    receiver: &Receiver<Value>,
-    size: BoardSize,
+    receiver: &Receiver<Response>,
     count: usize,
     done: &mut dyn FnMut(usize),
-) -> Result<Vec<PositionAnalysis>, ReviewError> {
-    let mut found: Vec<Option<PositionAnalysis>> = vec![None; count];
+) -> Result<Vec<PositionResponse>, ReviewError> {
+    let mut found: Vec<Option<PositionResponse>> = vec![None; count];
     let mut finished = 0;
     while finished < count {
-        let Ok(value) = receiver.recv() else {
+        let Ok(response) = receiver.recv() else {
             return Err(ReviewError::Engine {
                 turn: None,
                 message: "the analysis engine stopped".to_string(),
             });
         };
-        let turn = value
-            .get("turnNumber")
-            .and_then(Value::as_u64)
-            .map(|t| t as usize);
-        if let Some(message) = value.get("error").and_then(Value::as_str) {
-            return Err(ReviewError::Engine {
-                turn,
-                message: message.to_string(),
-            });
-        }
-        if value.get("warning").is_some()
-            || value.get("isDuringSearch").and_then(Value::as_bool) != Some(false)
-        {
-            continue;
-        }
-        let Some(turn) = turn.filter(|&t| t < count) else {
-            continue;
+        let position = match response {
+            Response::Analysis(position) if !position.during_search => position,
+            Response::Error(error) => {
+                return Err(ReviewError::Engine {
+                    turn: None,
+                    message: error.message,
+                })
+            }
+            Response::SearchFailed { turn, message, .. } => {
+                return Err(ReviewError::Engine {
+                    turn: Some(turn),
+                    message,
+                })
+            }
+            Response::NoResults { turn, .. } if turn < count => {
+                return Err(ReviewError::Engine {
+                    turn: Some(turn),
+                    message: "the search ended before any visit".to_string(),
+                })
+            }
+            _ => continue,
         };
-        if value.get("noResults").and_then(Value::as_bool) == Some(true) {
-            return Err(ReviewError::Engine {
-                turn: Some(turn),
-                message: "the search ended before any visit".to_string(),
-            });
-        }
-        let Value::Object(response) = value else {
-            continue;
-        };
-        let analysis =
-            read_response(size, turn, response).map_err(|message| ReviewError::Engine {
-                turn: Some(turn),
-                message,
-            })?;
-        if found[turn].replace(analysis).is_none() {
+        let turn = position.turn;
+        if turn < count && found[turn].replace(*position).is_none() {
             finished += 1;
             done(finished);
         }
     }
     Ok(found.into_iter().flatten().collect())
-}
-
-fn number(object: &Map<String, Value>, key: &str) -> Result<f64, String> {
-    object
-        .get(key)
-        .and_then(Value::as_f64)
-        .ok_or_else(|| format!("the response has no number {key}"))
-}
-
-fn read_response(
-    size: BoardSize,
-    turn: usize,
-    response: Map<String, Value>,
-) -> Result<PositionAnalysis, String> {
-    let root = response
-        .get("rootInfo")
-        .and_then(Value::as_object)
-        .ok_or("the response has no rootInfo")?;
-    let to_move = match root.get("currentPlayer").and_then(Value::as_str) {
-        Some("W") => Color::White,
-        _ => Color::Black,
-    };
-    let mut candidates = Vec::new();
-    for info in response
-        .get("moveInfos")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(info) = info.as_object() else {
-            continue;
-        };
-        let parse = |text: &str| {
-            size.parse_gtp(text)
-                .map_err(|e| format!("move {text}: {e}"))
-        };
-        let mv = parse(info.get("move").and_then(Value::as_str).unwrap_or(""))?;
-        let pv = info
-            .get("pv")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(parse)
-            .collect::<Result<Vec<_>, _>>()?;
-        candidates.push(CandidateAnalysis {
-            mv,
-            visits: number(info, "visits")? as u64,
-            winrate: number(info, "winrate")?,
-            score_lead: number(info, "scoreLead")?,
-            prior: number(info, "prior")?,
-            pv,
-        });
-    }
-    Ok(PositionAnalysis {
-        turn,
-        to_move,
-        visits: number(root, "visits")? as u64,
-        winrate: number(root, "winrate")?,
-        score_lead: number(root, "scoreLead")?,
-        candidates,
-        response,
-    })
 }

@@ -22,12 +22,12 @@ use std::io::Write as _;
 use base64::Engine as _;
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map};
+use tengen_analysis::PositionResponse;
 use tengen_core::{BoardSize, Color};
 use tengen_sgf::{Node, Property, Record};
 
-use crate::analyse::PositionAnalysis;
-use crate::review::{sign, GameReview, MoveReview, MISTAKES_LISTED};
+use crate::review::{sign, GameReview, MoveReview, PositionAnalysis, MISTAKES_LISTED};
 
 /// The first line of every comment a review writes: what follows it is
 /// the review's, and a later review replaces it.
@@ -47,8 +47,15 @@ pub struct Reviewer {
     pub visits: u64,
 }
 
-/// The record `record` with `review` in it, as SGF text.
-pub fn annotate(record: &Record, review: &GameReview, reviewer: &Reviewer) -> String {
+/// The record `record` with `review` in it, as SGF text; `responses` are
+/// the analysis engine's of each position (Black's point of view), for
+/// KaTrain.
+pub fn annotate(
+    record: &Record,
+    review: &GameReview,
+    responses: &[PositionResponse],
+    reviewer: &Reviewer,
+) -> String {
     let size = record.game.size();
     let mut tree = record.tree.clone();
     let mut node = &mut tree;
@@ -65,7 +72,9 @@ pub fn annotate(record: &Record, review: &GameReview, reviewer: &Reviewer) -> St
                 vec![format!("{:.2}", 100.0 * position.winrate)],
             );
             set(node, "SBKS", vec![format!("{:.2}", position.score_lead)]);
-            set(node, "KT", katrain_analysis(position));
+            if let Some(response) = responses.get(position.turn) {
+                set(node, "KT", katrain_analysis(response));
+            }
             let text = if index == 0 {
                 summary(review, reviewer, size)
             } else {
@@ -245,37 +254,27 @@ fn summary(review: &GameReview, reviewer: &Reviewer, size: BoardSize) -> String 
 }
 
 /// KaTrain's `KT` values for one position.
-fn katrain_analysis(position: &PositionAnalysis) -> Vec<String> {
-    let floats = |key: &str| -> Vec<u8> {
-        position
-            .response
-            .get(key)
-            .and_then(Value::as_array)
+fn katrain_analysis(response: &PositionResponse) -> Vec<String> {
+    let floats = |values: Option<&Vec<f64>>| -> Vec<u8> {
+        values
             .into_iter()
             .flatten()
-            .flat_map(|v| half::f16::from_f64(v.as_f64().unwrap_or(0.0)).to_le_bytes())
+            .flat_map(|&v| half::f16::from_f64(v).to_le_bytes())
             .collect()
     };
-    let mut moves = Map::new();
-    for info in position
-        .response
-        .get("moveInfos")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(mv) = info.get("move").and_then(Value::as_str) {
-            moves.insert(mv.to_string(), info.clone());
-        }
-    }
+    let moves: Map<String, serde_json::Value> = response
+        .moves
+        .iter()
+        .map(|info| (response.size.gtp(info.mv), info.to_json(response.size)))
+        .collect();
     let main = json!({
-        "root": position.response.get("rootInfo").cloned().unwrap_or(Value::Null),
+        "root": response.root.to_json(),
         "moves": moves,
         "completed": true,
     });
     [
-        floats("ownership"),
-        floats("policy"),
+        floats(response.ownership.as_ref()),
+        floats(response.policy.as_ref()),
         main.to_string().into_bytes(),
     ]
     .iter()

@@ -21,10 +21,10 @@ pub mod review;
 
 use std::path::Path;
 
-pub use analyse::{Analyser, AnalyserOptions, CandidateAnalysis, PositionAnalysis};
+pub use analyse::{Analyser, AnalyserOptions};
 pub use annotate::{annotate, Reviewer};
 pub use error::ReviewError;
-pub use review::{GameReview, MoveReview};
+pub use review::{CandidateAnalysis, GameReview, MoveReview, PositionAnalysis};
 
 use tengen_sgf::Record;
 
@@ -61,8 +61,12 @@ pub fn review_record(
     done: &mut dyn FnMut(usize),
 ) -> Result<(GameReview, String), ReviewError> {
     check(record, tengen_katago::network::MAX_BOARD_SIDE)?;
-    let positions = analyser.analyse(&record.game, done)?;
+    let responses = analyser.analyse(&record.game, done)?;
+    let positions = responses
+        .iter()
+        .map(PositionAnalysis::from_response)
+        .collect();
     let review = GameReview::new(&record.game.moves(), positions);
-    let text = annotate(record, &review, reviewer);
+    let text = annotate(record, &review, &responses, reviewer);
     Ok((review, text))
 }

@@ -8,9 +8,70 @@
 //! against the analysis of the position it made. A move better than the
 //! engine expected loses less than zero.
 
+use tengen_analysis::PositionResponse;
 use tengen_core::{Color, Move};
 
-use crate::analyse::{CandidateAnalysis, PositionAnalysis};
+/// One candidate move of a position, values from Black's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateAnalysis {
+    /// The move.
+    pub mv: Move,
+    /// Visits it got.
+    pub visits: u64,
+    /// Black's win rate after it, 0 to 1.
+    pub winrate: f64,
+    /// Black's lead in points after it.
+    pub score_lead: f64,
+    /// The network's prior for it.
+    pub prior: f64,
+    /// The principal variation, starting with the move.
+    pub pv: Vec<Move>,
+}
+
+/// The analysis of one position, values from Black's point of view: what
+/// the review of a move reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionAnalysis {
+    /// The turn: moves played before the position.
+    pub turn: usize,
+    /// Who is to move.
+    pub to_move: Color,
+    /// Visits of the root.
+    pub visits: u64,
+    /// Black's win rate, 0 to 1.
+    pub winrate: f64,
+    /// Black's lead in points.
+    pub score_lead: f64,
+    /// The candidates, the best first.
+    pub candidates: Vec<CandidateAnalysis>,
+}
+
+impl PositionAnalysis {
+    /// The values of an analysis engine's `response`, which reports them
+    /// from Black's point of view (`reportAnalysisWinratesAs = BLACK`, as
+    /// [`crate::Analyser`] asks).
+    pub fn from_response(response: &PositionResponse) -> PositionAnalysis {
+        PositionAnalysis {
+            turn: response.turn,
+            to_move: response.root.to_move,
+            visits: response.root.visits,
+            winrate: response.root.winrate,
+            score_lead: response.root.score_lead,
+            candidates: response
+                .moves
+                .iter()
+                .map(|info| CandidateAnalysis {
+                    mv: info.mv,
+                    visits: info.visits,
+                    winrate: info.winrate,
+                    score_lead: info.score_lead,
+                    prior: info.prior,
+                    pv: info.pv.clone(),
+                })
+                .collect(),
+        }
+    }
+}
 
 /// Moves that lose less than this many points are not listed as mistakes.
 pub const MISTAKE_THRESHOLD: f64 = 0.5;
@@ -139,7 +200,6 @@ impl GameReview {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Map;
     use tengen_core::BoardSize;
 
     fn position(
@@ -165,7 +225,6 @@ mod tests {
                 prior: 0.5,
                 pv: vec![mv],
             }],
-            response: Map::new(),
         }
     }
 
