@@ -5,6 +5,8 @@
 //! - [`analyse`]: the analysis engine inside this process; a game is one
 //!   query of all its turns, its positions batched together and with the
 //!   other games under way.
+//! - [`loss`]: the one rule of what a move loses and what a mistake is,
+//!   which the web server applies too.
 //! - [`review`]: the points and win rate each move lost (score lead before
 //!   minus after, from the mover's view), the preferred moves, the
 //!   mistakes.
@@ -17,6 +19,7 @@ pub mod analyse;
 pub mod annotate;
 pub mod collection;
 pub mod error;
+pub mod loss;
 pub mod review;
 
 use std::path::Path;

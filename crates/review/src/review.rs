@@ -3,13 +3,14 @@
 //! mistakes.
 //!
 //! The points a move lost are the score lead before it minus the score
-//! lead after it, from the mover's point of view (KaTrain's and AI
-//! Sensei's measure): the analysis of the position the move was played in
-//! against the analysis of the position it made. A move better than the
-//! engine expected loses less than zero.
+//! lead after it, from the mover's point of view: the rule of
+//! [`crate::loss`], which the web server applies too.
 
 use tengen_analysis::PositionResponse;
 use tengen_core::{Color, Move};
+
+use crate::loss::{self, LossUnit, MoveLoss, Value};
+pub use crate::loss::{sign, MISTAKES_LISTED, MISTAKE_THRESHOLD};
 
 /// One candidate move of a position, values from Black's point of view.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +47,25 @@ pub struct PositionAnalysis {
     pub candidates: Vec<CandidateAnalysis>,
 }
 
+impl CandidateAnalysis {
+    /// Its value, as the rule reads it.
+    pub fn value(&self) -> Value {
+        Value {
+            winrate: self.winrate,
+            score_lead: Some(self.score_lead),
+        }
+    }
+}
+
 impl PositionAnalysis {
+    /// Its value, as the rule reads it.
+    pub fn value(&self) -> Value {
+        Value {
+            winrate: self.winrate,
+            score_lead: Some(self.score_lead),
+        }
+    }
+
     /// The values of an analysis engine's `response`, which reports them
     /// from Black's point of view (`reportAnalysisWinratesAs = BLACK`, as
     /// [`crate::Analyser`] asks).
@@ -72,12 +91,6 @@ impl PositionAnalysis {
         }
     }
 }
-
-/// Moves that lose less than this many points are not listed as mistakes.
-pub const MISTAKE_THRESHOLD: f64 = 0.5;
-
-/// How many mistakes of each side the summary lists.
-pub const MISTAKES_LISTED: usize = 5;
 
 /// One move of the game under review.
 #[derive(Clone, Debug, PartialEq)]
@@ -120,14 +133,6 @@ pub struct GameReview {
     pub moves: Vec<MoveReview>,
 }
 
-/// `1` for Black, `-1` for White: Black's view turned into `color`'s.
-pub fn sign(color: Color) -> f64 {
-    match color {
-        Color::Black => 1.0,
-        Color::White => -1.0,
-    }
-}
-
 impl GameReview {
     /// The review of a game whose moves are `moves` and whose positions
     /// (one more than the moves) were analysed as `positions`.
@@ -140,29 +145,29 @@ impl GameReview {
             moves.len() + 1,
             "a position before each move and after the last"
         );
-        // The game ends with two passes: the last two moves.
-        let ending = match moves {
-            [.., (_, Move::Pass), (_, Move::Pass)] => moves.len() - 2,
-            _ => moves.len(),
-        };
+        let played: Vec<Move> = moves.iter().map(|&(_, mv)| mv).collect();
+        let rated = loss::rated_moves(&played);
         let moves = moves
             .iter()
             .enumerate()
             .map(|(index, &(color, mv))| {
                 let before = &positions[index];
                 let after = &positions[index + 1];
-                let s = sign(color);
+                let points = |a: &Value, b: &Value| {
+                    loss::loss(a, b, color, LossUnit::Points)
+                        .expect("the engine's values have leads")
+                };
                 MoveReview {
                     number: index + 1,
                     color,
                     mv,
-                    points_lost: s * (before.score_lead - after.score_lead),
-                    winrate_lost: s * (before.winrate - after.winrate),
-                    ends_game: index >= ending,
+                    points_lost: points(&before.value(), &after.value()),
+                    winrate_lost: sign(color) * (before.winrate - after.winrate),
+                    ends_game: index >= rated,
                     preferred: before
                         .candidates
                         .iter()
-                        .map(|c| (c.clone(), s * (before.score_lead - c.score_lead)))
+                        .map(|c| (c.clone(), points(&before.value(), &c.value())))
                         .collect(),
                 }
             })
@@ -171,20 +176,26 @@ impl GameReview {
     }
 
     /// `color`'s biggest mistakes, the biggest first: at most `count`
-    /// rated moves that lost at least [`MISTAKE_THRESHOLD`] points.
+    /// rated moves that lost at least [`MISTAKE_THRESHOLD`] points (the
+    /// rule of [`loss::mistakes`]).
     pub fn mistakes(&self, color: Color, count: usize) -> Vec<&MoveReview> {
-        let mut mistakes: Vec<&MoveReview> = self
-            .moves
+        loss::mistakes(&self.losses(), color, count)
             .iter()
-            .filter(|m| m.color == color && !m.ends_game && m.points_lost >= MISTAKE_THRESHOLD)
-            .collect();
-        mistakes.sort_by(|a, b| {
-            b.points_lost
-                .total_cmp(&a.points_lost)
-                .then(a.number.cmp(&b.number))
-        });
-        mistakes.truncate(count);
-        mistakes
+            .map(|m| &self.moves[m.number - 1])
+            .collect()
+    }
+
+    /// What each move lost, as the rule reads it.
+    pub fn losses(&self) -> Vec<MoveLoss> {
+        self.moves
+            .iter()
+            .map(|m| MoveLoss {
+                number: m.number,
+                color: m.color,
+                loss: Some(m.points_lost),
+                rated: !m.ends_game,
+            })
+            .collect()
     }
 
     /// `color`'s rated moves and the points they lost in all (gains count

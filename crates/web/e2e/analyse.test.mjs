@@ -42,15 +42,31 @@ async function playMoves(page, count, how) {
   }
 }
 
-/** Runs "Analyse the game" with `visits` per position and waits for the end. */
+/** The server's last answer to `POST /api/review` on `page`, kept as they come. */
+const reviews = new WeakMap();
+
+function keepReviews(page) {
+  page.on("response", async (response) => {
+    if (!response.url().endsWith("/api/review") || !response.ok()) return;
+    const answer = await response.json().catch(() => null);
+    if (answer) reviews.set(page, answer);
+  });
+}
+
+/**
+ * Runs "Analyse the game" with `visits` per position and waits for the
+ * end, and for the server's losses of every position analysed.
+ */
 async function analyseGame(page, visits) {
+  keepReviews(page);
   await page.fill("#review-visits", String(visits));
   await page.click("#analyse");
   const started = Date.now();
   // A search of every position of the game: longer than one step.
   await page.waitForFunction(() => {
     const running = !document.getElementById("review-progress").hidden;
-    return !running && !document.getElementById("review-results").hidden;
+    const current = document.getElementById("mistakes").dataset.current === "true";
+    return !running && current && !document.getElementById("review-results").hidden;
   }, null, { timeout: scaled(600_000) });
   return Date.now() - started;
 }
@@ -100,6 +116,16 @@ async function checkReview(page, total, how, { lead }) {
   await page.keyboard.press("ArrowLeft");
   assert.equal(await marker(page), 2);
   assert.equal(await where(page), `Move 2 of ${total}`);
+
+  // The mistakes listed are the server's, by the review rule: the page
+  // computes none.
+  const answer = reviews.get(page);
+  assert.ok(answer, "the page asked the server for no review");
+  for (const color of ["black", "white"]) {
+    const listed = await page.locator(`#mistakes ol[data-color=${color}] button[data-move]`)
+      .evaluateAll((buttons) => buttons.map((b) => Number(b.dataset.move)));
+    assert.deepEqual(listed, answer.mistakes[color].map((m) => m.move), `${color}'s mistakes`);
+  }
 
   // A mistake is followed to the position where it was played.
   const mistakes = page.locator("#mistakes button[data-move]");

@@ -1,6 +1,7 @@
 //! The routes: the page's files, `POST /select-move/{bot}`, `POST
-//! /api/analyse/{bot}`, `POST /api/score`, `POST /api/sgf`, `GET
-//! /api/bots`, `GET /healthz`, and JSON errors for everything else.
+//! /api/analyse/{bot}`, `POST /api/review`, `POST /api/score`, `POST
+//! /api/sgf`, `GET /api/bots`, `GET /healthz`, and JSON errors for
+//! everything else.
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +25,7 @@ use crate::budget::{self, AppliedBudget};
 use crate::error::ApiError;
 use crate::katago;
 use crate::request::GameRequest;
+use crate::review::{self, ReviewAnswer, ReviewRequest};
 use crate::score::{self, ScoreReport};
 use crate::{AppState, SizeRange};
 
@@ -40,6 +42,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/bots", get(bots))
         .route("/select-move/{bot}", post(select_move))
         .route("/api/analyse/{bot}", post(analyse))
+        .route("/api/review", post(review_game))
         .route("/api/score", post(score_game))
         .route("/api/sgf", post(sgf))
         .fallback(not_found)
@@ -559,6 +562,16 @@ async fn analyse(
         target_visits: target,
         analysis,
     }))
+}
+
+/// `POST /api/review`: the losses and mistakes of a game by the analyses
+/// the page holds (see [`review`]).
+async fn review_game(
+    State(state): Shared,
+    body: Result<Json<ReviewRequest>, JsonRejection>,
+) -> Result<Json<ReviewAnswer>, ApiError> {
+    let Json(request) = body?;
+    Ok(Json(review::review(&request, &state.limits)?))
 }
 
 async fn score_game(State(state): Shared, body: Body) -> Result<Json<ScoreReport>, ApiError> {

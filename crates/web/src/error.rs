@@ -26,6 +26,9 @@ pub enum ApiError {
         /// axum's explanation.
         message: String,
     },
+    /// A review's analyses do not fit its game (`POST /api/review`).
+    #[error("analyses: {0}")]
+    BadAnalysis(String),
     /// `board_size` is outside what the rules core supports.
     #[error("board_size {0} is out of range: it must be between 1 and {max}", max = tengen_core::MAX_SIDE)]
     BoardSize(u64),

@@ -25,6 +25,7 @@ pub mod budget;
 pub mod error;
 pub mod katago;
 pub mod request;
+pub mod review;
 pub mod score;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

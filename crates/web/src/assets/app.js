@@ -4,7 +4,7 @@
 
 import { BoardView } from "./board.js";
 import {
-  candidateLosses, drawGraph, formatLoss, keptAnalysis, lossUnit, mistakes, moveLoss, positionAt, seenBy,
+  drawGraph, formatLoss, keptAnalysis, positionAt, seenBy,
 } from "./review.js";
 import {
   BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, readSgf, vertex,
@@ -732,6 +732,16 @@ let visitsFor = "";
 let pinnedLine = null;
 /** Whose view the graph shows. */
 let graphColor = BLACK;
+/**
+ * The server's review of the analyses held (`POST /api/review`: the unit,
+ * what each move and each candidate lost, the mistakes), with the game
+ * (`game`) and the analyses (`key`) it is of; null before the first.
+ */
+let summary = null;
+/** The analyses whose review is asked for and not answered yet, or "". */
+let summaryAsked = "";
+/** The analyses whose review the server refused (not asked for again). */
+let summaryRefused = "";
 
 function settingsKey() {
   const s = saved.settings;
@@ -776,6 +786,58 @@ function allAnalyses() {
   const list = [];
   for (let t = 0; t <= saved.moves.length; t++) list.push(analysisAt(t));
   return list;
+}
+
+/** An analysis as `POST /api/review` takes it (the page's own numbers). */
+function wireAnalysis(a) {
+  if (!a) return null;
+  return {
+    perspective: a.perspective === WHITE ? "white" : "black",
+    winrate: a.winrate,
+    scoreLead: a.scoreLead,
+    candidates: a.candidates.slice(0, CANDIDATES_MARKED).map((c) => ({ winrate: c.winrate, scoreLead: c.scoreLead })),
+  };
+}
+
+/** The candidates of a position marked on the board. */
+const CANDIDATES_MARKED = 5;
+
+/** The analyses a review is of (none after a resignation) and their key. */
+function reviewedAnalyses() {
+  const analyses = allAnalyses().slice(0, lastPosition() + 1);
+  const key = JSON.stringify(analyses.map((a) => (a ? [a.winrate, a.scoreLead, a.candidates.length] : 0)));
+  return { analyses, key, game: positionKey(saved.moves.length) };
+}
+
+/**
+ * The review of the game as it stands: the server's answer for the
+ * analyses held, or its last one for this game while a newer is on its
+ * way (a position analysed since shows no losses yet); null if none.
+ */
+function currentSummary() {
+  if (!saved || !summary || summary.game !== positionKey(saved.moves.length)) return null;
+  return summary;
+}
+
+/** Asks the server for the review of the analyses held, unless it has it or is asked. */
+async function refreshSummary() {
+  if (!saved) return;
+  const { analyses, key, game: of } = reviewedAnalyses();
+  if (!analyses.some(Boolean)) return;
+  const done = summary && summary.game === of && summary.key === key;
+  if (done || summaryAsked === `${of}#${key}` || summaryRefused === `${of}#${key}`) return;
+  const asked = `${of}#${key}`;
+  summaryAsked = asked;
+  try {
+    const answer = await postJson("/api/review", { ...gameBody(), analyses: analyses.map(wireAnalysis) });
+    if (summaryAsked === asked) summary = { ...answer, game: of, key };
+  } catch (error) {
+    summaryRefused = asked;
+    say(`The review failed: ${error.message}`);
+  } finally {
+    if (summaryAsked === asked) summaryAsked = "";
+    render();
+  }
 }
 
 /** Whether the hint is wanted now: on, and the person to move in the game as it stands. */
@@ -908,13 +970,17 @@ function reviewBoard() {
   };
 }
 
-/** An analysis's candidates as board marks, for the side to move `color`. */
-function markCandidates(analysis, unit, color, played) {
+/**
+ * An analysis's candidates as board marks, for the side to move `color`,
+ * each with what it loses as the server's review says (`losses`, in the
+ * candidates' order; null until it has answered).
+ */
+function markCandidates(analysis, losses, color, played) {
   const size = game.size;
-  return candidateLosses(analysis, unit).map((c) => ({
+  return analysis.candidates.slice(0, CANDIDATES_MARKED).map((c, i) => ({
     point: parseVertex(size, c.move),
-    loss: c.loss,
-    best: c.best,
+    loss: losses && typeof losses[i] === "number" ? losses[i] : null,
+    best: i === 0,
     played: c.move === played,
     moves: c.pv,
     pv: c.pv.map((v) => parseVertex(size, v)).filter((p) => p !== null),
@@ -932,15 +998,16 @@ function reviewMarks() {
   const n = shownMoves();
   const analysis = analysisAt(n);
   if (!analysis) return null;
-  const unit = lossUnit(allAnalyses());
+  const review = currentSummary();
   const board = shownGame();
   const next = saved.moves[n];
   const nextPoint = next ? parseVertex(game.size, next) : null;
+  const played = review && review.moves[n] ? review.moves[n].loss : null;
   return {
-    unit,
-    candidates: markCandidates(analysis, unit, board.toMove, next),
+    unit: review ? review.unit : "points",
+    candidates: markCandidates(analysis, review ? review.candidates[n] : null, board.toMove, next),
     played: nextPoint !== null && nextPoint >= 0
-      ? { point: nextPoint, loss: moveLoss(analysis, analysisAt(n + 1), board.toMove, unit), color: board.toMove }
+      ? { point: nextPoint, loss: played, color: board.toMove }
       : null,
   };
 }
@@ -948,10 +1015,14 @@ function reviewMarks() {
 /** The hint: the engine's top moves for the person to move, once analysed. */
 function hintMarks() {
   if (!hintWanted()) return null;
-  const analysis = analysisAt(saved.moves.length);
+  const n = saved.moves.length;
+  const analysis = analysisAt(n);
   if (!analysis) return null;
-  const unit = lossUnit([analysis]);
-  return { unit, candidates: markCandidates(analysis, unit, game.toMove, null) };
+  const review = currentSummary();
+  return {
+    unit: review ? review.unit : "points",
+    candidates: markCandidates(analysis, review ? review.candidates[n] : null, game.toMove, null),
+  };
 }
 
 function renderReview() {
@@ -985,11 +1056,15 @@ function renderReview() {
   // The hint's position, once it is wanted, or the review's next.
   if (!pumping && !thinking && (reviewJob || hintWanted())) queueMicrotask(pump);
 
+  // The losses of the analyses held, from the server, once they change.
+  queueMicrotask(refreshSummary);
   const analyses = allAnalyses();
   const count = analyses.filter(Boolean).length;
   $("review-results").hidden = count < 2;
   if (count < 2) return;
-  const unit = lossUnit(analyses);
+  const review = currentSummary();
+  const unit = review ? review.unit : "points";
+  const scored = analyses.filter(Boolean).every((a) => a.scoreLead !== null);
   const n = shownMoves();
   const total = saved.moves.length;
   drawGraph($("graph"), { analyses, total, current: n, color: graphColor });
@@ -998,7 +1073,7 @@ function renderReview() {
   graph.setAttribute("aria-valuemax", String(total));
   graph.setAttribute("aria-valuenow", String(n));
   graph.setAttribute("aria-valuetext", `Move ${n} of ${total}`);
-  $("lead-legend").textContent = unit === "points" ? "Score lead" : "No score lead (this bot estimates none)";
+  $("lead-legend").textContent = scored ? "Score lead" : "No score lead (this bot estimates none)";
   const here = analyses[n];
   const whose = colorName(graphColor);
   if (here) {
@@ -1009,9 +1084,14 @@ function renderReview() {
     $("graph-where").textContent = `Move ${n}: not analysed.`;
   }
 
-  const found = mistakes(saved.moves, (i) => game.colorAt(i), analyses, unit);
+  const found = {
+    [BLACK]: review ? review.mistakes.black : [],
+    [WHITE]: review ? review.mistakes.white : [],
+  };
   const box = $("mistakes");
   box.replaceChildren();
+  // Whether the losses shown are of every analysis held (tests wait on it).
+  box.dataset.current = String(Boolean(review) && review.key === reviewedAnalyses().key);
   const what = unit === "points" ? "points lost" : "win rate lost, percentage points";
   for (const color of [BLACK, WHITE]) {
     const column = document.createElement("div");
@@ -1160,10 +1240,11 @@ function fillStrength() {
     description += ", guided by the shipped 9×9 policy network";
   }
   $("bot-description").textContent = description;
-  // A budget of playouts is the bot's playouts, or its visits (katago).
-  const playouts = bot && bot.options.find((o) => o.name === "playouts");
+  // A budget of playouts is the bot's visits where it counts them (katago,
+  // whose playouts are a further limit), else its playouts (mcts).
   const visits = bot && bot.options.find((o) => o.name === "visits");
-  const count = playouts || visits;
+  const playouts = !visits && bot && bot.options.find((o) => o.name === "playouts");
+  const count = visits || playouts;
   const time = bot && bot.options.find((o) => o.name === "time");
   const input = $("strength");
   const row = $("strength-row");

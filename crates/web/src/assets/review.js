@@ -1,7 +1,8 @@
-// Game review: what the analyses of a game's positions say, as numbers
-// (each position's win rate and score lead from one player's view, the
-// points each move lost, the biggest mistakes) and as an SVG graph over the
-// moves. The analyses themselves are asked for by app.js; nothing here
+// Game review on the page: the analyses as the page keeps them, each
+// position's win rate and score lead from one player's view, losses as
+// labels, and the SVG graph over the moves. What a move or a candidate
+// lost and which moves are mistakes is the server's to say (`POST
+// /api/review`, the rule of `tengen review`); app.js asks, nothing here
 // talks to the server.
 
 import { BLACK, WHITE } from "./rules.js";
@@ -49,15 +50,6 @@ export function seenBy(analysis, color) {
 }
 
 /**
- * Whether losses are counted in points (every analysis has a score lead) or,
- * for bots that estimate no score, in percentage points of win rate.
- */
-export function lossUnit(analyses) {
-  const known = analyses.filter(Boolean);
-  return known.length && known.every((a) => a.scoreLead !== null) ? "points" : "percent";
-}
-
-/**
  * A loss in its unit, signed for labels: "−3.2" (points lost), "−12%" (win
  * rate lost), "+0.4" for a gain, and "0.0" or "0%" for what rounds to
  * nothing (never "−0.0").
@@ -69,67 +61,6 @@ export function formatLoss(loss, unit) {
   if (shown > 0) return `−${size}`;
   if (shown < 0) return `+${size}`;
   return size;
-}
-
-/**
- * What the move from position `t` to `t + 1` lost, from its player's
- * (`mover`'s) view: the score lead before it minus the lead after it (or
- * the win rate, in percentage points); null unless both are analysed.
- */
-export function moveLoss(before, after, mover, unit) {
-  if (!before || !after) return null;
-  const a = seenBy(before, mover);
-  const b = seenBy(after, mover);
-  if (unit === "points") {
-    if (a.scoreLead === null || b.scoreLead === null) return null;
-    return a.scoreLead - b.scoreLead;
-  }
-  return 100 * (a.winrate - b.winrate);
-}
-
-/**
- * The candidates of `analysis` with what each loses against the engine's
- * first choice (KaTrain's convention: the best candidate's lead minus this
- * one's, from the side to move's view; in percentage points of win rate
- * without a score), the first choice first.
- */
-export function candidateLosses(analysis, unit, count = 5) {
-  const list = analysis.candidates.slice(0, count);
-  if (!list.length) return [];
-  const value = (c) => (unit === "points" ? c.scoreLead : 100 * c.winrate);
-  const best = value(list[0]);
-  return list.map((c, i) => ({
-    ...c,
-    best: i === 0,
-    loss: value(c) === null || best === null ? null : Math.max(0, best - value(c)),
-  }));
-}
-
-/**
- * The biggest mistakes of each side: {[BLACK]: [...], [WHITE]: [...]}, each
- * {move (its number, from 1), text, color, loss}, the largest loss first,
- * at most `count` each, losses under `floor` and the two passes that end
- * a game left out.
- */
-export function mistakes(moves, colorAt, analyses, unit, count = 3, floor = 0.5) {
-  const found = { [BLACK]: [], [WHITE]: [] };
-  // The two passes that end a game are not rated (as in `tengen review`):
-  // the search counts a game ended by passes as it stands, dead stones
-  // and all, where players take them off by agreement.
-  const isPass = (m) => typeof m === "string" && m.toLowerCase() === "pass";
-  const n = moves.length;
-  const rated = n >= 2 && isPass(moves[n - 1]) && isPass(moves[n - 2]) ? n - 2 : n;
-  for (let t = 0; t < rated; t++) {
-    const color = colorAt(t);
-    const loss = moveLoss(analyses[t], analyses[t + 1], color, unit);
-    if (loss === null || loss < floor) continue;
-    found[color].push({ move: t + 1, text: moves[t], color, loss });
-  }
-  for (const color of [BLACK, WHITE]) {
-    found[color].sort((a, b) => b.loss - a.loss);
-    found[color] = found[color].slice(0, count);
-  }
-  return found;
 }
 
 function el(name, attributes = {}, parent = null) {
