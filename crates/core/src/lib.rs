@@ -58,7 +58,7 @@ pub use katago_rules::KATAGO_NAMES;
 pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
 pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
-pub use rng::{mix64, splitmix64, stream_seed, Rng, GOLDEN_GAMMA};
+pub use rng::{mix64, splitmix64, stream_seed, Fnv1a, Rng, GOLDEN_GAMMA};
 pub use rules::{
     HandicapBonus, KoRule, Rules, RulesError, Scoring, SuicideRule, Tax, Variant, PRESETS,
 };

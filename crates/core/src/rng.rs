@@ -37,6 +37,44 @@ pub const fn stream_seed(seed: u64, stream: u64) -> u64 {
     seed ^ stream.wrapping_mul(GOLDEN_GAMMA)
 }
 
+/// FNV-1a, 64 bits: a stable hash of bytes, the same on every run and
+/// platform (checksums of model files, keys of games and matches). Not
+/// for hash tables an adversary fills, nor against tampering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fnv1a(u64);
+
+impl Fnv1a {
+    /// The hash of no bytes.
+    pub const fn new() -> Fnv1a {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Feeds `bytes`.
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// The hash of everything fed.
+    pub const fn finish(self) -> u64 {
+        self.0
+    }
+
+    /// The hash of `bytes`.
+    pub fn of(bytes: &[u8]) -> u64 {
+        let mut hash = Fnv1a::new();
+        hash.write(bytes);
+        hash.finish()
+    }
+}
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a::new()
+    }
+}
+
 impl Rng {
     /// A generator whose whole sequence is determined by `seed`.
     pub fn new(seed: u64) -> Rng {
@@ -79,6 +117,18 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fnv1a_gives_the_published_values() {
+        // The reference vectors of FNV-1a, 64 bits.
+        assert_eq!(Fnv1a::of(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(Fnv1a::of(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(Fnv1a::of(b"foobar"), 0x8594_4171_f739_67e8);
+        let mut split = Fnv1a::new();
+        split.write(b"foo");
+        split.write(b"bar");
+        assert_eq!(split.finish(), Fnv1a::of(b"foobar"));
+    }
 
     #[test]
     fn deterministic_and_roughly_uniform() {

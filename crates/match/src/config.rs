@@ -229,16 +229,14 @@ impl MatchConfig {
         let openings = if self.openings.is_empty() {
             String::new()
         } else {
-            let mut hash = 0xcbf2_9ce4_8422_2325u64;
+            let mut hash = tengen_core::Fnv1a::new();
             for opening in &self.openings {
                 for (color, mv) in &opening.moves {
-                    for byte in format!("{}{};", color.letter(), self.size.gtp(*mv)).bytes() {
-                        hash = (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
-                    }
+                    hash.write(format!("{}{};", color.letter(), self.size.gtp(*mv)).as_bytes());
                 }
-                hash = (hash ^ u64::from(b'|')).wrapping_mul(0x100_0000_01b3);
+                hash.write(b"|");
             }
-            format!(" | {} openings {hash:016x}", self.openings.len())
+            format!(" | {} openings {:016x}", self.openings.len(), hash.finish())
         };
         format!(
             "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}{seed}{openings}",

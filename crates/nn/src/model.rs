@@ -168,12 +168,7 @@ pub struct Prediction {
 
 /// FNV-1a, 64 bits: a checksum against damage, not tampering.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in bytes {
-        hash ^= byte as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+    tengen_core::Fnv1a::of(bytes)
 }
 
 /// The shape the metadata promises, checked against its encoder.

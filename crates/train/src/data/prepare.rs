@@ -182,13 +182,8 @@ fn games_of_file(path: &Path, options: &PrepareOptions) -> Vec<Result<GameRecord
 
 /// A stable 64-bit FNV-1a hash of a game's board, setup and moves.
 fn game_hash(game: &GameRecord) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    let mut hash = tengen_core::Fnv1a::new();
+    let mut feed = |bytes: &[u8]| hash.write(bytes);
     feed(&[game.size.width() as u8, game.size.height() as u8]);
     for &(color, point) in &game.setup {
         feed(&[color.index() as u8]);
@@ -197,7 +192,7 @@ fn game_hash(game: &GameRecord) -> u64 {
     for &mv in &game.moves {
         feed(&mv.unwrap_or(PASS).to_le_bytes());
     }
-    hash
+    hash.finish()
 }
 
 /// Whether a game goes to the validation split: decided by a hash of its
