@@ -209,10 +209,6 @@ impl PositionResponse {
         let to_move = game.to_move();
         let view = View::of(context.report_as, to_move);
         let include = &context.include;
-        let owned = |values: &[f32], sign: f64, asked: bool| {
-            (asked && !values.is_empty())
-                .then(|| values.iter().map(|&v| sign * f64::from(v)).collect())
-        };
         PositionResponse {
             id: context.id.to_string(),
             turn: context.turn,
@@ -265,10 +261,6 @@ impl MoveInfo {
     fn new(c: &PuctCandidate, order: usize, context: &Context<'_>, view: &View) -> MoveInfo {
         let pv_len = c.pv.len().min(context.pv_len + 1);
         let include = &context.include;
-        let owned = |values: &[f32], sign: f64, asked: bool| {
-            (asked && !values.is_empty())
-                .then(|| values.iter().map(|&v| sign * f64::from(v)).collect())
-        };
         MoveInfo {
             mv: c.mv,
             visits: c.visits,
@@ -482,6 +474,11 @@ impl ActionAnswer {
             }
         }
     }
+}
+
+/// `values` times `sign`, when asked for and known.
+fn owned(values: &[f32], sign: f64, asked: bool) -> Option<Vec<f64>> {
+    (asked && !values.is_empty()).then(|| values.iter().map(|&v| sign * f64::from(v)).collect())
 }
 
 /// Rounds a value for the wire: six significant digits are more than any
