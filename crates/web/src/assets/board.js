@@ -344,7 +344,8 @@ export class BoardView {
     }
 
     // Review: the engine's preferred moves where the next move was played,
-    // each with what it loses against the first, and the move played there.
+    // each with what it loses (the server's review says), and the move
+    // played there.
     // Hints: the engine's top moves for the side to move.
     if (state.review || state.hints) {
       const marks = el("g", { class: "review-marks" }, svg);
