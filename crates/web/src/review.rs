@@ -99,13 +99,6 @@ pub struct MistakeAnswer {
     pub loss: f64,
 }
 
-fn color_name(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
 /// A value from `perspective`'s point of view turned into Black's.
 fn blacks(perspective: Color, winrate: f64, score_lead: Option<f64>) -> Value {
     Value {
@@ -128,8 +121,8 @@ fn checked(t: usize, numbers: &PositionNumbers, to_move: Color) -> Result<(), Ap
     if perspective != to_move {
         return bad(format!(
             "the analysis is {}'s view, but {} is to move there",
-            color_name(perspective),
-            color_name(to_move)
+            perspective.name(),
+            to_move.name()
         ));
     }
     let rates =
@@ -229,7 +222,7 @@ pub fn review(request: &ReviewRequest, limits: &Limits) -> Result<ReviewAnswer, 
             .iter()
             .map(|m| MoveAnswer {
                 number: m.number,
-                color: color_name(m.color),
+                color: m.color.name(),
                 loss: m.loss,
                 rated: m.rated,
             })
