@@ -18,7 +18,7 @@ use tengen_katago::network::{Network, MAX_BOARD_SIDE};
 use tengen_puct::batching::SharedBatches;
 use tengen_puct::cache::{CachedEvaluator, EvaluationCache};
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
-use tengen_puct::{AnalyseRequest, DetailedReport, PuctBot};
+use tengen_puct::{AnalyseRequest, DetailedReport, PuctSearch};
 
 use crate::query::QueryError;
 use crate::query::{self, Action, ActionRequest, Include, Query, Request};
@@ -433,7 +433,7 @@ impl Engine {
         );
         let mut config = settings.puct.clone();
         config.noise_seed = eval.seed;
-        let mut bot = PuctBot::new(config, evaluator);
+        let mut bot = PuctSearch::new(config, evaluator).into_bot();
         let context = Context {
             id: &query.id,
             turn: task.turn,

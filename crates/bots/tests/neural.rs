@@ -6,7 +6,7 @@ use tengen_bots::termination::{Terminating, Termination};
 use tengen_bots::{make_bot, BotError, BotSpec};
 use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
 use tengen_mcts::evaluator::RolloutEvaluator;
-use tengen_mcts::mcts::{MctsBot, MctsConfig};
+use tengen_mcts::mcts::{MctsConfig, MctsSearch};
 use tengen_mcts::network::{NetworkEvaluator, NetworkMix};
 use tengen_mcts::playout::PlayoutPolicy;
 use tengen_nn::model::Model;
@@ -135,7 +135,7 @@ fn mcts_searches_with_a_network() {
             playouts: Some(300),
             ..MctsConfig::default()
         };
-        let mut bot = MctsBot::new(config, evaluator);
+        let mut bot = MctsSearch::new(config, evaluator).into_bot();
         let mut game = Game::new(size, Rules::default());
         // An untrained network may well like passing: two passes end it.
         for _ in 0..4 {

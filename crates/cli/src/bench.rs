@@ -17,7 +17,7 @@ use tengen_core::playout::{light_playout, playout_score, PlayoutStats};
 use tengen_core::scoring::winner_by_margin;
 use tengen_core::{Board, BoardSize, Color, EyeTest, Game, PlayoutBoard, Rng, Rules};
 use tengen_mcts::evaluator::RolloutEvaluator;
-use tengen_mcts::mcts::{MctsBot, MctsConfig};
+use tengen_mcts::mcts::{MctsConfig, MctsSearch};
 use tengen_mcts::playout::{PlayoutPolicy, PlayoutScratch};
 use tengen_mcts::prior::PriorSource;
 
@@ -361,10 +361,11 @@ pub fn search_rate(
     config.params.eyes = eyes;
     let mut policy = PlayoutPolicy::default();
     policy.eyes = eyes;
-    let mut bot = MctsBot::new(config, RolloutEvaluator::new(policy, seed));
+    let mut bot = MctsSearch::new(config, RolloutEvaluator::new(policy, seed)).into_bot();
     let game = Game::new(size, Rules::default());
     let cpu_start = process_cpu_time();
-    let (playouts, wall) = bot.search_only(&game);
+    let outcome = bot.search(&game);
+    let (playouts, wall) = (outcome.playouts, outcome.elapsed);
     let cpu = match (cpu_start, process_cpu_time()) {
         (Some(begin), Some(end)) => Some(end.saturating_sub(begin)),
         _ => None,

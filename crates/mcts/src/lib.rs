@@ -19,4 +19,4 @@ pub mod playout;
 pub mod prior;
 pub mod tactics;
 
-pub use mcts::{MctsBot, MctsConfig};
+pub use mcts::{MctsBot, MctsConfig, MctsSearch};

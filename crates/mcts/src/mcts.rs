@@ -12,13 +12,11 @@ pub mod tree;
 
 use std::time::Duration;
 
-use tengen_search::shell::{answers_pass, Clock, KeptTree, ReportCadence, Reroot, Resignation};
+use tengen_search::bot::{Budget, Decision, Job, Judgement, Lifecycle, SearchBot, TreeSearch};
+use tengen_search::shell::{Reroot, ResignRule};
 
 use tengen_core::scoring::{self, Settlement};
-use tengen_core::{
-    Action, Agent, Analysis, Candidate, Color, Game, Move, Point, Report, SelectRequest, TimeLeft,
-    TimeSettings, Variant,
-};
+use tengen_core::{Action, Analysis, Candidate, Game, Move, Point, Variant};
 
 use self::search::{
     children_with_priors, nogo_children, Limits, OwnershipSum, RootPosition, SearchOutcome,
@@ -29,10 +27,6 @@ use crate::book::OpeningBook;
 use crate::evaluator::{Evaluator, RolloutEvaluator};
 use crate::playout::PlayoutPolicy;
 use crate::prior::{Knowledge, Prior};
-
-/// How often to report, and where: the analysis sink of
-/// [`Agent::select_move_reporting`] and [`Agent::analyze`].
-type Reporter<'a, 'b> = &'a mut Report<'b>;
 
 /// Playouts per move when neither a playout count, nor a time, nor a clock
 /// says otherwise.
@@ -92,48 +86,49 @@ pub fn nodes_for_mib(mib: u64) -> usize {
     (mib as usize * (1 << 20)) / std::mem::size_of::<Node>()
 }
 
-/// The MCTS bot, generic over its leaf evaluation.
-pub struct MctsBot<E: Evaluator + Clone = RolloutEvaluator> {
+/// The MCTS bot, generic over its leaf evaluation: the shared bot
+/// lifecycle ([`SearchBot`]) over the MCTS search.
+pub type MctsBot<E = RolloutEvaluator> = SearchBot<MctsSearch<E>>;
+
+/// The MCTS search with its settings and Go knowledge: what [`MctsBot`]
+/// asks of its search.
+pub struct MctsSearch<E: Evaluator + Clone = RolloutEvaluator> {
     config: MctsConfig,
     evaluator: E,
     knowledge: Knowledge,
-    kept: KeptTree<Tree>,
-    clock: Clock,
-    resignation: Resignation,
-    analysis: Option<Analysis>,
     searches: u64,
-    last_outcome: Option<SearchOutcome>,
-    /// Whether the current search is for `kgs-genmove_cleanup`.
-    cleanup: bool,
+    /// Whether the position last counted (by its board hash and turn) is
+    /// settled: counting it costs playouts, and choosing the move asks
+    /// again.
+    settled: Option<(u64, usize, bool)>,
 }
 
-impl MctsBot<RolloutEvaluator> {
-    /// The bot with heavy-playout rollouts, random choices from `seed`.
+impl MctsSearch<RolloutEvaluator> {
+    /// The search with heavy-playout rollouts, random choices from `seed`.
     pub fn with_rollouts(config: MctsConfig, seed: u64) -> Self {
-        MctsBot::new(
+        MctsSearch::new(
             config,
             RolloutEvaluator::new(PlayoutPolicy::default(), seed),
         )
     }
 }
 
-impl<E: Evaluator + Clone> MctsBot<E> {
-    /// The bot evaluating leaves with `evaluator` (forked once per thread).
+impl<E: Evaluator + Clone> MctsSearch<E> {
+    /// The search evaluating leaves with `evaluator` (forked once per
+    /// thread).
     pub fn new(config: MctsConfig, evaluator: E) -> Self {
-        MctsBot {
+        MctsSearch {
             evaluator,
             knowledge: Knowledge::default(),
-            kept: KeptTree::new(config.reuse),
-            clock: Clock::default(),
-            // The most visited move's win rate, once: a search of the MCTS
-            // bot is large enough to trust at once (see `choose`).
-            resignation: Resignation::new(config.resign_below, 1),
             config,
-            analysis: None,
             searches: 0,
-            last_outcome: None,
-            cleanup: false,
+            settled: None,
         }
+    }
+
+    /// The bot over this search.
+    pub fn into_bot(self) -> MctsBot<E> {
+        SearchBot::new(self)
     }
 
     /// The settings.
@@ -141,38 +136,20 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         &self.config
     }
 
-    /// Nodes in the tree kept from the last search.
-    pub fn tree_nodes(&self) -> usize {
-        self.kept.tree().map_or(0, Tree::len)
-    }
-
-    /// Bytes the kept tree's arena occupies.
-    pub fn tree_memory(&self) -> usize {
-        self.kept.tree().map_or(0, Tree::memory_bytes)
-    }
-
-    /// Simulations and time of the last search.
-    pub fn last_search(&self) -> Option<(u64, Duration)> {
-        self.last_outcome.as_ref().map(|o| (o.playouts, o.elapsed))
-    }
-
-    /// Keeps `tree`, grown for `game`'s position, for the next search when
-    /// reuse is on.
-    fn keep(&mut self, tree: Tree, game: &Game) {
-        self.kept.keep(tree, game);
-    }
-
-    /// The tree for `game`: the kept one re-rooted at this position when the
-    /// game continues it, else a fresh one.
-    fn take_tree(&mut self, game: &Game) -> Tree {
-        self.kept
-            .take(game)
-            .unwrap_or_else(|| Tree::new(self.config.max_nodes))
+    /// The settings, to change between moves.
+    pub fn config_mut(&mut self) -> &mut MctsConfig {
+        &mut self.config
     }
 
     /// The root's children: moves legal in `game` (superko included) that
-    /// fill no own single-point eye, with priors, and a pass.
-    fn root_children(&mut self, game: &Game, root: &RootPosition) -> Vec<(NodeMove, Prior)> {
+    /// fill no own single-point eye, with priors, and a pass (unless
+    /// `cleanup`).
+    fn root_children(
+        &mut self,
+        game: &Game,
+        root: &RootPosition,
+        cleanup: bool,
+    ) -> Vec<(NodeMove, Prior)> {
         let board = game.board();
         if game.rules().is_nogo() {
             let mut points: Vec<Point> = board
@@ -205,36 +182,99 @@ impl<E: Evaluator + Clone> MctsBot<E> {
         );
         // Cleaning up, the bot passes only when nothing else is left, so that
         // dead stones get captured before the game ends.
-        if self.cleanup && out.len() > 1 {
+        if cleanup && out.len() > 1 {
             out.pop();
         }
         out
     }
 
-    /// The search's limits for this move.
-    fn limits(&self, game: &Game) -> Limits {
-        let (target_time, max_time) = self.clock.think_times(self.config.time, game);
+    /// The opening book's move for `game`, outside cleanup play.
+    fn book_move(&self, game: &Game, cleanup: bool) -> Option<Point> {
+        self.config
+            .book
+            .filter(|_| !cleanup)
+            .and_then(|b| b.lookup(game))
+    }
+
+    /// Whether `game`'s position is settled, if it was counted already
+    /// (to answer a pass).
+    fn known_settlement(&self, game: &Game) -> Option<bool> {
+        let (hash, turn, settled) = self.settled?;
+        ((hash, turn) == (game.board().hash(), game.turn_count())).then_some(settled)
+    }
+}
+
+impl<E: Evaluator + Clone> TreeSearch for MctsSearch<E> {
+    type Tree = Tree;
+    type Limits = Limits;
+    type Analysis = Analysis;
+    type Stats = SearchOutcome;
+
+    fn name(&self) -> &str {
+        "mcts"
+    }
+
+    fn plays(&self, _variant: Variant) -> bool {
+        true
+    }
+
+    fn lifecycle(&self) -> Lifecycle {
+        Lifecycle {
+            reuse: self.config.reuse,
+            time: self.config.time,
+            ponder: None,
+            // The most visited move's win rate, once: a search of the MCTS
+            // bot is large enough to trust at once (see `decide`).
+            resign: ResignRule {
+                threshold: self.config.resign_below,
+                consecutive: 1,
+                min_moves_per_point: 0.0,
+            },
+        }
+    }
+
+    /// The configured limits; a move the book knows gets a short search
+    /// beside it, for the analysis, and the time saved goes to the moves
+    /// the book does not know.
+    fn limits(&self, game: &Game, budget: Budget) -> Limits {
+        let (times, book) = match budget {
+            Budget::Play { times, cleanup } => (times, self.book_move(game, cleanup).is_some()),
+            Budget::Think { times } => (times, false),
+            Budget::Unlimited => return Limits::default(),
+            Budget::Ponder(time) => {
+                return Limits {
+                    max_time: Some(time),
+                    ..Limits::default()
+                }
+            }
+        };
         let mut limits = Limits {
             playouts: self.config.playouts,
-            target_time,
-            max_time,
+            target_time: times.target,
+            max_time: times.max,
             stop_when_decided: self.config.early_stop,
             extension: self.config.extension,
         };
         if limits.playouts.is_none() && limits.max_time.is_none() {
             limits.playouts = Some(DEFAULT_PLAYOUTS);
         }
+        if book {
+            limits = limits.scaled(BOOK_MOVE_SEARCH_SHARE);
+        }
         limits
     }
 
-    /// Searches `game`'s position and returns the tree and the outcome.
-    fn search(
+    fn fresh_tree(&self, _game: &Game) -> Tree {
+        Tree::new(self.config.max_nodes)
+    }
+
+    fn run(
         &mut self,
+        tree: &mut Tree,
         game: &Game,
-        limits: Limits,
-        report: Option<Reporter<'_, '_>>,
-        stop: &dyn Fn() -> bool,
-    ) -> (Tree, RootPosition, SearchOutcome) {
+        limits: &Limits,
+        job: Job<'_, '_, Analysis>,
+    ) -> (Analysis, SearchOutcome) {
         let (last, before_last) = crate::features::recent_stones(game);
         let root = RootPosition {
             board: game.board().clone(),
@@ -244,15 +284,14 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             passes: game.consecutive_passes(),
             rules: *game.rules(),
         };
-        let mut tree = self.take_tree(game);
-        let children = self.root_children(game, &root);
+        let children = self.root_children(game, &root, job.cleanup);
         // A reused root must offer exactly the moves legal now (superko can
         // forbid one its children include); otherwise start afresh.
         if tree.root().expanded {
             let kept: Vec<NodeMove> = tree.children(0).map(|c| tree.node(c).mv).collect();
             let wanted: Vec<NodeMove> = children.iter().map(|(mv, _)| *mv).collect();
             if kept != wanted {
-                tree = Tree::new(self.config.max_nodes);
+                *tree = Tree::new(self.config.max_nodes);
             }
         }
         self.searches += 1;
@@ -261,117 +300,101 @@ impl<E: Evaluator + Clone> MctsBot<E> {
             .collect();
         let size = game.size();
         let early_stop = self.config.early_stop;
-        let mut cadence = ReportCadence::default();
-        let mut report = report;
+        let Job {
+            stop, mut reporter, ..
+        } = job;
         let mut monitor =
             |tree: &Tree, ownership: &OwnershipSum, elapsed: Duration, done: u64| -> bool {
-                cadence.tick(report.as_deref_mut(), elapsed, || {
-                    analysis_of(tree, size, Some(ownership))
-                });
+                reporter.tick(elapsed, || analysis_of(tree, size, Some(ownership)));
                 if stop() {
                     return true;
                 }
-                should_stop(tree, &limits, elapsed, done, early_stop)
+                should_stop(tree, limits, elapsed, done, early_stop)
             };
         let outcome = search::run(
-            &mut tree,
+            tree,
             &root,
             &children,
             evaluators,
             self.config.params,
-            limits,
+            *limits,
             &mut monitor,
         );
-        (tree, root, outcome)
-    }
-
-    /// Searches `game` within the configured limits without choosing a
-    /// move, returning the simulations made and the time taken.
-    pub fn search_only(&mut self, game: &Game) -> (u64, Duration) {
-        let limits = self.limits(game);
-        let (_, _, outcome) = self.search(game, limits, None, &|| false);
-        (outcome.playouts, outcome.elapsed)
-    }
-
-    fn choose(
-        &mut self,
-        game: &Game,
-        report: Option<Reporter<'_, '_>>,
-        cleanup: bool,
-        stop: &dyn Fn() -> bool,
-    ) -> Action {
-        let to_move = game.to_move();
-        self.cleanup = cleanup;
-        let counted = !cleanup && !game.rules().is_nogo();
-        // The book decides where it knows the position; a short search
-        // still runs, so that the analysis (candidates, ownership) is there
-        // as after any other move, and the time saved goes to the moves the
-        // book does not know.
-        let book_move = self
-            .config
-            .book
-            .filter(|_| !cleanup)
-            .and_then(|b| b.lookup(game));
-        // Whether the position is settled, once known (it costs playouts).
-        let mut settled = None;
-        // The opponent passed, nothing is left open and the count (the one
-        // the referee, final_score and the web page make) wins: pass too.
-        let count_wins = || {
-            let settlement = settlement_of(game);
-            settled = Some(settlement.is_settled());
-            let score =
-                scoring::score(game.board(), game.rules(), &settlement.status.dead_points());
-            settlement.is_settled() && score.winner() == Some(to_move)
-        };
-        if !game.rules().is_nogo() && answers_pass(game, cleanup, count_wins) {
-            self.analysis = None;
-            return Action::Move(Move::Pass);
-        }
-        let mut limits = self.limits(game);
-        if book_move.is_some() {
-            limits = limits.scaled(BOOK_MOVE_SEARCH_SHARE);
-        }
-        let (tree, _root, outcome) = self.search(game, limits, report, stop);
-        let mut analysis = analysis_of(&tree, game.size(), Some(&outcome.ownership));
-        let mut best = tree.most_visited(0);
-        if counted {
-            best = best.map(|pass| play_on_while_open(&tree, pass, game, settled));
-        }
-        let action = if let Some(point) = book_move {
-            tracing::info!(mv = %game.size().gtp(Move::Play(point)), "opening book");
-            put_first(&mut analysis, Move::Play(point));
-            Action::Move(Move::Play(point))
-        } else {
-            match best {
-                // NoGo without a legal move: the game is lost.
-                None if game.rules().is_nogo() => Action::Resign,
-                None => Action::Move(Move::Pass),
-                Some(best) => {
-                    let node = tree.node(best);
-                    let winrate = node.winrate().unwrap_or(0.5);
-                    // Resign only on a search large enough to trust.
-                    let trusted = node.visits >= 200 && tree.root().visits >= 1_000;
-                    if self.resignation.update(winrate, trusted) {
-                        Action::Resign
-                    } else {
-                        Action::Move(to_move_checked(node.mv, game))
-                    }
-                }
-            }
-        };
+        let analysis = analysis_of(tree, size, Some(&outcome.ownership));
         tracing::info!(
             playouts = outcome.playouts,
             seconds = outcome.elapsed.as_secs_f64(),
             rate = (outcome.playouts as f64 / outcome.elapsed.as_secs_f64().max(1e-9)) as u64,
             winrate = analysis.winrate,
             nodes = tree.len(),
-            chosen = %game.size().gtp(match action { Action::Move(mv) => mv, Action::Resign => Move::Pass }),
             "search finished"
         );
-        self.analysis = Some(analysis);
-        self.last_outcome = Some(outcome);
-        self.keep(tree, game);
-        action
+        (analysis, outcome)
+    }
+
+    /// The most visited move, played on while the position is open rather
+    /// than passing; the book's move where it knows the position.
+    fn decide(
+        &mut self,
+        tree: &Tree,
+        game: &Game,
+        _limits: &Limits,
+        cleanup: bool,
+        analysis: &mut Analysis,
+    ) -> Decision {
+        let nogo = game.rules().is_nogo();
+        if let Some(point) = self.book_move(game, cleanup) {
+            tracing::info!(mv = %game.size().gtp(Move::Play(point)), "opening book");
+            put_first(analysis, Move::Play(point));
+            return Decision {
+                action: Action::Move(Move::Play(point)),
+                judgement: None,
+            };
+        }
+        let mut best = tree.most_visited(0);
+        if !cleanup && !nogo {
+            let settled = self.known_settlement(game);
+            best = best.map(|pass| play_on_while_open(tree, pass, game, settled));
+        }
+        match best {
+            // NoGo without a legal move: the game is lost.
+            None if nogo => Decision {
+                action: Action::Resign,
+                judgement: None,
+            },
+            None => Decision {
+                action: Action::Move(Move::Pass),
+                judgement: None,
+            },
+            Some(best) => {
+                let node = tree.node(best);
+                Decision {
+                    action: Action::Move(to_move_checked(node.mv, game)),
+                    judgement: Some(Judgement {
+                        winrate: node.winrate().unwrap_or(0.5),
+                        // Resign only on a search large enough to trust.
+                        trusted: node.visits >= 200 && tree.root().visits >= 1_000,
+                    }),
+                }
+            }
+        }
+    }
+
+    /// The opponent passed, nothing is left open and the count (the one
+    /// the referee, `final_score` and the web page make) wins.
+    fn count_wins(&mut self, game: &Game) -> bool {
+        if game.rules().is_nogo() {
+            return false;
+        }
+        let settlement = settlement_of(game);
+        let settled = settlement.is_settled();
+        self.settled = Some((game.board().hash(), game.turn_count(), settled));
+        let score = scoring::score(game.board(), game.rules(), &settlement.status.dead_points());
+        settled && score.winner() == Some(game.to_move())
+    }
+
+    fn plain(analysis: &Analysis) -> Analysis {
+        analysis.clone()
     }
 }
 
@@ -532,54 +555,6 @@ fn analysis_of(
         candidates,
         ownership,
         ..Analysis::default()
-    }
-}
-
-impl<E: Evaluator + Clone> Agent for MctsBot<E> {
-    fn name(&self) -> &str {
-        "mcts"
-    }
-
-    fn plays(&self, _variant: Variant) -> bool {
-        true
-    }
-
-    fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, false, &|| false)
-    }
-
-    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
-        let report = request.report.as_mut();
-        self.choose(game, report, request.cleanup, request.stop)
-    }
-
-    fn reset(&mut self) {
-        self.kept.clear();
-        self.resignation.reset();
-        self.analysis = None;
-    }
-
-    fn set_time_settings(&mut self, settings: TimeSettings) {
-        self.clock.set_settings(settings);
-    }
-
-    fn set_time_left(&mut self, color: Color, left: TimeLeft) {
-        self.clock.set_left(color, left);
-    }
-
-    fn analysis(&self) -> Option<Analysis> {
-        self.analysis.clone()
-    }
-
-    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
-        let stop = request.stop;
-        let report = request.report.as_mut();
-        let limits = Limits::default();
-        self.cleanup = false;
-        let (tree, _, outcome) = self.search(game, limits, report, stop);
-        self.analysis = Some(analysis_of(&tree, game.size(), Some(&outcome.ownership)));
-        self.keep(tree, game);
-        true
     }
 }
 

@@ -1,60 +1,55 @@
-//! The bot: a [`PuctBot`] plays and analyses through tengen's `Agent`
-//! interface, keeping its tree between moves, managing the clock,
-//! resigning, and reporting analysis while it searches.
+//! The PUCT search as a bot: [`PuctSearch`] is what the shared bot
+//! lifecycle ([`SearchBot`]: the clock, the kept tree, pondering,
+//! resignation, reports) asks of a search; [`PuctBot`] is the two together.
 
 use crate::choice::play_choice;
-use crate::report::{Reporting, SearchOptions};
 use crate::{
-    lcb_of, search, tree, AnalyseRequest, PositionEvaluator, PuctAnalysis, PuctCandidate,
-    PuctConfig, RawRoot, DEFAULT_VISITS,
+    lcb_of, search, tree, PositionEvaluator, PuctAnalysis, PuctCandidate, PuctConfig, RawRoot,
+    DEFAULT_VISITS,
 };
 
 use std::time::Duration;
 
-use tengen_core::{
-    Action, Agent, Analysis, BoardSize, Color, Game, Move, SelectRequest, TimeLeft, TimeSettings,
-};
+use tengen_core::{Action, Analysis, BoardSize, Color, Game, Move};
 
 use crate::search::{Limits, SearchStats, Searcher};
 use crate::tree::{sign, Tree, ROOT};
-use tengen_search::shell::{
-    answers_pass, lead_as_it_stands, Clock, KeptTree, ReportCadence, Reroot, Resignation,
-};
+use tengen_search::bot::{Budget, Decision, Job, Judgement, Lifecycle, SearchBot, TreeSearch};
+use tengen_search::shell::{lead_as_it_stands, Reroot, ResignRule};
 
-/// The PUCT bot over a [`PositionEvaluator`].
-pub struct PuctBot<E: PositionEvaluator> {
+/// The PUCT bot over a [`PositionEvaluator`]: the shared bot lifecycle
+/// ([`SearchBot`]) over the PUCT search.
+pub type PuctBot<E> = SearchBot<PuctSearch<E>>;
+
+/// The PUCT search over a [`PositionEvaluator`], with its settings: what
+/// [`PuctBot`] asks of its search.
+pub struct PuctSearch<E: PositionEvaluator> {
     config: PuctConfig,
     evaluator: E,
     name: String,
-    kept: KeptTree<Tree>,
-    clock: Clock,
-    analysis: Option<PuctAnalysis>,
-    last_stats: Option<SearchStats>,
-    resignation: Resignation,
 }
 
-impl<E: PositionEvaluator> PuctBot<E> {
-    /// The bot searching with `evaluator`.
+impl<E: PositionEvaluator> PuctSearch<E> {
+    /// The search with `evaluator`.
     pub fn new(config: PuctConfig, evaluator: E) -> Self {
         let name = format!("puct({})", evaluator.name());
-        PuctBot {
-            kept: KeptTree::new(config.reuse),
-            clock: Clock::default(),
-            analysis: None,
-            last_stats: None,
-            resignation: Resignation::new(config.resign_threshold, config.resign_consecutive)
-                .after(config.resign_min_moves_per_point),
+        PuctSearch {
             config,
             evaluator,
             name,
         }
     }
 
-    /// The same bot under another name (the registry names it after the
-    /// spec that built it, as every bot).
+    /// The same search under another name (the registry names a bot after
+    /// the spec that built it, as every bot).
     pub fn named(mut self, name: &str) -> Self {
         self.name = name.to_string();
         self
+    }
+
+    /// The bot over this search.
+    pub fn into_bot(self) -> PuctBot<E> {
+        SearchBot::new(self)
     }
 
     /// The settings.
@@ -72,72 +67,63 @@ impl<E: PositionEvaluator> PuctBot<E> {
         &self.evaluator
     }
 
-    /// What the last search did.
-    pub fn last_search(&self) -> Option<&SearchStats> {
-        self.last_stats.as_ref()
+    /// Whether a pass chosen by the search may stand: always once the
+    /// opponent has passed; otherwise not while much of the board is still
+    /// empty.
+    fn pass_allowed(&self, game: &Game) -> bool {
+        if game.consecutive_passes() > 0 {
+            return true;
+        }
+        let empty = game.board().empty_count() as f32;
+        let points = game.size().points_count() as f32;
+        empty <= self.config.max_empty_to_pass * points
+    }
+}
+
+impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
+    type Tree = Tree;
+    type Limits = Limits;
+    type Analysis = PuctAnalysis;
+    type Stats = SearchStats;
+
+    fn name(&self) -> &str {
+        &self.name
     }
 
-    /// The last search's full analysis (leads and utilities included).
-    pub fn detailed_analysis(&self) -> Option<&PuctAnalysis> {
-        self.analysis.as_ref()
+    fn plays_size(&self, size: BoardSize) -> Result<(), String> {
+        self.evaluator.supports(size)
     }
 
-    /// Nodes in the kept tree.
-    pub fn tree_nodes(&self) -> usize {
-        self.kept.tree().map_or(0, Tree::len)
+    fn lifecycle(&self) -> Lifecycle {
+        let config = &self.config;
+        Lifecycle {
+            reuse: config.reuse,
+            time: config.time,
+            ponder: config.ponder.then_some(config.ponder_time),
+            resign: ResignRule {
+                threshold: config.resign_threshold,
+                consecutive: config.resign_consecutive,
+                min_moves_per_point: config.resign_min_moves_per_point,
+            },
+        }
     }
 
-    /// Visits, in the kept tree, of the position reached from its root by
-    /// `moves` (`None` if the tree does not hold it).
-    pub fn kept_visits(&self, moves: &[Move]) -> Option<u64> {
-        let tree = self.kept.tree()?;
-        let id = tree.descendant(moves)?;
-        Some(u64::from(tree.node(id).visits))
-    }
-
-    /// Searches `game` within the configured limits without choosing a
-    /// move (the tree is kept for the next search when reuse is on).
-    pub fn search(&mut self, game: &Game) -> SearchStats {
-        let limits = self.limits(game);
-        let tree = self.run_search(game, limits, None, &|| false, SearchOptions::default());
-        self.keep(tree, game);
-        self.last_stats.clone().unwrap_or_default()
-    }
-
-    /// Analyses `game` within the configured limits (visits, playouts,
-    /// time) without choosing a move, reporting as asked; the analysis of
-    /// the search, or `None` if the evaluator cannot evaluate this board.
-    /// The tree is kept for the next search when reuse is on.
-    pub fn analyse(&mut self, game: &Game, request: AnalyseRequest<'_>) -> Option<PuctAnalysis> {
-        self.evaluator.supports(game.size()).ok()?;
-        let limits = self.limits(game);
-        let options = SearchOptions {
-            cleanup: false,
-            filters: request.filters,
-            detail: request.detail,
+    fn limits(&self, _game: &Game, budget: Budget) -> Limits {
+        let times = match budget {
+            Budget::Play { times, .. } | Budget::Think { times } => times,
+            Budget::Unlimited => return Limits::default(),
+            Budget::Ponder(time) => {
+                return Limits {
+                    max_time: Some(time),
+                    ..Limits::default()
+                }
+            }
         };
-        let tree = match request.report {
-            Some(mut sink) => self.run_search(
-                game,
-                limits,
-                Some(Reporting::Detailed(&mut sink)),
-                request.stop,
-                options,
-            ),
-            None => self.run_search(game, limits, None, request.stop, options),
-        };
-        self.keep(tree, game);
-        self.analysis.clone()
-    }
-
-    /// The search's limits for this move.
-    fn limits(&self, game: &Game) -> Limits {
-        let (target_time, max_time) = self.clock.think_times(self.config.time, game);
         let mut limits = Limits {
             visits: self.config.visits,
             playouts: self.config.playouts,
-            target_time,
-            max_time,
+            target_time: times.target,
+            max_time: times.max,
         };
         if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
             limits.visits = Some(DEFAULT_VISITS);
@@ -145,54 +131,44 @@ impl<E: PositionEvaluator> PuctBot<E> {
         limits
     }
 
-    /// The tree for `game`: the kept one re-rooted at this position when the
-    /// game continues its history with alternating moves, else a fresh one.
-    fn take_tree(&mut self, game: &Game) -> Tree {
-        // The settings may change between moves (`config_mut`).
-        self.kept.set_reuse(self.config.reuse);
-        self.kept
-            .take(game)
-            .filter(|tree| !self.config.conservative_pass || !tree.root_pass_is_terminal())
-            .unwrap_or_else(|| Tree::new(game.to_move(), self.config.max_nodes))
+    fn fresh_tree(&self, game: &Game) -> Tree {
+        Tree::new(game.to_move(), self.config.max_nodes)
     }
 
-    /// Runs one search of `game`, keeping its analysis, statistics and tree.
-    fn run_search(
+    /// A kept tree whose root's pass ends the game is searched afresh when
+    /// passes are conservative: its pass was valued by the count.
+    fn reusable(&self, tree: &Tree, _game: &Game) -> bool {
+        !self.config.conservative_pass || !tree.root_pass_is_terminal()
+    }
+
+    fn run(
         &mut self,
+        tree: &mut Tree,
         game: &Game,
-        limits: Limits,
-        report: Option<Reporting<'_, '_>>,
-        stop: &dyn Fn() -> bool,
-        options: SearchOptions<'_>,
-    ) -> Tree {
-        let mut tree = self.take_tree(game);
+        limits: &Limits,
+        job: Job<'_, '_, PuctAnalysis>,
+    ) -> (PuctAnalysis, SearchStats) {
         let mut config = self.config.clone();
         // Each turn of a game draws its own noise.
         config.noise_seed =
             tengen_core::stream_seed(self.config.noise_seed, game.turn_count() as u64 + 1);
         let size = game.size();
         let to_move = game.to_move();
-        let mut report = report;
-        let mut cadence = ReportCadence::default();
-        let mut searcher =
-            Searcher::new(&mut tree, game, &self.evaluator, &config, options.cleanup);
-        searcher.filters = options.filters.to_vec();
-        searcher.detail = options.detail;
+        let Job {
+            stop,
+            cleanup,
+            filters,
+            detail,
+            mut reporter,
+        } = job;
+        let mut searcher = Searcher::new(tree, game, &self.evaluator, &config, cleanup);
+        searcher.filters = filters.to_vec();
+        searcher.detail = detail;
         let mut monitor = |s: &Searcher<'_, E>, elapsed: Duration| -> bool {
-            match report.as_mut() {
-                Some(Reporting::Plain(report)) => {
-                    cadence.tick(Some(&mut **report), elapsed, || {
-                        analysis_of(s, size, to_move).to_analysis()
-                    });
-                }
-                Some(Reporting::Detailed(report)) if cadence.due(report.interval, elapsed) => {
-                    (report.sink)(&analysis_of(s, size, to_move));
-                }
-                _ => {}
-            }
+            reporter.tick(elapsed, || analysis_of(s, size, to_move));
             stop()
         };
-        searcher.run(limits, &mut monitor, stop);
+        searcher.run(*limits, &mut monitor, stop);
         let analysis = analysis_of(&searcher, size, to_move);
         let stats = searcher.stats.clone();
         if let Some(error) = &stats.error {
@@ -208,105 +184,73 @@ impl<E: PositionEvaluator> PuctBot<E> {
             nodes = tree.len(),
             "puct search finished"
         );
-        self.analysis = Some(analysis);
-        self.last_stats = Some(stats);
-        tree
+        (analysis, stats)
     }
 
-    /// Keeps `tree`, grown for `game`'s position, for the next search when
-    /// reuse is on.
-    fn keep(&mut self, tree: Tree, game: &Game) {
-        self.kept.set_reuse(self.config.reuse);
-        self.kept.keep(tree, game);
-    }
-
-    /// Searches and chooses the action for `game`.
-    ///
     /// Passing, as KataGo passes: the search decides, with the pass valued
-    /// by the network as if the game went on ([`PuctConfig::conservative_pass`]);
-    /// a pass is overridden only in the opening
-    /// ([`PuctConfig::max_empty_to_pass`]). When the opponent has passed and
-    /// the count as it stands (dead stones taken off) wins, the bot passes
-    /// at once (KataGo's friendly pass). Never passing while behind would
-    /// leave a lost bot nothing to play but moves inside its own area.
-    fn choose(
+    /// by the network as if the game went on
+    /// ([`PuctConfig::conservative_pass`]); a pass is overridden only in
+    /// the opening ([`PuctConfig::max_empty_to_pass`]).
+    fn decide(
         &mut self,
+        tree: &Tree,
         game: &Game,
-        report: Option<Reporting<'_, '_>>,
-        options: SearchOptions<'_>,
-        stop: &dyn Fn() -> bool,
-    ) -> Action {
-        let cleanup = options.cleanup;
-        let to_move = game.to_move();
-        if game.is_over() {
-            return Action::Move(Move::Pass);
-        }
-        if answers_pass(game, cleanup, || lead_as_it_stands(game, to_move) > 0.0) {
-            self.analysis = None;
-            return Action::Move(Move::Pass);
-        }
-        let limits = self.limits(game);
-        let tree = self.run_search(game, limits, report, stop, options);
+        limits: &Limits,
+        _cleanup: bool,
+        analysis: &mut PuctAnalysis,
+    ) -> Decision {
         // A search of one visit evaluates only the root: its move is the
         // policy's first choice.
-        let best = self
-            .analysis
-            .as_ref()
-            .and_then(|a| a.candidates.first())
+        let best = analysis
+            .candidates
+            .first()
             .and_then(|c| tree.child_by_move(ROOT, c.mv))
             .or_else(|| tree.best_child(ROOT))
             .or_else(|| tree.likeliest_child(ROOT));
         let Some(best) = best else {
             // No evaluation at all (evaluator failure): a legal move, if any.
-            self.keep(tree, game);
-            return Action::Move(fallback_move(game));
+            return Decision {
+                action: Action::Move(fallback_move(game)),
+                judgement: None,
+            };
         };
         let mut mv = tree.node(best).mv;
         if mv == Move::Pass && !self.pass_allowed(game) {
-            if let Some(alternative) = best_non_pass(&tree, game) {
+            if let Some(alternative) = best_non_pass(tree, game) {
                 mv = alternative;
             }
         }
         if game.legal(mv).is_err() {
             mv = fallback_move(game);
         }
-        self.keep(tree, game);
-        if self.should_resign(game, limits) {
-            return Action::Resign;
-        }
-        Action::Move(mv)
-    }
-
-    /// Whether a pass chosen by the search may stand: always once the
-    /// opponent has passed; otherwise not while much of the board is still
-    /// empty.
-    fn pass_allowed(&self, game: &Game) -> bool {
-        if game.consecutive_passes() > 0 {
-            return true;
-        }
-        let empty = game.board().empty_count() as f32;
-        let points = game.size().points_count() as f32;
-        empty <= self.config.max_empty_to_pass * points
-    }
-
-    /// Updates the streak of low win rates with the last search of `game`
-    /// (made within `limits`) and says whether to resign.
-    fn should_resign(&mut self, game: &Game, limits: Limits) -> bool {
-        let Some(analysis) = &self.analysis else {
-            return false;
-        };
-        // The settings may change between moves (`config_mut`).
-        self.resignation.threshold = self.config.resign_threshold;
-        self.resignation.consecutive = self.config.resign_consecutive;
-        self.resignation.min_moves_per_point = self.config.resign_min_moves_per_point;
         // A search told to stop sooner is trusted at its limit.
         let needed = [limits.visits, limits.playouts]
             .into_iter()
             .flatten()
             .fold(self.config.resign_min_visits, u64::min);
-        let trusted = analysis.visits >= needed.max(1);
-        self.resignation
-            .update_in(game, analysis.to_analysis().winrate, trusted)
+        Decision {
+            action: Action::Move(mv),
+            judgement: Some(Judgement {
+                winrate: analysis.to_analysis().winrate,
+                trusted: analysis.visits >= needed.max(1),
+            }),
+        }
+    }
+
+    /// A game already over is answered with a pass.
+    fn without_search(&self, game: &Game) -> Option<Action> {
+        game.is_over().then_some(Action::Move(Move::Pass))
+    }
+
+    /// The count as it stands, dead stones taken off (KataGo's friendly
+    /// pass). Never passing while behind would leave a lost bot nothing to
+    /// play but moves inside its own area.
+    fn count_wins(&mut self, game: &Game) -> bool {
+        lead_as_it_stands(game, game.to_move()) > 0.0
+    }
+
+    fn plain(analysis: &PuctAnalysis) -> Analysis {
+        analysis.to_analysis()
     }
 }
 
@@ -452,107 +396,6 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
         } else {
             Vec::new()
         },
-    }
-}
-
-impl<E: PositionEvaluator> Agent for PuctBot<E> {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn select_move(&mut self, game: &Game) -> Action {
-        self.choose(game, None, SearchOptions::default(), &|| false)
-    }
-
-    fn select(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> Action {
-        let options = SearchOptions {
-            cleanup: request.cleanup,
-            filters: &request.filters,
-            detail: request.detail,
-        };
-        let report = request.report.as_mut().map(Reporting::Plain);
-        self.choose(game, report, options, request.stop)
-    }
-
-    fn plays_size(&self, size: BoardSize) -> Result<(), String> {
-        self.evaluator.supports(size)
-    }
-
-    fn reset(&mut self) {
-        self.kept.clear();
-        self.analysis = None;
-        self.last_stats = None;
-        self.resignation.reset();
-    }
-
-    fn set_time_settings(&mut self, settings: TimeSettings) {
-        self.clock.set_settings(settings);
-    }
-
-    fn set_time_left(&mut self, color: Color, left: TimeLeft) {
-        self.clock.set_left(color, left);
-    }
-
-    fn analysis(&self) -> Option<Analysis> {
-        self.analysis.as_ref().map(PuctAnalysis::to_analysis)
-    }
-
-    fn ponder(&mut self, game: &Game, stop: &dyn Fn() -> bool) {
-        if !self.config.ponder
-            || !self.config.reuse
-            || game.is_over()
-            || self.evaluator.supports(game.size()).is_err()
-        {
-            return;
-        }
-        let limits = Limits {
-            max_time: Some(self.config.ponder_time),
-            ..Limits::default()
-        };
-        // The analysis of the bot's own move stays what GUIs read.
-        let analysis = self.analysis.take();
-        let stats = self.last_stats.take();
-        let tree = self.run_search(game, limits, None, stop, SearchOptions::default());
-        self.keep(tree, game);
-        tracing::debug!(
-            visits = self.last_stats.as_ref().map_or(0, |s| s.root_visits),
-            "pondered"
-        );
-        self.analysis = analysis;
-        self.last_stats = stats;
-    }
-
-    fn analyze(&mut self, game: &Game, request: &mut SelectRequest<'_>) -> bool {
-        if self.evaluator.supports(game.size()).is_err() {
-            return false;
-        }
-        let limits = Limits::default();
-        let stop = request.stop;
-        let options = SearchOptions {
-            cleanup: false,
-            filters: &request.filters,
-            detail: request.detail,
-        };
-        let report = request.report.as_mut().map(Reporting::Plain);
-        let tree = self.run_search(game, limits, report, stop, options);
-        self.keep(tree, game);
-        // The tree may have filled up (or the game be over) before the stop:
-        // keep reporting the last analysis until then.
-        let mut last = std::time::Instant::now();
-        while !stop() {
-            let interval = request
-                .report
-                .as_ref()
-                .map_or(Duration::from_millis(10), |report| report.interval);
-            std::thread::sleep(Duration::from_millis(10).min(interval));
-            if last.elapsed() >= interval {
-                if let (Some(analysis), Some(report)) = (self.analysis(), request.report.as_mut()) {
-                    (report.sink)(&analysis);
-                }
-                last = std::time::Instant::now();
-            }
-        }
-        true
     }
 }
 

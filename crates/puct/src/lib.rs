@@ -51,4 +51,4 @@ pub use report::{AnalyseRequest, DetailedReport, PuctAnalysis, PuctCandidate, Ra
 mod choice;
 pub use choice::lcb_of;
 mod bot;
-pub use bot::PuctBot;
+pub use bot::{PuctBot, PuctSearch};

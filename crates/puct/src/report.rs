@@ -1,11 +1,7 @@
 //! What a search reports: the candidates of the root and their
 //! statistics, for analysis clients and the bot's own choices.
 
-use std::time::Duration;
-
-use tengen_core::{
-    Analysis, AnalysisDetail, BoardSize, Candidate, Move, MoveFilter, Report, RootInfo,
-};
+use tengen_core::{Analysis, BoardSize, Candidate, Move, RootInfo};
 
 use crate::*;
 
@@ -189,40 +185,9 @@ impl RawRoot {
     }
 }
 
-/// What [`PuctBot::analyse`] is asked beyond the bot's own limits.
-pub struct AnalyseRequest<'a> {
-    /// Stops the search early (a terminate).
-    pub stop: &'a dyn Fn() -> bool,
-    /// Moves kept out near the root.
-    pub filters: &'a [MoveFilter],
-    /// The optional parts of the analysis to gather.
-    pub detail: AnalysisDetail,
-    /// Reports during the search: how often, and where.
-    pub report: Option<DetailedReport<'a>>,
-}
-
-/// How often to report, and where: [`Analysis`] for GTP and the web page,
-/// or the full [`PuctAnalysis`].
-pub(crate) enum Reporting<'a, 'b> {
-    Plain(&'a mut Report<'b>),
-    Detailed(&'a mut DetailedReport<'b>),
-}
+/// What [`PuctBot::analyse`](tengen_search::SearchBot::analyse) is asked
+/// beyond the bot's own limits.
+pub type AnalyseRequest<'a> = tengen_search::bot::AnalyseRequest<'a, PuctAnalysis>;
 
 /// Reports of the full analysis during a search.
-pub struct DetailedReport<'a> {
-    /// About how often.
-    pub interval: Duration,
-    /// Called with the search's current analysis.
-    pub sink: &'a mut dyn FnMut(&PuctAnalysis),
-}
-
-/// What a request asks of one search beyond its limits.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct SearchOptions<'a> {
-    /// `kgs-genmove_cleanup`: capture dead stones before passing.
-    pub(crate) cleanup: bool,
-    /// Moves kept out near the root (`avoid`, `allow`).
-    pub(crate) filters: &'a [MoveFilter],
-    /// The optional parts of the analysis to gather.
-    pub(crate) detail: AnalysisDetail,
-}
+pub type DetailedReport<'a> = tengen_search::bot::DetailedReport<'a, PuctAnalysis>;

@@ -5,11 +5,24 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tengen_core::scoring::ownership;
-use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules};
+use tengen_core::{Action, Agent, Board, BoardSize, Color, Game, Move, Rules, SelectRequest};
 
 use super::*;
 use crate::tree::{position_key, NodeState, ROOT};
 use crate::*;
+
+/// The bot over the PUCT search with `config` and `evaluator`.
+fn puct_bot<E: PositionEvaluator>(config: PuctConfig, evaluator: E) -> PuctBot<E> {
+    PuctSearch::new(config, evaluator).into_bot()
+}
+
+/// Visits, in `bot`'s kept tree, of the position reached from its root by
+/// `moves` (`None` if the tree does not hold it).
+fn kept_visits<E: PositionEvaluator>(bot: &PuctBot<E>, moves: &[Move]) -> Option<u64> {
+    let tree = bot.kept_tree()?;
+    let id = tree.descendant(moves)?;
+    Some(u64::from(tree.node(id).visits))
+}
 
 /// An evaluator from a function of the position, counting what it is asked.
 struct TestEval<F: Fn(&Game) -> NetEvaluation + Send + Sync> {
@@ -212,7 +225,7 @@ fn check_tree(tree: &Tree) {
 fn visits_limit_is_honoured_and_counts_add_up() {
     let game = Game::new(size(5), rules(7.5));
     for batch in [1, 4, 7] {
-        let mut bot = PuctBot::new(config(100, batch), TestEval::new(area_eval));
+        let mut bot = puct_bot(config(100, batch), TestEval::new(area_eval));
         let stats = bot.search(&game);
         assert_eq!(stats.root_visits, 100, "batch {batch}");
         assert_eq!(stats.new_visits, 100);
@@ -221,14 +234,18 @@ fn visits_limit_is_honoured_and_counts_add_up() {
             stats.evaluations + stats.terminal_visits + stats.transposed_visits,
             100
         );
-        assert_eq!(bot.evaluator().positions(), stats.evaluations);
-        assert_eq!(bot.evaluator().batch_sizes().len() as u64, stats.batches);
+        assert_eq!(bot.tree_search().evaluator().positions(), stats.evaluations);
+        assert_eq!(
+            bot.tree_search().evaluator().batch_sizes().len() as u64,
+            stats.batches
+        );
         assert!(bot
+            .tree_search()
             .evaluator()
             .batch_sizes()
             .iter()
             .all(|&b| b >= 1 && b <= batch));
-        check_tree(bot.kept.tree().unwrap());
+        check_tree(bot.kept_tree().unwrap());
     }
 }
 
@@ -240,16 +257,16 @@ fn transpositions_share_a_position_and_keep_the_counts_straight() {
             transpositions,
             ..config(400, 1)
         };
-        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        let mut bot = puct_bot(cfg, TestEval::new(area_eval));
         let stats = bot.search(&game);
-        let tree = bot.kept.tree().unwrap();
+        let tree = bot.kept_tree().unwrap();
         check_tree(tree);
         assert_eq!(stats.root_visits, 400);
         assert_eq!(
             stats.evaluations + stats.terminal_visits + stats.transposed_visits,
             stats.new_visits
         );
-        assert_eq!(bot.evaluator().positions(), stats.evaluations);
+        assert_eq!(bot.tree_search().evaluator().positions(), stats.evaluations);
         // Each position is expanded once, by its owner: no two expanded
         // nodes share a key.
         let mut seen = std::collections::HashSet::new();
@@ -326,9 +343,9 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
             noise_pruning,
             ..config(300, 1)
         };
-        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        let mut bot = puct_bot(cfg, TestEval::new(area_eval));
         let weighted = bot.search(&game);
-        let tree = bot.kept.tree().unwrap();
+        let tree = bot.kept_tree().unwrap();
         check_tree(tree);
         if !transpositions {
             // Each node was last recomputed after its children last
@@ -360,7 +377,7 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
         }
         // The root's value is not the plain average of its visits.
         let plain = {
-            let mut bot = PuctBot::new(
+            let mut bot = puct_bot(
                 PuctConfig {
                     transpositions,
                     value_weight_exponent: 0.0,
@@ -370,7 +387,7 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
                 TestEval::new(area_eval),
             );
             bot.search(&game);
-            bot.kept.tree().unwrap().root().utility_sum
+            bot.kept_tree().unwrap().root().utility_sum
         };
         assert_eq!(weighted.root_visits, 300);
         assert_ne!(tree.root().utility_sum, plain);
@@ -454,7 +471,7 @@ fn playouts_limit_counts_only_new_visits() {
     let mut cfg = config(1_000, 4);
     cfg.visits = None;
     cfg.playouts = Some(40);
-    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let mut bot = puct_bot(cfg, TestEval::new(area_eval));
     assert_eq!(bot.search(&game).new_visits, 40);
     let stats = bot.search(&game);
     assert_eq!(stats.reused_visits, 40);
@@ -466,7 +483,7 @@ fn playouts_limit_counts_only_new_visits() {
 fn finds_the_winning_capture() {
     let game = capture_position();
     let e2 = mv(&game, "E2");
-    let mut bot = PuctBot::new(config(200, 1), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(200, 1), TestEval::new(area_eval));
     assert_eq!(bot.select_move(&game), Action::Move(e2));
     let analysis = bot.analysis().unwrap();
     assert_eq!(analysis.candidates[0].mv, e2);
@@ -479,8 +496,8 @@ fn finds_the_winning_capture() {
 fn batched_and_sequential_searches_agree() {
     let game = capture_position();
     let e2 = mv(&game, "E2");
-    let mut one = PuctBot::new(config(300, 1), TestEval::new(area_eval));
-    let mut eight = PuctBot::new(config(300, 8), TestEval::new(area_eval));
+    let mut one = puct_bot(config(300, 1), TestEval::new(area_eval));
+    let mut eight = puct_bot(config(300, 8), TestEval::new(area_eval));
     assert_eq!(one.select_move(&game), Action::Move(e2));
     assert_eq!(eight.select_move(&game), Action::Move(e2));
     for bot in [&one, &eight] {
@@ -501,28 +518,28 @@ fn batched_and_sequential_searches_agree() {
 #[test]
 fn small_budgets_get_small_batches() {
     let game = Game::new(size(5), rules(7.5));
-    let mut bot = PuctBot::new(config(16, 8), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(16, 8), TestEval::new(area_eval));
     bot.search(&game);
     // 16 visits: one position at a time.
-    let sizes = bot.evaluator().batch_sizes();
+    let sizes = bot.tree_search().evaluator().batch_sizes();
     assert!(sizes.iter().all(|&b| b == 1), "{sizes:?}");
     // 64 visits: batches of at most 64 / 32 = 2.
-    let mut two = PuctBot::new(config(64, 8), TestEval::new(area_eval));
+    let mut two = puct_bot(config(64, 8), TestEval::new(area_eval));
     two.search(&game);
-    let sizes = two.evaluator().batch_sizes();
+    let sizes = two.tree_search().evaluator().batch_sizes();
     assert!(sizes.iter().all(|&b| b <= 2), "{sizes:?}");
     assert!(sizes.contains(&2), "{sizes:?}");
     // An evaluator of two threads gets two positions even at 16 visits.
     let mut eval = TestEval::new(area_eval);
     eval.parallel = 2;
-    let mut threads = PuctBot::new(config(16, 8), eval);
+    let mut threads = puct_bot(config(16, 8), eval);
     threads.search(&game);
-    let sizes = threads.evaluator().batch_sizes();
+    let sizes = threads.tree_search().evaluator().batch_sizes();
     assert!(sizes.iter().all(|&b| b <= 2), "{sizes:?}");
     assert!(sizes.contains(&2), "{sizes:?}");
-    let mut wide = PuctBot::new(config(800, 8), TestEval::new(area_eval));
+    let mut wide = puct_bot(config(800, 8), TestEval::new(area_eval));
     wide.search(&game);
-    assert!(wide.evaluator().batch_sizes().contains(&8));
+    assert!(wide.tree_search().evaluator().batch_sizes().contains(&8));
 }
 
 #[test]
@@ -535,11 +552,11 @@ fn in_flight_batches_keep_that_many_descents_in_flight() {
             in_flight,
             ..config(64, batch)
         };
-        let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+        let mut bot = puct_bot(cfg, TestEval::new(area_eval));
         bot.search(&game);
-        check_tree(bot.kept.tree().unwrap());
-        assert_eq!(bot.kept.tree().unwrap().root().visits, 64);
-        bot.evaluator().batch_sizes()
+        check_tree(bot.kept_tree().unwrap());
+        assert_eq!(bot.kept_tree().unwrap().root().visits, 64);
+        bot.tree_search().evaluator().batch_sizes()
     };
     let four = sizes(4, 8);
     assert!(four.iter().all(|&b| b <= 4), "{four:?}");
@@ -612,9 +629,9 @@ fn a_short_clock_gets_small_batches() {
             transpositions: false,
             ..config(0, 8)
         };
-        let mut bot = PuctBot::new(cfg, eval);
+        let mut bot = puct_bot(cfg, eval);
         bot.search(&game);
-        bot.evaluator().batch_sizes()
+        bot.tree_search().evaluator().batch_sizes()
     };
     let sizes = search(true);
     assert!(sizes.len() > 1, "{sizes:?}");
@@ -631,11 +648,11 @@ fn virtual_loss_spreads_a_batch_over_distinct_leaves() {
         adaptive_batch: false,
         ..config(9, 8)
     };
-    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let mut bot = puct_bot(cfg, TestEval::new(area_eval));
     let stats = bot.search(&game);
-    assert_eq!(bot.evaluator().batch_sizes(), vec![1, 8]);
+    assert_eq!(bot.tree_search().evaluator().batch_sizes(), vec![1, 8]);
     assert_eq!(stats.collisions, 0);
-    let tree = bot.kept.tree().unwrap();
+    let tree = bot.kept_tree().unwrap();
     let visited: Vec<u32> = tree
         .children(ROOT)
         .map(|c| tree.node(c).visits)
@@ -658,11 +675,15 @@ fn finished_games_are_scored_by_the_count_without_the_network() {
         conservative_pass: false,
         ..config(200, 4)
     };
-    let mut bot = PuctBot::new(cfg, TestEval::new(pass_lover(0.1, -10.0)));
+    let mut bot = puct_bot(cfg, TestEval::new(pass_lover(0.1, -10.0)));
     let stats = bot.search(&game);
     assert!(stats.terminal_visits > 10, "{stats:?}");
-    assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
-    assert_eq!(bot.evaluator().positions(), stats.evaluations);
+    assert!(!bot
+        .tree_search()
+        .evaluator()
+        .saw_finished_game
+        .load(Ordering::SeqCst));
+    assert_eq!(bot.tree_search().evaluator().positions(), stats.evaluations);
     assert_eq!(stats.evaluations + stats.terminal_visits, stats.new_visits);
     let analysis = bot.detailed_analysis().unwrap();
     let pass = analysis
@@ -691,15 +712,18 @@ fn a_game_played_on_after_passes_is_valued_once_by_the_network() {
         plays_on: true,
         ..TestEval::new(pass_lover(0.1, -10.0))
     };
-    let mut bot = PuctBot::new(cfg, evaluator);
+    let mut bot = puct_bot(cfg, evaluator);
     let stats = bot.search(&game);
     assert_eq!(
-        bot.evaluator().finished_evaluated.load(Ordering::SeqCst),
+        bot.tree_search()
+            .evaluator()
+            .finished_evaluated
+            .load(Ordering::SeqCst),
         1,
         "{stats:?}"
     );
     assert!(stats.terminal_visits > 10, "{stats:?}");
-    assert_eq!(bot.evaluator().positions(), stats.evaluations);
+    assert_eq!(bot.tree_search().evaluator().positions(), stats.evaluations);
     assert_eq!(stats.evaluations + stats.terminal_visits, stats.new_visits);
     let analysis = bot.detailed_analysis().unwrap();
     let pass = analysis
@@ -742,7 +766,7 @@ fn wide_root_noise_opens_moves_in_the_policy_s_order() {
             wide_root_noise: noise,
             ..config(60, 1)
         };
-        let mut bot = PuctBot::new(cfg, TestEval::new(graded));
+        let mut bot = puct_bot(cfg, TestEval::new(graded));
         bot.search(&game);
         let analysis = bot.detailed_analysis().unwrap();
         let visited: Vec<Move> = analysis
@@ -767,12 +791,12 @@ fn wide_root_noise_opens_moves_in_the_policy_s_order() {
 #[test]
 fn tree_reuse_keeps_the_subtree_visits() {
     let mut game = Game::new(size(5), rules(7.5));
-    let mut bot = PuctBot::new(config(300, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(300, 4), TestEval::new(area_eval));
     let Action::Move(first) = bot.select_move(&game) else {
         panic!("resigned")
     };
     let reply = bot.detailed_analysis().unwrap().candidates[0].pv[1];
-    let expected = bot.kept_visits(&[first, reply]).unwrap();
+    let expected = kept_visits(&bot, &[first, reply]).unwrap();
     assert!(expected > 1, "{expected}");
     game.play(first).unwrap();
     game.play(reply).unwrap();
@@ -780,7 +804,7 @@ fn tree_reuse_keeps_the_subtree_visits() {
     assert_eq!(stats.reused_visits, expected);
     assert_eq!(stats.root_visits, 300);
     assert_eq!(stats.new_visits, 300 - expected);
-    check_tree(bot.kept.tree().unwrap());
+    check_tree(bot.kept_tree().unwrap());
 
     // A game that does not continue the kept one starts afresh.
     let mut other = Game::new(size(5), rules(7.5));
@@ -798,10 +822,10 @@ fn passes_when_the_opponent_passed_and_the_count_wins() {
     let mut game = Game::new(size(5), rules(0.5));
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
-    let mut bot = PuctBot::new(config(50, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(50, 4), TestEval::new(area_eval));
     assert_eq!(bot.select_move(&game), Action::Move(Move::Pass));
     // Decided from the count, without searching.
-    assert_eq!(bot.evaluator().positions(), 0);
+    assert_eq!(bot.tree_search().evaluator().positions(), 0);
 }
 
 #[test]
@@ -817,7 +841,7 @@ fn passes_when_the_search_prefers_it_even_if_the_count_loses() {
     let mut game = Game::from_position(board, Color::White, rules(0.5));
     game.play(Move::Pass).unwrap();
     assert_eq!(game.to_move(), Color::Black);
-    let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
+    let mut bot = puct_bot(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
     assert_eq!(bot.select_move(&game), Action::Move(Move::Pass));
 }
 
@@ -835,7 +859,7 @@ fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
     // The evaluator: the side to move wins with 0.9 whatever the position,
     // except that it knows nothing of finished games.
     let eval = TestEval::new(pass_lover(0.9, 5.0));
-    let mut bot = PuctBot::new(config(8, 1), eval);
+    let mut bot = puct_bot(config(8, 1), eval);
     bot.search(&game);
     let pass = bot
         .detailed_analysis()
@@ -853,8 +877,12 @@ fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
         pass.visits > 1 && (pass.winrate - expected).abs() < 1e-6,
         "{pass:?}"
     );
-    assert!(!bot.evaluator().saw_finished_game.load(Ordering::SeqCst));
-    let mut bare = PuctBot::new(
+    assert!(!bot
+        .tree_search()
+        .evaluator()
+        .saw_finished_game
+        .load(Ordering::SeqCst));
+    let mut bare = puct_bot(
         PuctConfig {
             conservative_pass: false,
             ..config(8, 1)
@@ -878,14 +906,14 @@ fn does_not_pass_early_unless_allowed() {
     // Black has one stone, White to move with a komi that wins the count.
     let mut game = Game::new(size(5), rules(30.5));
     game.play(mv(&game, "C3")).unwrap();
-    let mut bot = PuctBot::new(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
+    let mut bot = puct_bot(config(2, 1), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select_move(&game);
     assert_eq!(
         bot.detailed_analysis().unwrap().candidates[0].mv,
         Move::Pass
     );
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
-    let mut late = PuctBot::new(
+    let mut late = puct_bot(
         PuctConfig {
             max_empty_to_pass: 1.0,
             ..config(2, 1)
@@ -910,7 +938,7 @@ fn cleanup_captures_dead_stones_before_passing() {
     .unwrap();
     let mut game = Game::from_position(board, Color::White, rules(0.5));
     game.play(Move::Pass).unwrap();
-    let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
+    let mut bot = puct_bot(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select(&game, &mut SelectRequest::new().cleanup());
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
     let board = Board::from_ascii(
@@ -923,7 +951,7 @@ fn cleanup_captures_dead_stones_before_passing() {
     .unwrap();
     let mut clean = Game::from_position(board, Color::White, rules(0.5));
     clean.play(Move::Pass).unwrap();
-    let mut bot = PuctBot::new(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
+    let mut bot = puct_bot(config(30, 4), TestEval::new(pass_lover(0.9, 5.0)));
     let action = bot.select(&clean, &mut SelectRequest::new().cleanup());
     assert_eq!(action, Action::Move(Move::Pass));
 }
@@ -946,7 +974,7 @@ fn black_loses(game: &Game) -> NetEvaluation {
 /// point.
 fn black_actions(cfg: PuctConfig) -> Vec<Action> {
     let mut game = Game::new(size(5), rules(7.5));
-    let mut bot = PuctBot::new(cfg, TestEval::new(black_loses));
+    let mut bot = puct_bot(cfg, TestEval::new(black_loses));
     let mut actions = Vec::new();
     for _ in 0..3 {
         let action = bot.select_move(&game);
@@ -1006,7 +1034,7 @@ fn resigns_after_consecutive_hopeless_searches() {
 #[test]
 fn analysis_is_consistent_with_the_visits() {
     let game = capture_position();
-    let mut bot = PuctBot::new(config(150, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(150, 4), TestEval::new(area_eval));
     let mut reports = Vec::new();
     let mut sink = |a: &Analysis| reports.push(a.clone());
     bot.select(
@@ -1048,7 +1076,7 @@ fn analysis_is_consistent_with_the_visits() {
 fn searches_are_deterministic() {
     let game = capture_position();
     let run = || {
-        let mut bot = PuctBot::new(config(120, 8), TestEval::new(area_eval));
+        let mut bot = puct_bot(config(120, 8), TestEval::new(area_eval));
         bot.select_move(&game);
         bot.detailed_analysis().cloned()
     };
@@ -1065,7 +1093,7 @@ fn time_limit_stops_the_search() {
         time: Some(Duration::from_millis(100)),
         ..PuctConfig::default()
     };
-    let mut bot = PuctBot::new(cfg, eval);
+    let mut bot = puct_bot(cfg, eval);
     let start = Instant::now();
     let stats = bot.search(&game);
     // Without a visit limit only the time ends it; the guard only catches
@@ -1083,11 +1111,11 @@ fn tree_size_limit_stops_growth() {
         max_nodes: 300,
         ..config(10_000, 4)
     };
-    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let mut bot = puct_bot(cfg, TestEval::new(area_eval));
     let stats = bot.search(&game);
     assert!(stats.tree_full);
     assert!(stats.root_visits < 10_000);
-    assert!(bot.tree_nodes() <= 300);
+    assert!(bot.kept_tree().map_or(0, Tree::len) <= 300);
 }
 
 #[test]
@@ -1101,7 +1129,7 @@ fn illegal_policy_moves_are_never_played() {
             .collect(),
         ..area_eval(g)
     };
-    let mut bot = PuctBot::new(config(50, 4), TestEval::new(eval));
+    let mut bot = puct_bot(config(50, 4), TestEval::new(eval));
     let action = bot.select_move(&game);
     assert_ne!(action, Action::Move(occupied));
     let analysis = bot.analysis().unwrap();
@@ -1114,7 +1142,7 @@ fn illegal_policy_moves_are_never_played() {
 fn root_noise_changes_priors_only_when_on() {
     let game = Game::new(size(5), rules(7.5));
     let priors = |weight: f32| {
-        let mut bot = PuctBot::new(
+        let mut bot = puct_bot(
             PuctConfig {
                 noise_weight: weight,
                 noise_seed: 3,
@@ -1123,7 +1151,7 @@ fn root_noise_changes_priors_only_when_on() {
             TestEval::new(area_eval),
         );
         bot.search(&game);
-        let tree = bot.kept.tree().unwrap();
+        let tree = bot.kept_tree().unwrap();
         tree.children(ROOT)
             .map(|c| tree.node(c).prior)
             .collect::<Vec<f32>>()
@@ -1146,12 +1174,12 @@ fn one_visit_plays_the_policy_s_first_choice() {
         }
         evaluation
     };
-    let mut bot = PuctBot::new(config(1, 1), TestEval::new(likes_c4));
+    let mut bot = puct_bot(config(1, 1), TestEval::new(likes_c4));
     assert_eq!(bot.select_move(&game), Action::Move(c4));
     // With noise, the choice varies with the seed and stays legal.
     let mut chosen = std::collections::HashSet::new();
     for seed in 0..20 {
-        let mut bot = PuctBot::new(
+        let mut bot = puct_bot(
             PuctConfig {
                 noise_weight: 0.9,
                 noise_seed: seed,
@@ -1173,7 +1201,7 @@ fn evaluator_failure_still_gives_a_legal_move() {
     let game = Game::new(size(5), rules(7.5));
     let mut eval = TestEval::new(area_eval);
     eval.fail = true;
-    let mut bot = PuctBot::new(config(50, 4), eval);
+    let mut bot = puct_bot(config(50, 4), eval);
     let Action::Move(chosen) = bot.select_move(&game) else {
         panic!("resigned")
     };
@@ -1183,7 +1211,7 @@ fn evaluator_failure_still_gives_a_legal_move() {
 
 #[test]
 fn board_sizes_come_from_the_evaluator() {
-    let bot = PuctBot::new(PuctConfig::default(), TestEval::new(area_eval));
+    let bot = puct_bot(PuctConfig::default(), TestEval::new(area_eval));
     assert!(bot.plays_size(size(9)).is_ok());
     assert!(bot.plays_size(size(19)).is_err());
     assert_eq!(bot.name(), "puct(test)");
@@ -1192,7 +1220,7 @@ fn board_sizes_come_from_the_evaluator() {
 #[test]
 fn analyze_runs_until_stopped() {
     let game = Game::new(size(5), rules(7.5));
-    let mut bot = PuctBot::new(config(10, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(10, 4), TestEval::new(area_eval));
     // It runs (reporting) until its stop says so, here after three reports;
     // the guard only ends a search that never reports.
     let start = Instant::now();
@@ -1236,7 +1264,7 @@ fn the_clock_limits_the_search() {
         visits: None,
         ..PuctConfig::default()
     };
-    let mut bot = PuctBot::new(cfg, eval);
+    let mut bot = puct_bot(cfg, eval);
     bot.set_time_settings(tengen_core::TimeSettings::Absolute { main: 2 });
     let start = Instant::now();
     let stats = bot.search(&game);
@@ -1306,7 +1334,7 @@ fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
         hanging: AtomicBool::new(false),
         cancelled: AtomicBool::new(false),
     });
-    let mut bot = PuctBot::new(config(10_000, 4), eval.clone());
+    let mut bot = puct_bot(config(10_000, 4), eval.clone());
     // The signal comes only once a batch is under way: the search must hear
     // it during the batch, not after it.
     let stop = || eval.hanging.load(Ordering::SeqCst);
@@ -1324,7 +1352,7 @@ fn a_stop_during_a_batch_abandons_it_and_the_search_answers() {
     // four); the abandoned one left no visit and no virtual loss behind.
     assert_eq!(stats.batches, 3);
     assert_eq!(stats.root_visits, 9);
-    check_tree(bot.kept.tree().unwrap());
+    check_tree(bot.kept_tree().unwrap());
 }
 
 #[test]
@@ -1338,7 +1366,7 @@ fn avoid_and_allow_keep_moves_out_of_the_search() {
         until_depth: 1,
         allow: false,
     };
-    let mut bot = PuctBot::new(config(1000, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(1000, 4), TestEval::new(area_eval));
     let mut request = SelectRequest::new().filtered(vec![avoid.clone()]);
     let action = bot.select(&game, &mut request);
     let analysis = bot.detailed_analysis().unwrap();
@@ -1346,7 +1374,7 @@ fn avoid_and_allow_keep_moves_out_of_the_search() {
     assert!(!matches!(action, Action::Move(m) if m == c3 || m == b2));
     // Below the root the avoided moves are Black's to play again: White's
     // replies lead to positions where Black may play C3.
-    let tree = bot.kept.tree().unwrap();
+    let tree = bot.kept_tree().unwrap();
     let deeper = tree
         .children(ROOT)
         .flat_map(|c| tree.children(c))
@@ -1354,13 +1382,13 @@ fn avoid_and_allow_keep_moves_out_of_the_search() {
         .any(|n| [c3, b2].contains(&tree.node(n).mv) && tree.node(n).visits > 0);
     assert!(deeper, "depth 1 only keeps them out of the root");
     // Until depth 3 they stay out of Black's replies too.
-    let mut bot = PuctBot::new(config(1000, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(1000, 4), TestEval::new(area_eval));
     let mut request = SelectRequest::new().filtered(vec![tengen_core::MoveFilter {
         until_depth: 3,
         ..avoid
     }]);
     bot.select(&game, &mut request);
-    let tree = bot.kept.tree().unwrap();
+    let tree = bot.kept_tree().unwrap();
     let deeper = tree
         .children(ROOT)
         .flat_map(|c| tree.children(c))
@@ -1368,7 +1396,7 @@ fn avoid_and_allow_keep_moves_out_of_the_search() {
         .any(|n| [c3, b2].contains(&tree.node(n).mv) && tree.node(n).visits > 0);
     assert!(!deeper);
     // allow: only the named points (and passing).
-    let mut bot = PuctBot::new(config(100, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(100, 4), TestEval::new(area_eval));
     let mut request = SelectRequest::new().filtered(vec![tengen_core::MoveFilter {
         color: Color::Black,
         moves: vec![c3],
@@ -1387,7 +1415,7 @@ fn avoid_and_allow_keep_moves_out_of_the_search() {
 #[test]
 fn analysis_details_come_when_asked() {
     let game = capture_position();
-    let mut bot = PuctBot::new(config(120, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(120, 4), TestEval::new(area_eval));
     bot.select_move(&game);
     let plain = bot.analysis().unwrap();
     assert!(plain.ownership_stdev.is_empty());
@@ -1399,7 +1427,7 @@ fn analysis_details_come_when_asked() {
         assert_eq!(c.pv_visits[0], c.visits);
         assert!(c.pv_visits.windows(2).all(|w| w[0] >= w[1]), "{c:?}");
     }
-    let mut bot = PuctBot::new(config(120, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(120, 4), TestEval::new(area_eval));
     let detail = tengen_core::AnalysisDetail {
         moves_ownership: true,
         ownership_stdev: true,
@@ -1428,13 +1456,13 @@ fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
         ponder: true,
         ..config(40, 4)
     };
-    let mut bot = PuctBot::new(cfg, TestEval::new(area_eval));
+    let mut bot = puct_bot(cfg, TestEval::new(area_eval));
     let Action::Move(mv) = bot.select_move(&game) else {
         panic!("resigned");
     };
     game.play(mv).unwrap();
-    let before = bot.kept_visits(&[mv]).unwrap_or(0);
-    let seen = bot.evaluator().positions();
+    let before = kept_visits(&bot, &[mv]).unwrap_or(0);
+    let seen = bot.tree_search().evaluator().positions();
     let start = Instant::now();
     bot.ponder(&game, &|| start.elapsed() > Duration::from_millis(300));
     // Pondering left alone goes on for a minute; half of it is a bound only
@@ -1444,25 +1472,28 @@ fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
         "stopped when told: {:?}",
         start.elapsed()
     );
-    assert!(bot.evaluator().positions() > seen, "it searched");
-    let after = bot.kept_visits(&[]).unwrap();
+    assert!(
+        bot.tree_search().evaluator().positions() > seen,
+        "it searched"
+    );
+    let after = kept_visits(&bot, &[]).unwrap();
     assert!(after > before + 10, "{before} -> {after}");
     // The opponent's likeliest reply has been thought about: the next
     // search starts from its subtree.
     let tree_reply = {
-        let tree = bot.kept.tree().unwrap();
+        let tree = bot.kept_tree().unwrap();
         tree.node(tree.best_child(ROOT).unwrap()).mv
     };
-    let reply_visits = bot.kept_visits(&[tree_reply]).unwrap();
+    let reply_visits = kept_visits(&bot, &[tree_reply]).unwrap();
     game.play(tree_reply).unwrap();
     bot.select_move(&game);
     assert_eq!(bot.last_search().unwrap().reused_visits, reply_visits);
     assert!(reply_visits > 0);
     // Off by default: pondering does nothing.
-    let mut quiet = PuctBot::new(config(40, 4), TestEval::new(area_eval));
-    let seen = quiet.evaluator().positions();
+    let mut quiet = puct_bot(config(40, 4), TestEval::new(area_eval));
+    let seen = quiet.tree_search().evaluator().positions();
     quiet.ponder(&game, &|| false);
-    assert_eq!(quiet.evaluator().positions(), seen);
+    assert_eq!(quiet.tree_search().evaluator().positions(), seen);
 }
 
 #[test]
@@ -1781,9 +1812,9 @@ fn check_bias(tree: &Tree) {
 fn subtree_value_bias_entries_add_up_and_correct_new_leaves() {
     let mut game = Game::new(size(5), rules(0.5));
     game.play(mv(&game, "C3")).unwrap();
-    let mut bot = PuctBot::new(config(400, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(400, 4), TestEval::new(area_eval));
     bot.search(&game);
-    let tree = bot.kept.tree().unwrap();
+    let tree = bot.kept_tree().unwrap();
     check_tree(tree);
     check_bias(tree);
     assert!(tree.bias.len() > 10, "{} entries", tree.bias.len());
@@ -1801,9 +1832,9 @@ fn subtree_value_bias_entries_add_up_and_correct_new_leaves() {
         subtree_value_bias: 0.0,
         ..config(400, 4)
     };
-    let mut plain = PuctBot::new(off, TestEval::new(area_eval));
+    let mut plain = puct_bot(off, TestEval::new(area_eval));
     plain.search(&game);
-    let tree = plain.kept.tree().unwrap();
+    let tree = plain.kept_tree().unwrap();
     assert!(tree.bias.is_empty());
     assert!((0..tree.len() as u32)
         .map(|id| tree.node(id))
@@ -1815,13 +1846,13 @@ fn subtree_value_bias_entries_add_up_and_correct_new_leaves() {
 fn a_kept_tree_keeps_its_bias_entries_and_a_fifth_of_the_dropped_nodes() {
     let mut game = Game::new(size(5), rules(0.5));
     game.play(mv(&game, "C3")).unwrap();
-    let mut bot = PuctBot::new(config(400, 4), TestEval::new(area_eval));
+    let mut bot = puct_bot(config(400, 4), TestEval::new(area_eval));
     let Action::Move(first) = bot.select_move(&game) else {
         panic!("resigned")
     };
     let reply = bot.detailed_analysis().unwrap().candidates[0].pv[1];
-    check_tree(bot.kept.tree().unwrap());
-    let old = bot.kept.tree().unwrap().clone();
+    check_tree(bot.kept_tree().unwrap());
+    let old = bot.kept_tree().unwrap().clone();
     check_tree(&old.reroot(&[first, reply]).unwrap());
     let new = old.reroot(&[first, reply]).unwrap();
     // Survivors' contributions by old entry, read off the new tree's nodes
@@ -1869,7 +1900,7 @@ fn a_kept_tree_keeps_its_bias_entries_and_a_fifth_of_the_dropped_nodes() {
     game.play(reply).unwrap();
     let stats = bot.search(&game);
     assert!(stats.reused_visits > 0);
-    check_tree(bot.kept.tree().unwrap());
+    check_tree(bot.kept_tree().unwrap());
 }
 
 #[test]
@@ -1972,9 +2003,9 @@ fn a_kept_tree_is_revalued_under_the_new_score_utility() {
         subtree_value_bias: 0.0,
         ..config(300, 1)
     };
-    let mut bot = PuctBot::new(cfg.clone(), TestEval::new(area_eval));
+    let mut bot = puct_bot(cfg.clone(), TestEval::new(area_eval));
     bot.search(&game);
-    let mut tree = bot.kept.tree().unwrap().clone();
+    let mut tree = bot.kept_tree().unwrap().clone();
     let eval = TestEval::new(area_eval);
     let mut searcher = Searcher::new(&mut tree, &game, &eval, &cfg, false);
     searcher.utility.recentre(6.0, 0.0);

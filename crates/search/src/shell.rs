@@ -1,14 +1,13 @@
-//! The lifecycle a searching bot keeps around its search, written once for
-//! the classical MCTS and the PUCT search (as KataGo keeps `AsyncBot` apart
-//! from `Search`): the clock and each move's thinking time ([`Clock`]), the
+//! The parts of a searching bot's lifecycle, which [`crate::bot::SearchBot`]
+//! puts together: the clock and each move's thinking time ([`Clock`]), the
 //! tree kept between moves ([`KeptTree`]), the cadence of analysis reports
-//! ([`ReportCadence`]), resignation ([`Resignation`]) and the rule for
-//! answering a pass ([`answers_pass`]).
+//! ([`ReportCadence`]), resignation ([`ResignRule`], [`Resignation`]) and
+//! the rule for answering a pass ([`answers_pass`]).
 
 use std::time::Duration;
 
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
-use tengen_core::{BoardSize, ByColor, Color, Game, Move, Report, Rules, TimeLeft, TimeSettings};
+use tengen_core::{BoardSize, ByColor, Color, Game, Move, Rules, TimeLeft, TimeSettings};
 
 use crate::time;
 
@@ -173,21 +172,6 @@ pub struct ReportCadence {
 }
 
 impl ReportCadence {
-    /// Sends `analysis()` to `report` if a report is due `elapsed` into the
-    /// search (the first at once), and schedules the next one.
-    pub fn tick(
-        &mut self,
-        report: Option<&mut Report<'_>>,
-        elapsed: Duration,
-        analysis: impl FnOnce() -> tengen_core::Analysis,
-    ) {
-        if let Some(report) = report {
-            if self.due(report.interval, elapsed) {
-                (report.sink)(&analysis());
-            }
-        }
-    }
-
     /// Whether a report is due `elapsed` into the search (the first at
     /// once); if so the next one is scheduled `interval` later.
     pub fn due(&mut self, interval: Duration, elapsed: Duration) -> bool {
@@ -199,11 +183,11 @@ impl ReportCadence {
     }
 }
 
-/// Resignation by win rate, as KataGo resigns: once the win rate has been
+/// When a bot gives up, as KataGo resigns: once the win rate has been
 /// below the threshold for some searches in a row, each large enough to
 /// trust, and never in the first moves of a game.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Resignation {
+pub struct ResignRule {
     /// Resign below this win rate (0: never).
     pub threshold: f32,
     /// Searches in a row below it before resigning.
@@ -212,45 +196,50 @@ pub struct Resignation {
     /// (KataGo's `resignMinMovesPerBoardArea`): a game is not given up on
     /// the strength of its opening.
     pub min_moves_per_point: f32,
+}
+
+impl ResignRule {
+    /// Never resign.
+    pub const NEVER: ResignRule = ResignRule {
+        threshold: 0.0,
+        consecutive: 1,
+        min_moves_per_point: 0.0,
+    };
+}
+
+/// The streak of searches that judged the game lost, under a
+/// [`ResignRule`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Resignation {
     streak: u32,
 }
 
 impl Resignation {
-    /// Resign below `threshold` after `consecutive` searches in a row, at
-    /// any move.
-    pub fn new(threshold: f32, consecutive: u32) -> Resignation {
-        Resignation {
-            threshold,
-            consecutive,
-            min_moves_per_point: 0.0,
-            streak: 0,
-        }
-    }
-
-    /// The same, never before `min_moves_per_point` moves per point of the
-    /// board.
-    pub fn after(mut self, min_moves_per_point: f32) -> Resignation {
-        self.min_moves_per_point = min_moves_per_point;
-        self
-    }
-
     /// Counts a search whose chosen move has `winrate` (`trusted`: the
-    /// search was large enough to judge) and says whether to resign.
-    pub fn update(&mut self, winrate: f32, trusted: bool) -> bool {
-        if self.threshold > 0.0 && trusted && winrate < self.threshold {
+    /// search was large enough to judge) and says whether `rule` resigns
+    /// now, at any move.
+    pub fn update(&mut self, rule: &ResignRule, winrate: f32, trusted: bool) -> bool {
+        if rule.threshold > 0.0 && trusted && winrate < rule.threshold {
             self.streak += 1;
         } else {
             self.streak = 0;
         }
-        self.threshold > 0.0 && self.streak >= self.consecutive.max(1)
+        rule.threshold > 0.0 && self.streak >= rule.consecutive.max(1)
     }
 
     /// [`Resignation::update`] for a search of `game`: the streak counts
-    /// from the first move, the resignation waits for the minimum turn.
-    pub fn update_in(&mut self, game: &Game, winrate: f32, trusted: bool) -> bool {
-        let resign = self.update(winrate, trusted);
+    /// from the first move, the resignation waits for the rule's minimum
+    /// turn.
+    pub fn update_in(
+        &mut self,
+        rule: &ResignRule,
+        game: &Game,
+        winrate: f32,
+        trusted: bool,
+    ) -> bool {
+        let resign = self.update(rule, winrate, trusted);
         let points = game.size().points_count() as f32;
-        resign && game.turn_count() as f32 >= self.min_moves_per_point * points
+        resign && game.turn_count() as f32 >= rule.min_moves_per_point * points
     }
 
     /// Forgets the streak (a new game).
@@ -346,28 +335,41 @@ mod tests {
         assert_eq!(kept.take(&game.with_mover(Color::White)), None);
     }
 
+    fn rule_of(threshold: f32, consecutive: u32, min_moves_per_point: f32) -> ResignRule {
+        ResignRule {
+            threshold,
+            consecutive,
+            min_moves_per_point,
+        }
+    }
+
     #[test]
     fn resignation_needs_a_streak_of_trusted_searches() {
-        let mut resign = Resignation::new(0.1, 3);
-        assert!(!resign.update(0.05, true));
-        assert!(!resign.update(0.05, true));
-        assert!(!resign.update(0.05, false), "an untrusted search breaks it");
-        assert!(!resign.update(0.05, true));
-        assert!(!resign.update(0.05, true));
-        assert!(resign.update(0.05, true));
-        let mut never = Resignation::new(0.0, 1);
-        assert!(!never.update(0.0, true));
-        let mut at_once = Resignation::new(0.1, 1);
-        assert!(at_once.update(0.01, true));
+        let rule = rule_of(0.1, 3, 0.0);
+        let mut resign = Resignation::default();
+        assert!(!resign.update(&rule, 0.05, true));
+        assert!(!resign.update(&rule, 0.05, true));
+        assert!(
+            !resign.update(&rule, 0.05, false),
+            "an untrusted search breaks it"
+        );
+        assert!(!resign.update(&rule, 0.05, true));
+        assert!(!resign.update(&rule, 0.05, true));
+        assert!(resign.update(&rule, 0.05, true));
+        let mut never = Resignation::default();
+        assert!(!never.update(&ResignRule::NEVER, 0.0, true));
+        let mut at_once = Resignation::default();
+        assert!(at_once.update(&rule_of(0.1, 1, 0.0), 0.01, true));
     }
 
     #[test]
     fn resignation_waits_for_the_minimum_turn() {
         let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
         // 0.2 of 81 points: not before move 17 (turn 16.2 rounded up).
-        let mut resign = Resignation::new(0.1, 2).after(0.2);
+        let rule = rule_of(0.1, 2, 0.2);
+        let mut resign = Resignation::default();
         for turn in 0..17 {
-            assert!(!resign.update_in(&game, 0.01, true), "turn {turn}");
+            assert!(!resign.update_in(&rule, &game, 0.01, true), "turn {turn}");
             let mv = game
                 .legal_moves()
                 .into_iter()
@@ -376,7 +378,7 @@ mod tests {
             game.play(mv).unwrap();
         }
         assert!(
-            resign.update_in(&game, 0.01, true),
+            resign.update_in(&rule, &game, 0.01, true),
             "the streak counted all along"
         );
     }
@@ -403,18 +405,18 @@ mod tests {
     fn reports_come_at_the_cadence() {
         let mut seen = Vec::new();
         let mut sink = |a: &tengen_core::Analysis| seen.push(a.playouts);
-        let mut report = Report {
+        let report = tengen_core::Report {
             interval: Duration::from_millis(100),
             sink: &mut sink,
         };
         let mut cadence = ReportCadence::default();
         for (ms, playouts) in [(0, 1), (50, 2), (100, 3), (150, 4), (210, 5)] {
-            cadence.tick(Some(&mut report), Duration::from_millis(ms), || {
-                tengen_core::Analysis {
+            if cadence.due(report.interval, Duration::from_millis(ms)) {
+                (report.sink)(&tengen_core::Analysis {
                     playouts,
                     ..Default::default()
-                }
-            });
+                });
+            }
         }
         assert_eq!(seen, vec![1, 3, 5]);
     }

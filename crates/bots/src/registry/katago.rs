@@ -16,7 +16,7 @@ use crate::termination::{Terminating, Termination};
 use tengen_puct::cache::CachedEvaluator;
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::options::{PuctSettings, SearchOptions};
-use tengen_puct::{PuctBot, PuctConfig};
+use tengen_puct::{PuctConfig, PuctSearch};
 
 /// Settings of the `katago` bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,7 +160,9 @@ impl KataGoSettings {
         let eval = KataGoEvalSettings { seed, ..self.eval };
         let evaluator =
             CachedEvaluator::new(KataGoEvaluator::with_settings(network, eval), self.cache);
-        let bot = PuctBot::new(config, evaluator).named(INFO.name);
+        let bot = PuctSearch::new(config, evaluator)
+            .named(INFO.name)
+            .into_bot();
         Terminating::wrap(Box::new(bot), self.termination)
     }
 }

@@ -14,7 +14,7 @@ use crate::termination::{Terminating, Termination};
 use tengen_mcts::book::OpeningBook;
 use tengen_mcts::evaluator::RolloutEvaluator;
 use tengen_mcts::features::MoveModel;
-use tengen_mcts::mcts::{nodes_for_mib, MctsBot, MctsConfig, DEFAULT_MEMORY_MIB};
+use tengen_mcts::mcts::{nodes_for_mib, MctsConfig, MctsSearch, DEFAULT_MEMORY_MIB};
 use tengen_mcts::network::{NetworkEvaluator, NetworkMix};
 use tengen_mcts::playout::PlayoutPolicy;
 use tengen_mcts::prior::{ModelChoice, PriorSource, LEARNED_WEIGHT};
@@ -588,14 +588,14 @@ impl BotSettings for MctsSettings {
         let rollouts =
             RolloutEvaluator::new(self.playout_policy(), seed).with_margin_weight(self.margin);
         let bot: Box<dyn Agent + Send> = match &self.network {
-            FileChoice::None => Box::new(MctsBot::new(config, rollouts)),
+            FileChoice::None => Box::new(MctsSearch::new(config, rollouts).into_bot()),
             // `builtin` or the file's path, as `load_model` reads it.
             network => {
                 let model = load_model(&network.to_string())?;
-                Box::new(MctsBot::new(
-                    config,
-                    NetworkEvaluator::new(model, rollouts, self.mix),
-                ))
+                Box::new(
+                    MctsSearch::new(config, NetworkEvaluator::new(model, rollouts, self.mix))
+                        .into_bot(),
+                )
             }
         };
         Ok(Terminating::wrap(bot, self.termination))

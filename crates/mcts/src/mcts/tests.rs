@@ -4,7 +4,7 @@
 use super::search::DECIDED_CHECK_INTERVAL;
 use super::*;
 use crate::evaluator::{AmafMap, Evaluation, Leaf, Policy};
-use tengen_core::{Board, Rules};
+use tengen_core::{Agent, Board, Color, Rules};
 
 fn game_from(diagram: &str, to_move: Color, komi: f64) -> Game {
     let board = Board::from_ascii(diagram).unwrap();
@@ -20,7 +20,7 @@ fn bot(playouts: u64, threads: usize, seed: u64) -> MctsBot {
         book: None,
         ..MctsConfig::default()
     };
-    MctsBot::with_rollouts(config, seed)
+    MctsSearch::with_rollouts(config, seed).into_bot()
 }
 
 fn chosen(game: &Game, playouts: u64, threads: usize, seed: u64) -> String {
@@ -107,18 +107,22 @@ fn memory_stays_under_the_limit() {
         book: None,
         ..MctsConfig::default()
     };
-    let mut bot = MctsBot::with_rollouts(config, 3);
+    let mut bot = MctsSearch::with_rollouts(config, 3).into_bot();
     let game = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
     bot.select_move(&game);
-    assert!(bot.tree_nodes() <= 5_000, "{} nodes", bot.tree_nodes());
     assert!(
-        bot.tree_nodes() > 4_000,
-        "the limit was reached: {}",
-        bot.tree_nodes()
+        bot.kept_tree().map_or(0, Tree::len) <= 5_000,
+        "{} nodes",
+        bot.kept_tree().map_or(0, Tree::len)
     );
-    assert!(bot.tree_memory() <= 5_000 * std::mem::size_of::<Node>());
+    assert!(
+        bot.kept_tree().map_or(0, Tree::len) > 4_000,
+        "the limit was reached: {}",
+        bot.kept_tree().map_or(0, Tree::len)
+    );
+    assert!(bot.kept_tree().map_or(0, Tree::memory_bytes) <= 5_000 * std::mem::size_of::<Node>());
     // The search may stop early once the choice cannot change.
-    assert!(bot.last_search().unwrap().0 > 10_000);
+    assert!(bot.last_search().unwrap().playouts > 10_000);
 }
 
 #[test]
@@ -157,11 +161,17 @@ fn the_tree_is_reused_after_the_opponent_replies() {
         .copied()
         .unwrap_or(Move::Pass);
     game.play(reply).unwrap();
-    let kept = bot.take_tree(&game);
-    assert!(kept.root().visits > 0, "the reply's subtree was kept");
+    let new = bot.search(&game).playouts;
+    let root = bot.analysis().unwrap().playouts;
+    assert!(
+        root > new,
+        "the reply's subtree was kept: {root} root visits, {new} new"
+    );
     // Any other history starts afresh.
     let other = Game::new(tengen_core::BoardSize::square(9).unwrap(), Rules::default());
-    assert_eq!(bot.take_tree(&other).root().visits, 0);
+    let new = bot.search(&other).playouts;
+    let root = bot.analysis().unwrap().playouts;
+    assert!(root <= new, "a fresh tree: {root} root visits, {new} new");
 }
 
 #[test]
@@ -277,7 +287,7 @@ fn leaves_are_evaluated_through_the_evaluator_trait() {
         book: None,
         ..MctsConfig::default()
     };
-    let mut bot = MctsBot::new(config, Oracle { good });
+    let mut bot = MctsSearch::new(config, Oracle { good }).into_bot();
     let game = Game::new(size, Rules::default());
     assert_eq!(bot.select_move(&game), Action::Move(Move::Play(good)));
     let analysis = bot.analysis().unwrap();
@@ -372,17 +382,17 @@ fn the_policy_reaches_the_root_at_once_and_other_nodes_after_enough_visits() {
         ..MctsConfig::default()
     };
     config.params.policy_visits = policy_visits;
-    let mut bot = MctsBot::new(
+    let mut bot = MctsBot::new(MctsSearch::new(
         config,
         Guide {
             favourite,
             calls: calls.clone(),
         },
-    );
+    ));
     let game = Game::new(size, Rules::default());
     // With every leaf even, the policy's favourite is the move.
     assert_eq!(bot.select_move(&game), Action::Move(Move::Play(favourite)));
-    let tree = bot.take_tree(&game);
+    let tree = bot.kept_tree().expect("the tree is kept");
     let nodes: Vec<&Node> = (0..tree.len()).map(|i| tree.node(i)).collect();
     let added = nodes.iter().filter(|n| n.policy_added).count();
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), added);
@@ -412,7 +422,7 @@ fn one_thread_searches_with_a_seed_repeat_exactly() {
             let Action::Move(mv) = bot.select_move(&game) else {
                 panic!("resigned")
             };
-            let (playouts, _) = bot.last_search().unwrap();
+            let playouts = bot.last_search().unwrap().playouts;
             record.push((mv, playouts));
             game.play(mv).unwrap();
         }
@@ -447,7 +457,7 @@ fn the_book_move_is_played_where_the_book_knows_the_position() {
             book,
             ..MctsConfig::default()
         };
-        let mut bot = MctsBot::with_rollouts(config, 3);
+        let mut bot = MctsSearch::with_rollouts(config, 3).into_bot();
         let mut game = Game::new(size, Rules::default().with_komi(komi));
         for mv in moves {
             game.play(size.parse_gtp(mv).unwrap()).unwrap();
@@ -499,7 +509,7 @@ fn an_unstable_choice_is_searched_on_up_to_the_extension() {
     let size = tengen_core::BoardSize::square(9).unwrap();
     let (limit, cap) = (1_000_u64, 2_000_u64);
     let mut bot = bot(limit, 1, 7);
-    bot.config.extension = 1.0;
+    bot.tree_search_mut().config_mut().extension = 1.0;
     let mut game = Game::new(size, Rules::default());
     let mut extended = 0;
     let mut searched = Vec::new();
@@ -507,7 +517,7 @@ fn an_unstable_choice_is_searched_on_up_to_the_extension() {
         let Action::Move(mv) = bot.select_move(&game) else {
             panic!("resigned")
         };
-        let (playouts, _) = bot.last_search().unwrap();
+        let playouts = bot.last_search().unwrap().playouts;
         searched.push(playouts);
         assert!(playouts <= cap, "{searched:?}");
         let analysis = bot.analysis().unwrap();
@@ -550,14 +560,14 @@ fn an_unstable_choice_is_searched_on_up_to_the_extension() {
         let Action::Move(mv) = bot.select_move(&game) else {
             panic!("resigned")
         };
-        assert!(bot.last_search().unwrap().0 <= limit);
+        assert!(bot.last_search().unwrap().playouts <= limit);
         game.play(mv).unwrap();
     }
 }
 
 fn bot_without_extension(playouts: u64) -> MctsBot {
     let bot = bot(playouts, 1, 7);
-    assert_eq!(bot.config.extension, 0.0);
+    assert_eq!(bot.tree_search().config().extension, 0.0);
     bot
 }
 
