@@ -432,7 +432,7 @@ impl Engine {
             salt,
         );
         let mut config = settings.puct.clone();
-        config.noise_seed = eval.seed;
+        config.exploration.noise_seed = eval.seed;
         let mut bot = PuctSearch::new(config, evaluator).into_bot();
         let context = Context {
             id: &query.id,

@@ -14,7 +14,7 @@ use tengen_katago::forward::Precision;
 use tengen_options::{wide, Category, Kind, Setting};
 use tengen_puct::katago::KataGoEvalSettings;
 use tengen_puct::options::{PuctSettings, SearchOptions};
-use tengen_puct::PuctConfig;
+use tengen_puct::{Batching, MoveSelection, PuctConfig, ResignSettings, SearchLimits};
 
 /// Whose point of view the reported values take (KataGo's
 /// `reportAnalysisWinratesAs`).
@@ -83,14 +83,26 @@ impl Default for EngineSettings {
             seed: 0,
             search: SearchSettings {
                 puct: PuctConfig {
-                    visits: Some(500),
-                    batch: 8,
-                    reuse: false,
-                    resign_threshold: 0.0,
                     // KataGo's analysis engine turns `conservativePass` on
                     // unless its config says otherwise, as its GTP engine
                     // does (self-play and matches leave it off).
-                    conservative_pass: true,
+                    limits: SearchLimits {
+                        visits: Some(500),
+                        reuse: false,
+                        ..SearchLimits::default()
+                    },
+                    batching: Batching {
+                        size: 8,
+                        ..Batching::default()
+                    },
+                    selection: MoveSelection {
+                        conservative_pass: true,
+                        ..MoveSelection::default()
+                    },
+                    resignation: ResignSettings {
+                        threshold: 0.0,
+                        ..ResignSettings::default()
+                    },
                     ..PuctConfig::default()
                 },
                 eval: KataGoEvalSettings::default(),

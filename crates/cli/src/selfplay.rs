@@ -114,7 +114,7 @@ fn self_play_agent(spec: &str, seed: u64) -> Result<Box<dyn Agent + Send>, BotEr
         if let Some(mcts) = any.downcast_mut::<MctsSettings>() {
             mcts.search.resign_below = 0.0;
         } else if let Some(katago) = any.downcast_mut::<KataGoSettings>() {
-            katago.search.resign_threshold = 0.0;
+            katago.search.resignation.threshold = 0.0;
         }
     }
     settings.build(seed)

@@ -329,7 +329,7 @@ fn pondering_thinks_on_the_opponent_s_time_and_yields_to_the_next_command() {
     );
     let mut child = Command::new(env!("CARGO_BIN_EXE_tengen"))
         .args(["gtp", "--bot", &bot, "--size", "9"])
-        .env("RUST_LOG", "tengen_puct=debug")
+        .env("RUST_LOG", "tengen_puct=debug,tengen_search=debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

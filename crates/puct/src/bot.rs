@@ -76,7 +76,7 @@ impl<E: PositionEvaluator> PuctSearch<E> {
         }
         let empty = game.board().empty_count() as f32;
         let points = game.size().points_count() as f32;
-        empty <= self.config.max_empty_to_pass * points
+        empty <= self.config.selection.max_empty_to_pass * points
     }
 }
 
@@ -97,13 +97,13 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
     fn lifecycle(&self) -> Lifecycle {
         let config = &self.config;
         Lifecycle {
-            reuse: config.reuse,
-            time: config.time,
-            ponder: config.ponder.then_some(config.ponder_time),
+            reuse: config.limits.reuse,
+            time: config.limits.time,
+            ponder: config.limits.ponder.then_some(config.limits.ponder_time),
             resign: ResignRule {
-                threshold: config.resign_threshold,
-                consecutive: config.resign_consecutive,
-                min_moves_per_point: config.resign_min_moves_per_point,
+                threshold: config.resignation.threshold,
+                consecutive: config.resignation.consecutive,
+                min_moves_per_point: config.resignation.min_moves_per_point,
             },
         }
     }
@@ -120,8 +120,8 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
             }
         };
         let mut limits = Limits {
-            visits: self.config.visits,
-            playouts: self.config.playouts,
+            visits: self.config.limits.visits,
+            playouts: self.config.limits.playouts,
             target_time: times.target,
             max_time: times.max,
         };
@@ -132,13 +132,13 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
     }
 
     fn fresh_tree(&self, game: &Game) -> Tree {
-        Tree::new(game.to_move(), self.config.max_nodes)
+        Tree::new(game.to_move(), self.config.limits.max_nodes)
     }
 
     /// A kept tree whose root's pass ends the game is searched afresh when
     /// passes are conservative: its pass was valued by the count.
     fn reusable(&self, tree: &Tree, _game: &Game) -> bool {
-        !self.config.conservative_pass || !tree.root_pass_is_terminal()
+        !self.config.selection.conservative_pass || !tree.root_pass_is_terminal()
     }
 
     fn run(
@@ -150,8 +150,10 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
     ) -> (PuctAnalysis, SearchStats) {
         let mut config = self.config.clone();
         // Each turn of a game draws its own noise.
-        config.noise_seed =
-            tengen_core::stream_seed(self.config.noise_seed, game.turn_count() as u64 + 1);
+        config.exploration.noise_seed = tengen_core::stream_seed(
+            self.config.exploration.noise_seed,
+            game.turn_count() as u64 + 1,
+        );
         let size = game.size();
         let to_move = game.to_move();
         let Job {
@@ -189,8 +191,8 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
 
     /// Passing, as KataGo passes: the search decides, with the pass valued
     /// by the network as if the game went on
-    /// ([`PuctConfig::conservative_pass`]); a pass is overridden only in
-    /// the opening ([`PuctConfig::max_empty_to_pass`]).
+    /// ([`MoveSelection::conservative_pass`](crate::MoveSelection::conservative_pass)); a pass is overridden only in
+    /// the opening ([`MoveSelection::max_empty_to_pass`](crate::MoveSelection::max_empty_to_pass)).
     fn decide(
         &mut self,
         tree: &Tree,
@@ -227,7 +229,7 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
         let needed = [limits.visits, limits.playouts]
             .into_iter()
             .flatten()
-            .fold(self.config.resign_min_visits, u64::min);
+            .fold(self.config.resignation.min_visits, u64::min);
         Decision {
             action: Action::Move(mv),
             judgement: Some(Judgement {
@@ -301,7 +303,14 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
     let range = utility.range();
     let mut bounds: Vec<(f64, f64)> = children
         .iter()
-        .map(|&c| lcb_of(tree.node(c), s, range, f64::from(config.lcb_stdevs)))
+        .map(|&c| {
+            lcb_of(
+                tree.node(c),
+                s,
+                range,
+                f64::from(config.selection.lcb_stdevs),
+            )
+        })
         .collect();
     // The chosen move goes first: the order is the choice.
     let values: Vec<f64> = children.iter().map(|&c| value(c)).collect();

@@ -16,7 +16,7 @@ use crate::*;
 ///   given it knowing what it knows now: the weight at which its PUCT
 ///   value would equal the reference's, rounded up;
 /// - with LCB selection, among the children with at least
-///   [`lcb_min_visits`](PuctConfig::lcb_min_visits) of the reference's
+///   [`lcb_min_visits`](MoveSelection::lcb_min_visits) of the reference's
 ///   weight the one with the highest lower bound is raised above each
 ///   other child by how far its bound clears theirs, relative to their
 ///   uncertainty.
@@ -61,8 +61,8 @@ pub(crate) fn play_choice<E: PositionEvaluator + ?Sized>(
     let order: Vec<usize> = std::iter::once(reference)
         .chain((0..children.len()).filter(|&i| i != reference))
         .collect();
-    if config.lcb_selection {
-        let floor = f64::from(config.lcb_min_visits) * weights[reference];
+    if config.selection.lcb_selection {
+        let floor = f64::from(config.selection.lcb_min_visits) * weights[reference];
         let eligible = |i: usize| selection[i] > 0.0 && selection[i] >= floor;
         let best = first_max(&order, |i| {
             if eligible(i) {

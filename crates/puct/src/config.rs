@@ -6,9 +6,36 @@ use std::time::Duration;
 /// otherwise.
 pub const DEFAULT_VISITS: u64 = 800;
 
-/// Settings of [`PuctBot`], with KataGo's defaults where it has one.
-#[derive(Clone, Debug, PartialEq)]
+/// The PUCT search's settings, by concern, with KataGo's defaults where it
+/// has one.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct PuctConfig {
+    /// How long a search runs and what it keeps: visits, playouts, time, the
+    /// tree's size, the tree kept between moves and pondering.
+    pub limits: SearchLimits,
+    /// How leaves are gathered for the evaluator: the batch, its size under the
+    /// budget, and descents in flight.
+    pub batching: Batching,
+    /// How the search explores: PUCT's exploration constant, first-play
+    /// urgency, the root's policy temperature and noise.
+    pub exploration: Exploration,
+    /// What a result is worth beside winning: KataGo's static and dynamic score
+    /// utilities.
+    pub utility: ScoreUtility,
+    /// How evaluations are weighed and backed up: uncertainty weights, the
+    /// subtree value bias, transpositions, value weighting and noise pruning.
+    pub values: ValueUpdate,
+    /// How the move is chosen from the search: the lower confidence bound,
+    /// passing, anti-mirror play.
+    pub selection: MoveSelection,
+    /// When the bot resigns.
+    pub resignation: ResignSettings,
+}
+
+/// How long a search runs and what it keeps: visits, playouts, time, the tree's
+/// size, the tree kept between moves and pondering. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchLimits {
     /// Root visits to reach per move, visits kept from the previous move
     /// included (KataGo's `maxVisits`). `None`: no visit limit (then a time
     /// or the clock limits the search, or [`DEFAULT_VISITS`] when neither
@@ -19,11 +46,76 @@ pub struct PuctConfig {
     pub playouts: Option<u64>,
     /// Thinking time per move, capped further by the game's clock.
     pub time: Option<Duration>,
-    /// Leaves evaluated per evaluator call (the network's batch). 1 is a
-    /// plain sequential search; larger batches use virtual loss.
-    pub batch: usize,
     /// Most nodes the tree may hold; the search stops growing there.
     pub max_nodes: usize,
+    /// Keep the subtree of the moves played between searches.
+    pub reuse: bool,
+    /// Search on during the opponent's turn ([`Agent::ponder`](tengen_core::Agent::ponder)), the tree
+    /// kept for the next move (KataGo's `ponderingEnabled`, off by
+    /// default). Needs `reuse`.
+    pub ponder: bool,
+    /// The longest a ponder runs (KataGo's `maxTimePondering`, 60 s): a
+    /// GUI left open does not keep a core busy for ever.
+    pub ponder_time: Duration,
+}
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits {
+            visits: None,
+            playouts: None,
+            time: None,
+            max_nodes: 2_000_000,
+            reuse: true,
+            ponder: false,
+            ponder_time: Duration::from_secs(60),
+        }
+    }
+}
+
+/// How leaves are gathered for the evaluator: the batch, its size under the
+/// budget, and descents in flight. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Batching {
+    /// Leaves evaluated per evaluator call (the network's batch). 1 is a
+    /// plain sequential search; larger batches use virtual loss.
+    pub size: usize,
+    /// Make batches no larger than one leaf for every 32 visits of the
+    /// budget: single positions up to 63 visits, batches of 2 at 64
+    /// (virtual loss spreads a wide batch over moves a sequential search
+    /// would not try, and on one CPU thread batching gains little), but
+    /// never fewer than the evaluator's threads. Under a clock the budget
+    /// is the visits the time left affords at the cost per visit measured
+    /// so far.
+    pub adaptive: bool,
+    /// Descents kept in flight, as KataGo's search threads keep them (the
+    /// analysis engine's `numSearchThreads`; 1, the default, is a plain
+    /// synchronous batch). Each of KataGo's threads starts a new descent
+    /// as soon as its own evaluation is back, so every descent sees the
+    /// virtual losses of the other threads' descents, which spreads the
+    /// visits over more moves. Above 1, a batch takes this many leaves
+    /// (at most [`size`](Self::size), at least this many while the
+    /// budget has them under [`adaptive`](Self::adaptive)),
+    /// and its evaluations are backed up one at a time, oldest first, just
+    /// before the descents that replace them: every descent sees the
+    /// virtual losses of `in_flight − 1` others.
+    pub in_flight: usize,
+}
+
+impl Default for Batching {
+    fn default() -> Self {
+        Batching {
+            size: 16,
+            adaptive: true,
+            in_flight: 1,
+        }
+    }
+}
+
+/// How the search explores: PUCT's exploration constant, first-play urgency,
+/// the root's policy temperature and noise. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exploration {
     /// Base exploration constant (KataGo's `cpuctExploration`, 1.0).
     pub c_puct: f32,
     /// Growth of the exploration constant with the parent's visits
@@ -37,18 +129,6 @@ pub struct PuctConfig {
     pub fpu_reduction: f32,
     /// The same at the root (`rootFpuReductionMax`, 0.1).
     pub root_fpu_reduction: f32,
-    /// Temperature of the root's priors (`rootPolicyTemperature`, 1):
-    /// above 1 the search spreads wider.
-    pub root_policy_temperature: f32,
-    /// KataGo's `wideRootNoise` (0, off): at the root, priors flattened
-    /// and random bonuses to the moves' values, for analysis that looks at
-    /// more moves; it does not change how a move is chosen.
-    pub wide_root_noise: f32,
-    /// Play against a mirroring opponent (KataGo's `antiMirror`, off):
-    /// when the opponent has been answering every move with its reflection
-    /// through the centre, lean towards the moves that break the mirror
-    /// (see [`mirror`]).
-    pub anti_mirror: bool,
     /// The value first-play urgency starts from: the parent's average
     /// blended towards the network's own value of the parent by
     /// `1 − (visited policy)²` (KataGo's `fpuParentWeightByVisitedPolicy`,
@@ -62,17 +142,83 @@ pub struct PuctConfig {
     /// How many visits that assumption weighs
     /// (`cpuctUtilityStdevPriorWeight`, 2).
     pub cpuct_stdev_prior_weight: f32,
-    /// Choose the move by a lower confidence bound on its utility rather
-    /// than by visits alone (`useLcbForSelection`, on): among the moves with
-    /// at least [`lcb_min_visits`](Self::lcb_min_visits) of the most visited
-    /// one's visits, the one whose utility minus
-    /// [`lcb_stdevs`](Self::lcb_stdevs) standard errors is highest.
-    pub lcb_selection: bool,
-    /// Standard errors below the mean for the bound (`lcbStdevs`, 5).
-    pub lcb_stdevs: f32,
-    /// Share of the most visited move's visits a move needs to be chosen
-    /// by its bound (`minVisitPropForLCB`, 0.15).
-    pub lcb_min_visits: f32,
+    /// Temperature of the root's priors (`rootPolicyTemperature`, 1):
+    /// above 1 the search spreads wider.
+    pub root_policy_temperature: f32,
+    /// KataGo's `wideRootNoise` (0, off): at the root, priors flattened
+    /// and random bonuses to the moves' values, for analysis that looks at
+    /// more moves; it does not change how a move is chosen.
+    pub wide_root_noise: f32,
+    /// Weight of Dirichlet noise mixed into the root's priors (0 = off, the
+    /// default; AlphaZero self-play uses 0.25).
+    pub noise_weight: f32,
+    /// Total concentration of that noise, spread over the root's moves
+    /// (KataGo's 10.83, i.e. 0.03 per move on 19×19).
+    pub noise_concentration: f32,
+    /// Seed of the noise.
+    pub noise_seed: u64,
+}
+
+impl Default for Exploration {
+    fn default() -> Self {
+        Exploration {
+            c_puct: 1.0,
+            c_puct_log: 0.45,
+            c_puct_base: 500.0,
+            fpu_reduction: 0.2,
+            root_fpu_reduction: 0.1,
+            fpu_parent_blend: true,
+            cpuct_stdev_scale: 0.85,
+            cpuct_stdev_prior: 0.40,
+            cpuct_stdev_prior_weight: 2.0,
+            root_policy_temperature: 1.0,
+            wide_root_noise: 0.0,
+            noise_weight: 0.0,
+            noise_concentration: 10.83,
+            noise_seed: 0,
+        }
+    }
+}
+
+/// What a result is worth beside winning: KataGo's static and dynamic score
+/// utilities. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreUtility {
+    /// Weight of the score utility centred on a draw
+    /// (`staticScoreUtilityFactor`, 0.1).
+    pub static_score_utility: f32,
+    /// Weight of the score utility centred near the root's expected lead
+    /// (`dynamicScoreUtilityFactor`, 0.3).
+    pub dynamic_score_utility: f32,
+    /// How far that centre is pulled from the expected lead towards 0
+    /// (`dynamicScoreCenterZeroWeight`, 0.2).
+    pub dynamic_score_center_zero_weight: f32,
+    /// Width of the dynamic score utility, times √(board points)
+    /// (`dynamicScoreCenterScale`, 0.75).
+    pub dynamic_score_center_scale: f32,
+    /// Take the score utility in expectation over the score's distribution
+    /// (the network's score mean and standard deviation, as KataGo), rather
+    /// than of the expected lead alone.
+    pub score_distribution: bool,
+}
+
+impl Default for ScoreUtility {
+    fn default() -> Self {
+        ScoreUtility {
+            static_score_utility: 0.1,
+            dynamic_score_utility: 0.3,
+            dynamic_score_center_zero_weight: 0.2,
+            dynamic_score_center_scale: 0.75,
+            score_distribution: true,
+        }
+    }
+}
+
+/// How evaluations are weighed and backed up: uncertainty weights, the subtree
+/// value bias, transpositions, value weighting and noise pruning. Part of
+/// [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueUpdate {
     /// Weight each evaluation by the network's certainty of it
     /// (`useUncertainty`): `coeff / (u + coeff / max)`, u the utility's
     /// short-term error the network predicts; finished games weigh `max`.
@@ -108,139 +254,98 @@ pub struct PuctConfig {
     /// children (KataGo's `useNoisePruning`): a child worse than the
     /// children of higher prior before it, with more than twice its share
     /// by policy of their weight, counts with less of that excess the
-    /// further below them it is ([`search::noise_pruned_weights`]). On,
+    /// further below them it is ([`search::noise_pruned_weights`](crate::search::noise_pruned_weights)). On,
     /// as in KataGo's GTP engine.
     pub noise_pruning: bool,
-    /// Make batches no larger than one leaf for every 32 visits of the
-    /// budget: single positions up to 63 visits, batches of 2 at 64
-    /// (virtual loss spreads a wide batch over moves a sequential search
-    /// would not try, and on one CPU thread batching gains little), but
-    /// never fewer than the evaluator's threads. Under a clock the budget
-    /// is the visits the time left affords at the cost per visit measured
-    /// so far.
-    pub adaptive_batch: bool,
-    /// Descents kept in flight, as KataGo's search threads keep them (the
-    /// analysis engine's `numSearchThreads`; 1, the default, is a plain
-    /// synchronous batch). Each of KataGo's threads starts a new descent
-    /// as soon as its own evaluation is back, so every descent sees the
-    /// virtual losses of the other threads' descents, which spreads the
-    /// visits over more moves. Above 1, a batch takes this many leaves
-    /// (at most [`batch`](Self::batch), at least this many while the
-    /// budget has them under [`adaptive_batch`](Self::adaptive_batch)),
-    /// and its evaluations are backed up one at a time, oldest first, just
-    /// before the descents that replace them: every descent sees the
-    /// virtual losses of `in_flight − 1` others.
-    pub in_flight: usize,
-    /// Weight of the score utility centred on a draw
-    /// (`staticScoreUtilityFactor`, 0.1).
-    pub static_score_utility: f32,
-    /// Weight of the score utility centred near the root's expected lead
-    /// (`dynamicScoreUtilityFactor`, 0.3).
-    pub dynamic_score_utility: f32,
-    /// How far that centre is pulled from the expected lead towards 0
-    /// (`dynamicScoreCenterZeroWeight`, 0.2).
-    pub dynamic_score_center_zero_weight: f32,
-    /// Width of the dynamic score utility, times √(board points)
-    /// (`dynamicScoreCenterScale`, 0.75).
-    pub dynamic_score_center_scale: f32,
-    /// Take the score utility in expectation over the score's distribution
-    /// (the network's score mean and standard deviation, as KataGo), rather
-    /// than of the expected lead alone.
-    pub score_distribution: bool,
-    /// Weight of Dirichlet noise mixed into the root's priors (0 = off, the
-    /// default; AlphaZero self-play uses 0.25).
-    pub noise_weight: f32,
-    /// Total concentration of that noise, spread over the root's moves
-    /// (KataGo's 10.83, i.e. 0.03 per move on 19×19).
-    pub noise_concentration: f32,
-    /// Seed of the noise.
-    pub noise_seed: u64,
-    /// Resign when the side to move's win rate has stayed below this for
-    /// [`resign_consecutive`](PuctConfig::resign_consecutive) searches in a
-    /// row (0 never resigns). KataGo's `resignThreshold` of −0.90 on the
-    /// win−loss scale is a win rate of 0.05.
-    pub resign_threshold: f32,
-    /// Searches in a row below the threshold before resigning
-    /// (`resignConsecTurns`, 3).
-    pub resign_consecutive: u32,
-    /// Root visits a search needs for its win rate to count towards
-    /// resigning; a search whose visit limit is lower counts once it
-    /// reaches that limit.
-    pub resign_min_visits: u64,
-    /// No resignation before this many moves per point of the board
-    /// (`resignMinMovesPerBoardArea`; 0.2 is move 17 on 9×9, 73 on 19×19).
-    pub resign_min_moves_per_point: f32,
+}
+
+impl Default for ValueUpdate {
+    fn default() -> Self {
+        ValueUpdate {
+            uncertainty_weighting: true,
+            uncertainty_coeff: 0.25,
+            uncertainty_max_weight: 8.0,
+            subtree_value_bias: 0.45,
+            transpositions: true,
+            value_weight_exponent: 0.25,
+            noise_pruning: true,
+        }
+    }
+}
+
+/// How the move is chosen from the search: the lower confidence bound, passing,
+/// anti-mirror play. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveSelection {
+    /// Choose the move by a lower confidence bound on its utility rather
+    /// than by visits alone (`useLcbForSelection`, on): among the moves with
+    /// at least [`lcb_min_visits`](Self::lcb_min_visits) of the most visited
+    /// one's visits, the one whose utility minus
+    /// [`lcb_stdevs`](Self::lcb_stdevs) standard errors is highest.
+    pub lcb_selection: bool,
+    /// Standard errors below the mean for the bound (`lcbStdevs`, 5).
+    pub lcb_stdevs: f32,
+    /// Share of the most visited move's visits a move needs to be chosen
+    /// by its bound (`minVisitPropForLCB`, 0.15).
+    pub lcb_min_visits: f32,
     /// When the opponent has passed, value our own pass by the network as
     /// if the game went on instead of by the count of the board as it
     /// stands (KataGo's `conservativePass`, on in its GTP engine): the bare
     /// count knows no dead stones, so it would call a won game lost while
     /// dead stones are on the board, and the reverse.
     pub conservative_pass: bool,
-    /// Keep the subtree of the moves played between searches.
-    pub reuse: bool,
-    /// Search on during the opponent's turn ([`Agent::ponder`]), the tree
-    /// kept for the next move (KataGo's `ponderingEnabled`, off by
-    /// default). Needs `reuse`.
-    pub ponder: bool,
-    /// The longest a ponder runs (KataGo's `maxTimePondering`, 60 s): a
-    /// GUI left open does not keep a core busy for ever.
-    pub ponder_time: Duration,
     /// Do not pass (unless the opponent has just passed) while more than
     /// this fraction of the board is empty: an early pass is a mistake a
     /// network's value may not see. This is the only rule that overrides
     /// the search's choice of a pass.
     pub max_empty_to_pass: f32,
+    /// Play against a mirroring opponent (KataGo's `antiMirror`, off):
+    /// when the opponent has been answering every move with its reflection
+    /// through the centre, lean towards the moves that break the mirror
+    /// (see [`mirror`](crate::mirror)).
+    pub anti_mirror: bool,
 }
 
-impl Default for PuctConfig {
+impl Default for MoveSelection {
     fn default() -> Self {
-        PuctConfig {
-            visits: None,
-            playouts: None,
-            time: None,
-            batch: 16,
-            max_nodes: 2_000_000,
-            c_puct: 1.0,
-            c_puct_log: 0.45,
-            c_puct_base: 500.0,
-            fpu_reduction: 0.2,
-            root_fpu_reduction: 0.1,
-            root_policy_temperature: 1.0,
-            wide_root_noise: 0.0,
-            anti_mirror: false,
-            fpu_parent_blend: true,
-            cpuct_stdev_scale: 0.85,
-            cpuct_stdev_prior: 0.40,
-            cpuct_stdev_prior_weight: 2.0,
+        MoveSelection {
             lcb_selection: true,
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
-            adaptive_batch: true,
-            in_flight: 1,
-            subtree_value_bias: 0.45,
-            transpositions: true,
-            value_weight_exponent: 0.25,
-            noise_pruning: true,
-            uncertainty_weighting: true,
-            uncertainty_coeff: 0.25,
-            uncertainty_max_weight: 8.0,
-            static_score_utility: 0.1,
-            dynamic_score_utility: 0.3,
-            dynamic_score_center_zero_weight: 0.2,
-            dynamic_score_center_scale: 0.75,
-            score_distribution: true,
-            noise_weight: 0.0,
-            noise_concentration: 10.83,
-            noise_seed: 0,
-            resign_threshold: 0.05,
-            resign_consecutive: 3,
-            resign_min_visits: 16,
-            resign_min_moves_per_point: 0.2,
             conservative_pass: true,
-            reuse: true,
-            ponder: false,
-            ponder_time: Duration::from_secs(60),
             max_empty_to_pass: 0.6,
+            anti_mirror: false,
+        }
+    }
+}
+
+/// When the bot resigns. Part of [`PuctConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResignSettings {
+    /// Resign when the side to move's win rate has stayed below this for
+    /// [`consecutive`](Self::consecutive) searches in a
+    /// row (0 never resigns). KataGo's `resignThreshold` of −0.90 on the
+    /// win−loss scale is a win rate of 0.05.
+    pub threshold: f32,
+    /// Searches in a row below the threshold before resigning
+    /// (`resignConsecTurns`, 3).
+    pub consecutive: u32,
+    /// Root visits a search needs for its win rate to count towards
+    /// resigning; a search whose visit limit is lower counts once it
+    /// reaches that limit.
+    pub min_visits: u64,
+    /// No resignation before this many moves per point of the board
+    /// (`resignMinMovesPerBoardArea`; 0.2 is move 17 on 9×9, 73 on 19×19).
+    pub min_moves_per_point: f32,
+}
+
+impl Default for ResignSettings {
+    fn default() -> Self {
+        ResignSettings {
+            threshold: 0.05,
+            consecutive: 3,
+            min_visits: 16,
+            min_moves_per_point: 0.2,
         }
     }
 }

@@ -10,7 +10,7 @@
 //! - Values are utilities: `P(win) − P(loss)` plus a bounded score term
 //!   ([`search::Utility`]: KataGo's static and dynamic score utilities, an
 //!   `atan` of the lead centred on 0 and near the root's expected lead).
-//! - Batching: up to [`PuctConfig::batch`] leaves per round, spread by
+//! - Batching: up to [`Batching::size`](crate::Batching::size) leaves per round, spread by
 //!   virtual loss and evaluated in one [`PositionEvaluator::evaluate`] call.
 //! - Tree reuse after the moves played since the last search, limits on
 //!   visits, time (the game's clock through [`tengen_search::time`]) and tree
@@ -28,7 +28,7 @@
 //! separate nodes (an evaluation cache shares their network evaluations,
 //! not their subtrees), and the search runs on the caller's thread (the
 //! evaluator parallelises a batch itself). Each descent clones the root
-//! [`Game`] (history included, since the evaluator may want it), which is
+//! [`Game`](tengen_core::Game) (history included, since the evaluator may want it), which is
 //! cheap beside a network evaluation but not free.
 
 #![forbid(unsafe_code)]
@@ -45,7 +45,10 @@ pub mod tree;
 mod evaluator;
 pub use evaluator::{EvaluatorError, NetEvaluation, PositionEvaluator};
 mod config;
-pub use config::{PuctConfig, DEFAULT_VISITS};
+pub use config::{
+    Batching, Exploration, MoveSelection, PuctConfig, ResignSettings, ScoreUtility, SearchLimits,
+    ValueUpdate, DEFAULT_VISITS,
+};
 mod report;
 pub use report::{AnalyseRequest, DetailedReport, PuctAnalysis, PuctCandidate, RawRoot};
 mod choice;

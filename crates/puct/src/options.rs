@@ -71,7 +71,7 @@ pub const fn machine_options<S: PuctSettings>() -> [Setting<S>; 2] {
 
 /// A real option over an `f32` field of the search's settings.
 macro_rules! real {
-    ($name:literal, $katago:expr, $category:ident, $min:expr, $max:expr, $field:ident, $help:literal) => {
+    ($name:literal, $katago:expr, $category:ident, $min:expr, $max:expr, $($field:ident).+, $help:literal) => {
         Setting {
             name: $name,
             katago: $katago,
@@ -80,8 +80,8 @@ macro_rules! real {
             kind: Kind::Real {
                 min: $min,
                 max: $max,
-                get: |s| wide(s.puct().$field),
-                set: |s, x| s.puct_mut().$field = x as f32,
+                get: |s| wide(s.puct().$($field).+),
+                set: |s, x| s.puct_mut().$($field).+ = x as f32,
             },
             applies: None,
         }
@@ -90,15 +90,15 @@ macro_rules! real {
 
 /// A flag over a `bool` field of the search's settings.
 macro_rules! flag {
-    ($name:literal, $katago:expr, $category:ident, $field:ident, $help:literal) => {
+    ($name:literal, $katago:expr, $category:ident, $($field:ident).+, $help:literal) => {
         Setting {
             name: $name,
             katago: $katago,
             category: Category::$category,
             help: $help,
             kind: Kind::Flag {
-                get: |s| s.puct().$field,
-                set: |s, on| s.puct_mut().$field = on,
+                get: |s| s.puct().$($field).+,
+                set: |s, on| s.puct_mut().$($field).+ = on,
             },
             applies: None,
         }
@@ -174,8 +174,8 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             kind: Kind::OptionalWhole {
                 min: 1,
                 max: 1_000_000_000,
-                get: |s| s.puct().visits,
-                set: |s, n| s.puct_mut().visits = n,
+                get: |s| s.puct().limits.visits,
+                set: |s, n| s.puct_mut().limits.visits = n,
             },
             applies: None,
         },
@@ -187,8 +187,8 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             kind: Kind::OptionalWhole {
                 min: 1,
                 max: 1_000_000_000,
-                get: |s| s.puct().playouts,
-                set: |s, n| s.puct_mut().playouts = n,
+                get: |s| s.puct().limits.playouts,
+                set: |s, n| s.puct_mut().limits.playouts = n,
             },
             applies: None,
         },
@@ -198,8 +198,8 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             category: Category::Limits,
             help: "thinking time per search; the game's clock may shorten it",
             kind: Kind::Time {
-                get: |s| s.puct().time,
-                set: |s, t| s.puct_mut().time = t,
+                get: |s| s.puct().limits.time,
+                set: |s, t| s.puct_mut().limits.time = t,
             },
             applies: None,
         },
@@ -212,8 +212,8 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             kind: Kind::Whole {
                 min: 1,
                 max: 256,
-                get: |s| s.puct().batch as u64,
-                set: |s, n| s.puct_mut().batch = n as usize,
+                get: |s| s.puct().batching.size as u64,
+                set: |s, n| s.puct_mut().batching.size = n as usize,
             },
             applies: None,
         },
@@ -225,8 +225,8 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             kind: Kind::Whole {
                 min: 1,
                 max: 256,
-                get: |s| s.puct().in_flight as u64,
-                set: |s, n| s.puct_mut().in_flight = n as usize,
+                get: |s| s.puct().batching.in_flight as u64,
+                set: |s, n| s.puct_mut().batching.in_flight = n as usize,
             },
             applies: None,
         },
@@ -234,7 +234,7 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             "adaptive-batch",
             &[],
             Batching,
-            adaptive_batch,
+            batching.adaptive,
             "batches of at most one leaf per 32 visits the limit or the clock affords, and at least one per thread (batches spread their leaves by virtual loss)"
         ),
     ]
@@ -247,14 +247,14 @@ pub const EXPLORATION_OPTIONS: usize = 10;
 pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_OPTIONS] {
     [
         // Exploration.
-        real!("cpuct", &["cpuctExploration"], Exploration, 0.0, 100.0, c_puct, "base exploration constant"),
+        real!("cpuct", &["cpuctExploration"], Exploration, 0.0, 100.0, exploration.c_puct, "base exploration constant"),
         real!(
             "cpuct-log",
             &["cpuctExplorationLog"],
             Exploration,
             0.0,
             100.0,
-            c_puct_log,
+            exploration.c_puct_log,
             "growth of the exploration constant with the parent's visits"
         ),
         real!(
@@ -263,7 +263,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             1.0,
             1e9,
-            c_puct_base,
+            exploration.c_puct_base,
             "visits scale of that growth"
         ),
         real!(
@@ -272,7 +272,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.0,
             10.0,
-            cpuct_stdev_scale,
+            exploration.cpuct_stdev_scale,
             "scale exploration by the spread of the parent's utility (0: off)"
         ),
         real!(
@@ -281,7 +281,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.0,
             2.0,
-            fpu_reduction,
+            exploration.fpu_reduction,
             "first-play urgency reduction below the root: an unvisited child is valued at the parent's value minus this times the square root of the policy already visited"
         ),
         real!(
@@ -290,14 +290,14 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.0,
             2.0,
-            root_fpu_reduction,
+            exploration.root_fpu_reduction,
             "the same at the root"
         ),
         flag!(
             "fpu-parent-blend",
             &["fpuParentWeightByVisitedPolicy"],
             Exploration,
-            fpu_parent_blend,
+            exploration.fpu_parent_blend,
             "first-play urgency from the parent's average blended towards the network's value of the parent while little of its policy is visited"
         ),
         real!(
@@ -306,7 +306,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.01,
             100.0,
-            root_policy_temperature,
+            exploration.root_policy_temperature,
             "temperature of the root's priors; above 1 the search spreads wider"
         ),
         real!(
@@ -315,7 +315,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.0,
             5.0,
-            wide_root_noise,
+            exploration.wide_root_noise,
             "at the root, flatten the priors and add random bonuses so that more moves get visits, for analysis (0: off)"
         ),
         real!(
@@ -324,7 +324,7 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             Exploration,
             0.0,
             1.0,
-            noise_weight,
+            exploration.noise_weight,
             "weight of Dirichlet noise mixed into the root's priors, drawn anew each turn from the bot's seed (0.25 as in AlphaZero's self-play, for varied games)"
         ),
     ]
@@ -344,8 +344,8 @@ pub const fn utility_options<S: PuctSettings>() -> [Setting<S>; UTILITY_OPTIONS]
             help: "'distribution': the score utility in expectation over the network's score mean and spread, as KataGo; 'lead': of the expected lead alone",
             kind: Kind::Choice {
                 words: &["distribution", "lead"],
-                get: |s| if s.puct().score_distribution { "distribution" } else { "lead" },
-                set: |s, word| s.puct_mut().score_distribution = word == "distribution",
+                get: |s| if s.puct().utility.score_distribution { "distribution" } else { "lead" },
+                set: |s, word| s.puct_mut().utility.score_distribution = word == "distribution",
             },
             applies: None,
         },
@@ -355,7 +355,7 @@ pub const fn utility_options<S: PuctSettings>() -> [Setting<S>; UTILITY_OPTIONS]
             Utility,
             0.0,
             10.0,
-            static_score_utility,
+            utility.static_score_utility,
             "weight of the score utility centred on a draw"
         ),
         real!(
@@ -364,7 +364,7 @@ pub const fn utility_options<S: PuctSettings>() -> [Setting<S>; UTILITY_OPTIONS]
             Utility,
             0.0,
             10.0,
-            dynamic_score_utility,
+            utility.dynamic_score_utility,
             "weight of the score utility centred near the root's expected score"
         ),
         real!(
@@ -373,21 +373,21 @@ pub const fn utility_options<S: PuctSettings>() -> [Setting<S>; UTILITY_OPTIONS]
             Utility,
             0.0,
             1.0,
-            value_weight_exponent,
+            values.value_weight_exponent,
             "weigh a node's children by the chance each is the best, to this power, when its value is made from theirs: moves tried and found bad drag it down less (0: the plain average)"
         ),
         flag!(
             "noise-pruning",
             &["useNoisePruning"],
             Utility,
-            noise_pruning,
+            values.noise_pruning,
             "in a node's value, count less of the visits noise or luck gave a child worse than the likelier moves before it, beyond twice its share by policy"
         ),
         flag!(
             "uncertainty",
             &["useUncertainty"],
             Utility,
-            uncertainty_weighting,
+            values.uncertainty_weighting,
             "weight each evaluation by the certainty the network gives it (its short-term error heads), finished games the most"
         ),
         real!(
@@ -396,14 +396,14 @@ pub const fn utility_options<S: PuctSettings>() -> [Setting<S>; UTILITY_OPTIONS]
             Utility,
             0.0,
             1.0,
-            subtree_value_bias,
+            values.subtree_value_bias,
             "correct each node's network value by this share of the error the search found in the network's values of the same local situation in the tree, its own subtree included (0: off)"
         ),
         flag!(
             "transpositions",
             &["useGraphSearch"],
             Utility,
-            transpositions,
+            values.transpositions,
             "share the search of a position between the move orders that reach it: the first node expanded owns it, the others take its average and pass their visits into its subtree"
         ),
     ]
@@ -459,13 +459,13 @@ pub const fn evaluation_options<S: PuctSettings>() -> [Setting<S>; EVALUATION_OP
             "lcb",
             &["useLcbForSelection"],
             Selection,
-            lcb_selection,
+            selection.lcb_selection,
             "choose the move (and order the moves reported) by a lower confidence bound on its utility, not by visits alone"
         ),
         Setting {
             applies: Some(Condition {
                 text: "lcb=true",
-                holds: |s| s.puct().lcb_selection,
+                holds: |s| s.puct().selection.lcb_selection,
             }),
             ..real!(
                 "lcb-stdevs",
@@ -473,14 +473,14 @@ pub const fn evaluation_options<S: PuctSettings>() -> [Setting<S>; EVALUATION_OP
                 Selection,
                 0.0,
                 100.0,
-                lcb_stdevs,
+                selection.lcb_stdevs,
                 "standard errors below the mean for that bound"
             )
         },
         Setting {
             applies: Some(Condition {
                 text: "lcb=true",
-                holds: |s| s.puct().lcb_selection,
+                holds: |s| s.puct().selection.lcb_selection,
             }),
             ..real!(
                 "lcb-min-visits",
@@ -488,7 +488,7 @@ pub const fn evaluation_options<S: PuctSettings>() -> [Setting<S>; EVALUATION_OP
                 Selection,
                 0.0,
                 1.0,
-                lcb_min_visits,
+                selection.lcb_min_visits,
                 "share of the most visited move's visits a move needs to be chosen by its bound"
             )
         },
@@ -506,14 +506,14 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             "conservative-pass",
             &["conservativePass"],
             Play,
-            conservative_pass,
+            selection.conservative_pass,
             "after the opponent's pass, search passing as if the game went on (the opponent's reply pass ends it), not by the bare count of the board"
         ),
         flag!(
             "anti-mirror",
             &["antiMirror"],
             Play,
-            anti_mirror,
+            selection.anti_mirror,
             "against an opponent who answers every move with its reflection through the centre, lean towards the moves that break the mirror (the values reported are biased by it)"
         ),
         // Resignation.
@@ -523,7 +523,7 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             Resignation,
             0.0,
             0.5,
-            resign_threshold,
+            resignation.threshold,
             "resign when the win rate stays below this for resign-consecutive searches in a row, each of at least 16 visits or its visit limit (KataGo's 0.05; 0: never, for games that must be played out)"
         ),
         Setting {
@@ -534,8 +534,8 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             kind: Kind::Whole {
                 min: 1,
                 max: 100,
-                get: |s| u64::from(s.puct().resign_consecutive),
-                set: |s, n| s.puct_mut().resign_consecutive = n as u32,
+                get: |s| u64::from(s.puct().resignation.consecutive),
+                set: |s, n| s.puct_mut().resignation.consecutive = n as u32,
             },
             applies: None,
         },
@@ -545,21 +545,21 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             Resignation,
             0.0,
             1.0,
-            resign_min_moves_per_point,
+            resignation.min_moves_per_point,
             "no resignation before this many moves per point of the board (0.2: move 17 on 9x9, 73 on 19x19)"
         ),
         // Turns.
-        flag!("reuse", &[], Turns, reuse, "keep the search tree between moves"),
+        flag!("reuse", &[], Turns, limits.reuse, "keep the search tree between moves"),
         Setting {
             applies: Some(Condition {
                 text: "reuse=true",
-                holds: |s| s.puct().reuse,
+                holds: |s| s.puct().limits.reuse,
             }),
             ..flag!(
                 "ponder",
                 &["ponderingEnabled"],
                 Turns,
-                ponder,
+                limits.ponder,
                 "search on during the opponent's turn (GTP), the tree kept for the next move; stops at once on any command, and after 60 s"
             )
         },

@@ -53,7 +53,7 @@ pub struct Limits {
     pub max_time: Option<Duration>,
 }
 
-/// Visits of the budget per leaf of a batch under `adaptive_batch`.
+/// Visits of the budget per leaf of a batch under [`Batching::adaptive`](crate::Batching::adaptive).
 ///
 /// On one CPU thread a batch of 8 evaluates only a few percent more
 /// positions a second than single positions (7% on 9×9, none on 19×19, for
@@ -81,7 +81,7 @@ pub struct SearchStats {
     /// Visits that ended in a finished game, scored by the rules.
     pub terminal_visits: u64,
     /// Visits that took a transposition's average instead of searching
-    /// ([`PuctConfig::transpositions`]).
+    /// ([`ValueUpdate::transpositions`](crate::ValueUpdate::transpositions)).
     pub transposed_visits: u64,
     /// Descents abandoned because their leaf was already queued in the batch.
     pub collisions: u64,
@@ -100,7 +100,7 @@ struct Pending {
 }
 
 /// The game after the root's pass that would end it, as the search
-/// continues it under [`PuctConfig::conservative_pass`] (KataGo's
+/// continues it under [`MoveSelection::conservative_pass`](crate::MoveSelection::conservative_pass) (KataGo's
 /// non-terminal pass from the root): the same board, the opponent to
 /// move after one pass, so that the opponent's pass ends the game and any
 /// other move goes on with it. The earlier history is gone, as KataGo
@@ -166,10 +166,10 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     /// State of the draws of wide root noise (a SplitMix64 counter).
     noise_state: std::cell::Cell<u64>,
     /// The mirroring opponent, when anti-mirror is on and the game shows
-    /// one ([`PuctConfig::anti_mirror`]).
+    /// one ([`MoveSelection::anti_mirror`](crate::MoveSelection::anti_mirror)).
     mirror: Option<crate::mirror::Mirror>,
     /// Leaves evaluated and not yet backed up, oldest first
-    /// ([`PuctConfig::in_flight`]).
+    /// ([`Batching::in_flight`](crate::Batching::in_flight)).
     in_flight: InFlight,
 }
 
@@ -215,8 +215,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             },
             root_evaluation: None,
             root_prepared: false,
-            noise_state: std::cell::Cell::new(config.noise_seed ^ 0x5851_f42d_4c95_7f2d),
-            mirror: if config.anti_mirror {
+            noise_state: std::cell::Cell::new(
+                config.exploration.noise_seed ^ 0x5851_f42d_4c95_7f2d,
+            ),
+            mirror: if config.selection.anti_mirror {
                 crate::mirror::Mirror::detect(game)
             } else {
                 None
@@ -227,19 +229,19 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
 
     /// The largest batch for a budget of `visits`: one leaf per
     /// [`VISITS_PER_BATCH_LEAF`], but never fewer than the evaluator works
-    /// on at once, nor than [`PuctConfig::in_flight`].
+    /// on at once, nor than [`Batching::in_flight`](crate::Batching::in_flight).
     fn batch_for_budget(&self, visits: u64) -> u64 {
         let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
         (visits / VISITS_PER_BATCH_LEAF)
             .max(parallel)
-            .max(self.config.in_flight as u64)
+            .max(self.config.batching.in_flight as u64)
     }
 
     /// Searches until `limits` or `monitor` (called after every round with
     /// the searcher and the time so far) says stop, or `stop` does: it is
     /// also asked while a batch is being evaluated, and a batch it stops is
     /// dropped (its leaves stay unvisited). The evaluations still in flight
-    /// ([`PuctConfig::in_flight`]) are backed up before it returns.
+    /// ([`Batching::in_flight`](crate::Batching::in_flight)) are backed up before it returns.
     pub fn run(
         &mut self,
         limits: Limits,
@@ -257,10 +259,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 self.prepare_root();
             }
             let root_visits = u64::from(self.tree.root().visits) + self.in_flight.len() as u64;
-            let mut want = self.config.batch.max(1) as u64;
+            let mut want = self.config.batching.size.max(1) as u64;
             // Modelled search threads each gather one leaf at a time.
-            if self.config.in_flight > 1 {
-                want = want.min(self.config.in_flight as u64);
+            if self.config.batching.in_flight > 1 {
+                want = want.min(self.config.batching.in_flight as u64);
             }
             let mut left = u64::MAX;
             if let Some(visits) = limits.visits {
@@ -273,7 +275,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // A batch spreads its leaves by virtual loss: with few visits to
             // make that costs more than batching gains, so a small budget
             // gets small batches.
-            if self.config.adaptive_batch && left != u64::MAX {
+            if self.config.batching.adaptive && left != u64::MAX {
                 let total = left + self.visits_made();
                 want = want.min(self.batch_for_budget(total));
             }
@@ -295,7 +297,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     let per_visit = (elapsed.as_secs_f64() / done as f64).max(1e-9);
                     let left = limit.saturating_sub(elapsed).as_secs_f64();
                     let affordable = ((left / per_visit) as u64).max(1);
-                    let cap = if self.config.adaptive_batch {
+                    let cap = if self.config.batching.adaptive {
                         affordable.min(self.batch_for_budget(done + affordable))
                     } else {
                         affordable
@@ -370,7 +372,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         if let Some(centre) = centre {
             self.utility.recentre(
                 centre,
-                f64::from(self.config.dynamic_score_center_zero_weight),
+                f64::from(self.config.utility.dynamic_score_center_zero_weight),
             );
         }
         // The root's own evaluation was backed up before the centre was
@@ -389,7 +391,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let to_move = self.game.to_move();
         // A root policy temperature above 1 flattens the priors
         // (`rootPolicyTemperature`): p^(1/T), renormalised.
-        let temperature = f64::from(self.config.root_policy_temperature);
+        let temperature = f64::from(self.config.exploration.root_policy_temperature);
         let tempered: Vec<f64> = children
             .iter()
             .map(|&c| {
@@ -417,10 +419,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             node.excluded = !ok || filtered || (self.cleanup && others && node.mv == Move::Pass);
             node.prior = (p * rescale) as f32;
         }
-        if self.config.noise_weight > 0.0 && !children.is_empty() {
-            let alpha = f64::from(self.config.noise_concentration) / children.len() as f64;
-            let noise = dirichlet(self.config.noise_seed, alpha, children.len());
-            let w = self.config.noise_weight.clamp(0.0, 1.0);
+        if self.config.exploration.noise_weight > 0.0 && !children.is_empty() {
+            let alpha =
+                f64::from(self.config.exploration.noise_concentration) / children.len() as f64;
+            let noise = dirichlet(self.config.exploration.noise_seed, alpha, children.len());
+            let w = self.config.exploration.noise_weight.clamp(0.0, 1.0);
             for (&c, n) in children.iter().zip(noise) {
                 let node = self.tree.node_mut(c);
                 node.prior = (1.0 - w) * node.raw_prior + w * n as f32;
@@ -455,7 +458,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             let children = legal_policy(game, &eval.policy);
             if self.tree.has_room(children.len()) {
                 self.tree.expand(id, !to_move, &children);
-                if self.config.transpositions {
+                if self.config.values.transpositions {
                     self.tree.claim(id);
                 }
             } else {
@@ -482,7 +485,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let entry = self.tree.node(id).bias_entry;
         let bias = if entry != NO_ENTRY {
             let mean = self.tree.bias.get(entry).mean().unwrap_or(0.0);
-            f64::from(self.config.subtree_value_bias) * mean
+            f64::from(self.config.values.subtree_value_bias) * mean
         } else {
             0.0
         };
@@ -503,7 +506,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// child's move) its subtree value bias entry, the first time a descent
     /// passes through it on the way to evaluating it.
     fn assign_bias_entry(&mut self, parent: NodeId, child: NodeId, game: &Game) {
-        if self.config.subtree_value_bias <= 0.0 {
+        if self.config.values.subtree_value_bias <= 0.0 {
             return;
         }
         let node = self.tree.node(child);
@@ -538,7 +541,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.tree.node_mut(ROOT).virtual_loss += 1;
         loop {
             let mut id = *path.last().expect("a path has a root");
-            if self.config.transpositions && path.len() > 1 {
+            if self.config.values.transpositions && path.len() > 1 {
                 match self.transposition(id, &game, &path) {
                     Transposition::None => {}
                     Transposition::CatchUp(owner) => {
@@ -597,7 +600,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                     self.tree.node_mut(child).virtual_loss += 1;
                     path.push(child);
                     depth += 1;
-                    if self.config.conservative_pass
+                    if self.config.selection.conservative_pass
                         && path.len() == 2
                         && mv == Move::Pass
                         && game.is_over()

@@ -183,8 +183,14 @@ fn mv(game: &Game, text: &str) -> Move {
 
 fn config(visits: u64, batch: usize) -> PuctConfig {
     PuctConfig {
-        visits: Some(visits),
-        batch,
+        limits: SearchLimits {
+            visits: Some(visits),
+            ..SearchLimits::default()
+        },
+        batching: Batching {
+            size: batch,
+            ..Batching::default()
+        },
         ..PuctConfig::default()
     }
 }
@@ -254,7 +260,10 @@ fn transpositions_share_a_position_and_keep_the_counts_straight() {
     let game = Game::new(size(5), rules(7.5));
     let search = |transpositions: bool| {
         let cfg = PuctConfig {
-            transpositions,
+            values: ValueUpdate {
+                transpositions,
+                ..config(400, 1).values
+            },
             ..config(400, 1)
         };
         let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -338,9 +347,12 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
         [(false, false), (true, false), (false, true), (true, true)]
     {
         let cfg = PuctConfig {
-            value_weight_exponent: 0.25,
-            transpositions,
-            noise_pruning,
+            values: ValueUpdate {
+                value_weight_exponent: 0.25,
+                transpositions,
+                noise_pruning,
+                ..config(300, 1).values
+            },
             ..config(300, 1)
         };
         let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -379,9 +391,12 @@ fn value_weighted_nodes_agree_with_a_recomputation_from_their_children() {
         let plain = {
             let mut bot = puct_bot(
                 PuctConfig {
-                    transpositions,
-                    value_weight_exponent: 0.0,
-                    noise_pruning: false,
+                    values: ValueUpdate {
+                        transpositions,
+                        value_weight_exponent: 0.0,
+                        noise_pruning: false,
+                        ..config(300, 1).values
+                    },
                     ..config(300, 1)
                 },
                 TestEval::new(area_eval),
@@ -469,8 +484,8 @@ fn position_keys_meet_only_where_the_same_moves_are_legal() {
 fn playouts_limit_counts_only_new_visits() {
     let game = Game::new(size(5), rules(7.5));
     let mut cfg = config(1_000, 4);
-    cfg.visits = None;
-    cfg.playouts = Some(40);
+    cfg.limits.visits = None;
+    cfg.limits.playouts = Some(40);
     let mut bot = puct_bot(cfg, TestEval::new(area_eval));
     assert_eq!(bot.search(&game).new_visits, 40);
     let stats = bot.search(&game);
@@ -549,7 +564,10 @@ fn in_flight_batches_keep_that_many_descents_in_flight() {
     let game = Game::new(size(9), rules(7.5));
     let sizes = |in_flight: usize, batch: usize| {
         let cfg = PuctConfig {
-            in_flight,
+            batching: Batching {
+                in_flight,
+                ..config(64, batch).batching
+            },
             ..config(64, batch)
         };
         let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -578,7 +596,10 @@ fn every_descent_sees_the_others_in_flight() {
     let game = Game::new(size(9), rules(7.5));
     let between_rounds = |in_flight: usize| {
         let cfg = PuctConfig {
-            in_flight,
+            batching: Batching {
+                in_flight,
+                ..config(200, 8).batching
+            },
             ..config(200, 8)
         };
         let eval = TestEval::new(area_eval);
@@ -620,13 +641,22 @@ fn a_short_clock_gets_small_batches() {
         let mut eval = TestEval::new(area_eval);
         eval.delay_per_position = Duration::from_millis(1);
         let cfg = PuctConfig {
-            visits: None,
-            time: Some(Duration::from_millis(60)),
-            adaptive_batch,
             // Catch-ups cost no evaluation: on 5×5 they are frequent enough
             // to make the measured cost per visit, and so the batch,
             // depend on them.
-            transpositions: false,
+            limits: SearchLimits {
+                visits: None,
+                time: Some(Duration::from_millis(60)),
+                ..config(0, 8).limits
+            },
+            batching: Batching {
+                adaptive: adaptive_batch,
+                ..config(0, 8).batching
+            },
+            values: ValueUpdate {
+                transpositions: false,
+                ..config(0, 8).values
+            },
             ..config(0, 8)
         };
         let mut bot = puct_bot(cfg, eval);
@@ -645,7 +675,10 @@ fn a_short_clock_gets_small_batches() {
 fn virtual_loss_spreads_a_batch_over_distinct_leaves() {
     let game = Game::new(size(5), rules(7.5));
     let cfg = PuctConfig {
-        adaptive_batch: false,
+        batching: Batching {
+            adaptive: false,
+            ..config(9, 8).batching
+        },
         ..config(9, 8)
     };
     let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -672,7 +705,10 @@ fn finished_games_are_scored_by_the_count_without_the_network() {
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
     let cfg = PuctConfig {
-        conservative_pass: false,
+        selection: MoveSelection {
+            conservative_pass: false,
+            ..config(200, 4).selection
+        },
         ..config(200, 4)
     };
     let mut bot = puct_bot(cfg, TestEval::new(pass_lover(0.1, -10.0)));
@@ -705,7 +741,10 @@ fn a_game_played_on_after_passes_is_valued_once_by_the_network() {
     game.play(mv(&game, "C3")).unwrap();
     game.play(Move::Pass).unwrap();
     let cfg = PuctConfig {
-        conservative_pass: false,
+        selection: MoveSelection {
+            conservative_pass: false,
+            ..config(200, 4).selection
+        },
         ..config(200, 4)
     };
     let evaluator = TestEval {
@@ -763,7 +802,10 @@ fn wide_root_noise_opens_moves_in_the_policy_s_order() {
     };
     for noise in [0.0, 0.04, 0.5] {
         let cfg = PuctConfig {
-            wide_root_noise: noise,
+            exploration: Exploration {
+                wide_root_noise: noise,
+                ..config(60, 1).exploration
+            },
             ..config(60, 1)
         };
         let mut bot = puct_bot(cfg, TestEval::new(graded));
@@ -884,7 +926,10 @@ fn the_root_pass_that_ends_the_game_is_valued_by_the_network() {
         .load(Ordering::SeqCst));
     let mut bare = puct_bot(
         PuctConfig {
-            conservative_pass: false,
+            selection: MoveSelection {
+                conservative_pass: false,
+                ..config(8, 1).selection
+            },
             ..config(8, 1)
         },
         TestEval::new(pass_lover(0.9, 5.0)),
@@ -915,7 +960,10 @@ fn does_not_pass_early_unless_allowed() {
     assert!(matches!(action, Action::Move(Move::Play(_))), "{action:?}");
     let mut late = puct_bot(
         PuctConfig {
-            max_empty_to_pass: 1.0,
+            selection: MoveSelection {
+                max_empty_to_pass: 1.0,
+                ..config(2, 1).selection
+            },
             ..config(2, 1)
         },
         TestEval::new(pass_lover(0.9, 5.0)),
@@ -991,10 +1039,12 @@ fn black_actions(cfg: PuctConfig) -> Vec<Action> {
 #[test]
 fn resigns_after_consecutive_hopeless_searches() {
     let cfg = PuctConfig {
-        resign_threshold: 0.1,
-        resign_consecutive: 2,
-        resign_min_visits: 20,
-        resign_min_moves_per_point: 0.0,
+        resignation: ResignSettings {
+            threshold: 0.1,
+            consecutive: 2,
+            min_visits: 20,
+            min_moves_per_point: 0.0,
+        },
         ..config(30, 4)
     };
     let actions = black_actions(cfg.clone());
@@ -1003,19 +1053,19 @@ fn resigns_after_consecutive_hopeless_searches() {
     assert_eq!(actions[1], Action::Resign);
     // Never with the threshold at 0.
     let never = black_actions(PuctConfig {
-        resign_threshold: 0.0,
+        resignation: ResignSettings {
+            threshold: 0.0,
+            ..cfg.clone().resignation
+        },
         ..cfg.clone()
     });
     assert!(never.iter().all(|a| matches!(a, Action::Move(_))));
     // A visit limit below the minimum is trusted once reached (a search
     // stopped short of both is not: the shell's streak test).
-    let low = black_actions(PuctConfig {
-        resign_min_visits: 1_000,
-        ..PuctConfig {
-            visits: Some(10),
-            ..cfg.clone()
-        }
-    });
+    let mut low = cfg.clone();
+    low.resignation.min_visits = 1_000;
+    low.limits.visits = Some(10);
+    let low = black_actions(low);
     assert_eq!(low.last(), Some(&Action::Resign));
     // On by default (KataGo's 0.05, three searches), never before move
     // 0.2 × 25 = 5: Black's searches at turns 0, 2 and 4 only count.
@@ -1025,7 +1075,10 @@ fn resigns_after_consecutive_hopeless_searches() {
         "{default:?}"
     );
     let late = black_actions(PuctConfig {
-        resign_min_moves_per_point: 0.15,
+        resignation: ResignSettings {
+            min_moves_per_point: 0.15,
+            ..config(30, 4).resignation
+        },
         ..config(30, 4)
     });
     assert_eq!(late, vec![late[0], late[1], Action::Resign]);
@@ -1089,8 +1142,11 @@ fn time_limit_stops_the_search() {
     let mut eval = TestEval::new(area_eval);
     eval.delay = Duration::from_millis(2);
     let cfg = PuctConfig {
-        visits: None,
-        time: Some(Duration::from_millis(100)),
+        limits: SearchLimits {
+            visits: None,
+            time: Some(Duration::from_millis(100)),
+            ..SearchLimits::default()
+        },
         ..PuctConfig::default()
     };
     let mut bot = puct_bot(cfg, eval);
@@ -1108,7 +1164,10 @@ fn time_limit_stops_the_search() {
 fn tree_size_limit_stops_growth() {
     let game = Game::new(size(5), rules(7.5));
     let cfg = PuctConfig {
-        max_nodes: 300,
+        limits: SearchLimits {
+            max_nodes: 300,
+            ..config(10_000, 4).limits
+        },
         ..config(10_000, 4)
     };
     let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -1144,8 +1203,11 @@ fn root_noise_changes_priors_only_when_on() {
     let priors = |weight: f32| {
         let mut bot = puct_bot(
             PuctConfig {
-                noise_weight: weight,
-                noise_seed: 3,
+                exploration: Exploration {
+                    noise_weight: weight,
+                    noise_seed: 3,
+                    ..config(40, 4).exploration
+                },
                 ..config(40, 4)
             },
             TestEval::new(area_eval),
@@ -1181,8 +1243,11 @@ fn one_visit_plays_the_policy_s_first_choice() {
     for seed in 0..20 {
         let mut bot = puct_bot(
             PuctConfig {
-                noise_weight: 0.9,
-                noise_seed: seed,
+                exploration: Exploration {
+                    noise_weight: 0.9,
+                    noise_seed: seed,
+                    ..config(1, 1).exploration
+                },
                 ..config(1, 1)
             },
             TestEval::new(likes_c4),
@@ -1261,7 +1326,10 @@ fn the_clock_limits_the_search() {
     let mut eval = TestEval::new(area_eval);
     eval.delay = Duration::from_millis(2);
     let cfg = PuctConfig {
-        visits: None,
+        limits: SearchLimits {
+            visits: None,
+            ..SearchLimits::default()
+        },
         ..PuctConfig::default()
     };
     let mut bot = puct_bot(cfg, eval);
@@ -1453,7 +1521,10 @@ fn analysis_details_come_when_asked() {
 fn pondering_grows_the_tree_for_the_next_move_and_stops_when_told() {
     let mut game = Game::new(size(5), rules(0.5));
     let cfg = PuctConfig {
-        ponder: true,
+        limits: SearchLimits {
+            ponder: true,
+            ..config(40, 4).limits
+        },
         ..config(40, 4)
     };
     let mut bot = puct_bot(cfg, TestEval::new(area_eval));
@@ -1526,7 +1597,10 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
     assert!(analysis.candidates[0].lcb < analysis.candidates[0].winrate);
     assert!(analysis.candidates[0].utility_lcb > analysis.candidates[1].utility_lcb);
     let off = PuctConfig {
-        lcb_selection: false,
+        selection: MoveSelection {
+            lcb_selection: false,
+            ..config(1, 1).selection
+        },
         ..config(1, 1)
     };
     let searcher = Searcher::new(&mut tree, &game, &eval, &off, false);
@@ -1537,7 +1611,10 @@ fn lcb_prefers_a_surely_better_move_to_a_more_visited_one() {
     // Below the share of the leader's visits a move is not chosen by its
     // bound, however good.
     let strict = PuctConfig {
-        lcb_min_visits: 0.7,
+        selection: MoveSelection {
+            lcb_min_visits: 0.7,
+            ..config(1, 1).selection
+        },
         ..config(1, 1)
     };
     let searcher = Searcher::new(&mut tree, &game, &eval, &strict, false);
@@ -1588,7 +1665,10 @@ fn a_move_searched_more_than_puct_wanted_in_retrospect_is_not_played() {
     let eval = TestEval::new(area_eval);
     for lcb in [false, true] {
         let settings = PuctConfig {
-            lcb_selection: lcb,
+            selection: MoveSelection {
+                lcb_selection: lcb,
+                ..config(1, 1).selection
+            },
             ..config(1, 1)
         };
         let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
@@ -1753,7 +1833,10 @@ fn uncertain_evaluations_weigh_less() {
         1.0
     );
     let off = PuctConfig {
-        uncertainty_weighting: false,
+        values: ValueUpdate {
+            uncertainty_weighting: false,
+            ..ValueUpdate::default()
+        },
         ..PuctConfig::default()
     };
     let mut tree = Tree::new(Color::Black, 100);
@@ -1829,7 +1912,10 @@ fn subtree_value_bias_entries_add_up_and_correct_new_leaves() {
 
     // Off: no entry, no correction.
     let off = PuctConfig {
-        subtree_value_bias: 0.0,
+        values: ValueUpdate {
+            subtree_value_bias: 0.0,
+            ..config(400, 4).values
+        },
         ..config(400, 4)
     };
     let mut plain = puct_bot(off, TestEval::new(area_eval));
@@ -1924,7 +2010,10 @@ fn exploration_and_the_choice_compare_average_utilities_not_average_values() {
         tree.node_mut(cb).add(&even, 0.0, 1.0);
     }
     let settings = PuctConfig {
-        lcb_selection: false,
+        selection: MoveSelection {
+            lcb_selection: false,
+            ..config(1, 1).selection
+        },
         ..config(1, 1)
     };
     let searcher = Searcher::new(&mut tree, &game, &eval, &settings, false);
@@ -2000,7 +2089,10 @@ fn a_kept_tree_is_revalued_under_the_new_score_utility() {
     let mut game = Game::new(size(5), rules(0.5));
     game.play(mv(&game, "C3")).unwrap();
     let cfg = PuctConfig {
-        subtree_value_bias: 0.0,
+        values: ValueUpdate {
+            subtree_value_bias: 0.0,
+            ..config(300, 1).values
+        },
         ..config(300, 1)
     };
     let mut bot = puct_bot(cfg.clone(), TestEval::new(area_eval));

@@ -73,7 +73,7 @@ impl Analyser {
             cache_power: 16,
             ..EngineSettings::default()
         };
-        settings.search.puct.visits = Some(options.visits.max(1));
+        settings.search.puct.limits.visits = Some(options.visits.max(1));
         settings.search.report_as = ReportAs::Black;
         let waiting: Waiting = Arc::default();
         let handler_waiting = Arc::clone(&waiting);

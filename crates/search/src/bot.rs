@@ -495,7 +495,7 @@ impl<S: TreeSearch> Agent for SearchBot<S> {
             reporter: Reporter::silent(),
         };
         self.run(game, Budget::Ponder(time), job);
-        tracing::debug!("pondered");
+        tracing::debug!(bot = self.search.name(), "pondered");
         self.analysis = analysis;
         self.stats = stats;
     }

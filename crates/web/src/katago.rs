@@ -207,12 +207,12 @@ impl KataGoModel {
             return;
         };
         let search = &mut settings.search;
-        if search.visits.is_none() && search.time.is_none() {
-            search.visits = Some(DEFAULT_VISITS.min(limits.max_playouts.max(1)));
+        if search.limits.visits.is_none() && search.limits.time.is_none() {
+            search.limits.visits = Some(DEFAULT_VISITS.min(limits.max_playouts.max(1)));
         }
         let cap = time_cap(limits);
-        if search.time.is_none_or(|time| time > cap) {
-            search.time = Some(cap);
+        if search.limits.time.is_none_or(|time| time > cap) {
+            search.limits.time = Some(cap);
         }
     }
 

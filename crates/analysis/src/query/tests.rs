@@ -20,7 +20,7 @@ fn a_whole_game_query() {
     assert_eq!(query.positions[0].game.to_move(), Color::White);
     assert_eq!(query.positions[2].game.to_move(), Color::White);
     assert_eq!(query.positions[2].game.turn_count(), 2);
-    assert_eq!(query.settings.puct.visits, Some(10));
+    assert_eq!(query.settings.puct.limits.visits, Some(10));
     assert!(query.warnings.is_empty(), "{:?}", query.warnings);
 }
 
@@ -94,7 +94,7 @@ fn unknown_fields_and_settings_are_warnings() {
     // Japanese rules are played as they are: nothing to warn about.
     assert!(!fields.contains(&"rules"), "{fields:?}");
     assert_eq!(query.positions[0].game.rules().tax, tengen_core::Tax::Seki);
-    assert!((query.settings.puct.wide_root_noise - 0.04).abs() < 1e-6);
+    assert!((query.settings.puct.exploration.wide_root_noise - 0.04).abs() < 1e-6);
     assert_eq!(query.positions[0].game.rules().komi, 6.5);
 }
 

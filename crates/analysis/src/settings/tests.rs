@@ -62,11 +62,11 @@ fn shared_settings_take_the_same_values_at_every_door() {
             "{name}={bad}"
         );
     }
-    assert_eq!(settings.search.puct.cpuct_stdev_scale, 5.0);
-    assert_eq!(settings.search.puct.lcb_stdevs, 50.0);
-    assert!(settings.search.puct.transpositions);
+    assert_eq!(settings.search.puct.exploration.cpuct_stdev_scale, 5.0);
+    assert_eq!(settings.search.puct.selection.lcb_stdevs, 50.0);
+    assert!(settings.search.puct.values.transpositions);
     assert_eq!(
-        settings.search.puct.time,
+        settings.search.puct.limits.time,
         Some(std::time::Duration::from_millis(1500))
     );
     // Threads that mean different things have different names.
@@ -83,7 +83,7 @@ fn a_katago_config_file_applies_with_notes_for_the_unknown() {
         "# comment\nmaxVisits = 40\nlogDir = analysis_logs # KataGo's\nnnRandomize=false\nfoo = bar\n",
     )
     .unwrap();
-    assert_eq!(settings.search.puct.visits, Some(40));
+    assert_eq!(settings.search.puct.limits.visits, Some(40));
     assert!(!settings.nn_randomize);
     assert_eq!(notes.len(), 2, "{notes:?}");
     assert!(apply_config(&mut settings, "maxVisits = many")

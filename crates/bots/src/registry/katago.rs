@@ -16,7 +16,7 @@ use crate::termination::{Terminating, Termination};
 use tengen_puct::cache::CachedEvaluator;
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::options::{PuctSettings, SearchOptions};
-use tengen_puct::{PuctConfig, PuctSearch};
+use tengen_puct::{Batching, PuctConfig, PuctSearch};
 
 /// Settings of the `katago` bot.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +48,10 @@ impl Default for KataGoSettings {
             search: PuctConfig {
                 // Batching gains little on a CPU (about 7% from 1 to 8 on
                 // 19x19) while wide batches spread visits by virtual loss.
-                batch: 8,
+                batching: Batching {
+                    size: 8,
+                    ..Batching::default()
+                },
                 ..PuctConfig::default()
             },
             eval: KataGoEvalSettings::default(),
@@ -153,10 +156,8 @@ impl KataGoSettings {
     /// The bot searching with `network` (a server's, loaded once), its
     /// noise drawn from `seed`: the one place a `katago` bot is built.
     pub fn build_with(&self, network: Arc<Network>, seed: u64) -> Box<dyn Agent + Send> {
-        let config = PuctConfig {
-            noise_seed: seed,
-            ..self.search.clone()
-        };
+        let mut config = self.search.clone();
+        config.exploration.noise_seed = seed;
         let eval = KataGoEvalSettings { seed, ..self.eval };
         let evaluator =
             CachedEvaluator::new(KataGoEvaluator::with_settings(network, eval), self.cache);
@@ -203,8 +204,8 @@ impl BotSettings for KataGoSettings {
 
     fn budget(&self) -> Budget {
         Budget {
-            count: Some(("visits", self.search.visits)),
-            time: Some(self.search.time),
+            count: Some(("visits", self.search.limits.visits)),
+            time: Some(self.search.limits.time),
             threads: Some(self.threads),
             memory_mib: None,
         }
@@ -212,10 +213,10 @@ impl BotSettings for KataGoSettings {
 
     fn set_budget(&mut self, budget: &Budget) {
         if let Some((_, count)) = budget.count {
-            self.search.visits = count;
+            self.search.limits.visits = count;
         }
         if let Some(time) = budget.time {
-            self.search.time = time;
+            self.search.limits.time = time;
         }
         if let Some(threads) = budget.threads {
             self.threads = threads;

@@ -345,11 +345,18 @@ fn katago_models_that_cannot_be_read_are_refused_with_the_reason() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(
-        katago("katago:noise=0.25").unwrap().search.noise_weight,
+        katago("katago:noise=0.25")
+            .unwrap()
+            .search
+            .exploration
+            .noise_weight,
         0.25
     );
-    assert_eq!(katago("katago").unwrap().search.noise_weight, 0.0);
-    assert_eq!(katago("katago").unwrap().search.batch, 8);
+    assert_eq!(
+        katago("katago").unwrap().search.exploration.noise_weight,
+        0.0
+    );
+    assert_eq!(katago("katago").unwrap().search.batching.size, 8);
 }
 
 #[test]

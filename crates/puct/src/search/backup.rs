@@ -34,8 +34,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         self.recompute_path(path);
     }
 
-    /// With value weighting ([`PuctConfig::value_weight_exponent`]), noise
-    /// pruning ([`PuctConfig::noise_pruning`]) or the subtree value bias
+    /// With value weighting ([`ValueUpdate::value_weight_exponent`](crate::ValueUpdate::value_weight_exponent)), noise
+    /// pruning ([`ValueUpdate::noise_pruning`](crate::ValueUpdate::noise_pruning)) or the subtree value bias
     /// on, recomputes the statistics of the expanded nodes of `path`,
     /// deepest first, from their own evaluation and their children's.
     pub(super) fn recompute_path(&mut self, path: &[NodeId]) {
@@ -96,7 +96,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             for c in self.tree.children(id) {
                 stack.push((c, false));
                 let key = self.tree.node(c).position_key;
-                if self.config.transpositions && key != 0 {
+                if self.config.values.transpositions && key != 0 {
                     stack.extend(self.tree.owner(key).map(|o| (o, false)));
                 }
             }
@@ -107,7 +107,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// Counts the transpositions a backed-up `path` entered: a step to a
     /// node that is not a child.
     pub(super) fn count_entries(&mut self, path: &[NodeId]) {
-        if !self.config.transpositions {
+        if !self.config.values.transpositions {
             return;
         }
         for step in path.windows(2) {

@@ -144,13 +144,13 @@ pub fn recompute_node(tree: &mut Tree, id: NodeId, settings: Recompute) {
 /// What [`recompute_node`] takes into account.
 #[derive(Clone, Copy, Debug)]
 pub struct Recompute {
-    /// [`PuctConfig::value_weight_exponent`].
+    /// [`ValueUpdate::value_weight_exponent`](crate::ValueUpdate::value_weight_exponent).
     pub exponent: f64,
     /// Whether transposed children read their position's owner.
     pub transpositions: bool,
-    /// [`PuctConfig::noise_pruning`].
+    /// [`ValueUpdate::noise_pruning`](crate::ValueUpdate::noise_pruning).
     pub noise_pruning: bool,
-    /// [`PuctConfig::subtree_value_bias`] (0: off).
+    /// [`ValueUpdate::subtree_value_bias`](crate::ValueUpdate::subtree_value_bias) (0: off).
     pub subtree_bias: f64,
 }
 
@@ -158,10 +158,10 @@ impl Recompute {
     /// The settings `config` gives.
     pub fn of(config: &PuctConfig) -> Recompute {
         Recompute {
-            exponent: f64::from(config.value_weight_exponent),
-            transpositions: config.transpositions,
-            noise_pruning: config.noise_pruning,
-            subtree_bias: f64::from(config.subtree_value_bias),
+            exponent: f64::from(config.values.value_weight_exponent),
+            transpositions: config.values.transpositions,
+            noise_pruning: config.values.noise_pruning,
+            subtree_bias: f64::from(config.values.subtree_value_bias),
         }
     }
 }

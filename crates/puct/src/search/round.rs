@@ -1,6 +1,6 @@
 //! One round of the search: descents to a batch of leaves, their
 //! evaluation, and their backup, with as many descents kept in flight as
-//! [`PuctConfig::in_flight`] asks for.
+//! [`Batching::in_flight`](crate::Batching::in_flight) asks for.
 //!
 //! KataGo's search threads each start a new descent as soon as their own
 //! evaluation is back, so in its steady state every descent sees the
@@ -34,7 +34,7 @@ pub(super) type InFlight = std::collections::VecDeque<(Pending, NetEvaluation)>;
 
 /// Descents besides a new one that stay in flight under `config`.
 pub(super) fn others_in_flight(config: &PuctConfig) -> usize {
-    config.in_flight.max(1) - 1
+    config.batching.in_flight.max(1) - 1
 }
 
 impl<E: PositionEvaluator + ?Sized> Searcher<'_, E> {

@@ -125,16 +125,16 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         // While few children are visited the parent's average is mostly its
         // own evaluation anyway; KataGo leans on the network's value by
         // the square of the visited policy mass.
-        let parent = if config.fpu_parent_blend {
+        let parent = if config.exploration.fpu_parent_blend {
             let weight = (visited_policy * visited_policy).min(1.0);
             weight * parent + (1.0 - weight) * sign(node.to_move) * f64::from(node.nn_utility)
         } else {
             parent
         };
         let reduction = if id == ROOT {
-            config.root_fpu_reduction
+            config.exploration.root_fpu_reduction
         } else {
-            config.fpu_reduction
+            config.exploration.fpu_reduction
         };
         parent - f64::from(reduction) * visited_policy.sqrt()
     }
@@ -193,11 +193,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             let share = vl / (vl + weight.max(0.25));
             own + (basis.worst - own) * share
         };
-        let (mut q, mut prior) = if basis.id == ROOT && self.config.wide_root_noise > 0.0 {
-            self.wide_root_noise(q, child.prior)
-        } else {
-            (q, child.prior)
-        };
+        let (mut q, mut prior) =
+            if basis.id == ROOT && self.config.exploration.wide_root_noise > 0.0 {
+                self.wide_root_noise(q, child.prior)
+            } else {
+                (q, child.prior)
+            };
         if let Some(mirror) = basis.mirror {
             prior = mirror.prior(prior, child.mv, basis.to_move, basis.game);
             if child.visits > 0 {
@@ -220,7 +221,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// power `1 / (4w + 1)`, and half the time a bonus of `w·|N(0, 1)|` to
     /// the move's value, so that the search spreads over more moves.
     pub(super) fn wide_root_noise(&self, value: f64, prior: f32) -> (f64, f32) {
-        let w = f64::from(self.config.wide_root_noise);
+        let w = f64::from(self.config.exploration.wide_root_noise);
         let prior = f64::from(prior.max(0.0)).powf(1.0 / (4.0 * w + 1.0)) as f32;
         let first = self.next_uniform();
         if first < 0.5 {
@@ -246,9 +247,9 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// factor of the node's utility.
     pub(super) fn explore_scaling(&self, total: f64, node: &crate::tree::Node) -> f64 {
         let config = self.config;
-        let base = f64::from(config.c_puct_base).max(1.0);
-        let cpuct =
-            f64::from(config.c_puct) + f64::from(config.c_puct_log) * ((total + base) / base).ln();
+        let base = f64::from(config.exploration.c_puct_base).max(1.0);
+        let cpuct = f64::from(config.exploration.c_puct)
+            + f64::from(config.exploration.c_puct_log) * ((total + base) / base).ln();
         cpuct * (total + 0.01).sqrt() * self.utility_spread_factor(node)
     }
 
@@ -263,12 +264,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// with a prior of σ₀ weighing `prior_weight` visits. A node whose
     /// value swings explores more; a settled one less.
     pub(super) fn utility_spread_factor(&self, node: &crate::tree::Node) -> f64 {
-        let scale = f64::from(self.config.cpuct_stdev_scale);
+        let scale = f64::from(self.config.exploration.cpuct_stdev_scale);
         if scale == 0.0 {
             return 1.0;
         }
-        let prior = f64::from(self.config.cpuct_stdev_prior).max(1e-6);
-        let prior_weight = f64::from(self.config.cpuct_stdev_prior_weight);
+        let prior = f64::from(self.config.exploration.cpuct_stdev_prior).max(1e-6);
+        let prior_weight = f64::from(self.config.exploration.cpuct_stdev_prior_weight);
         let n = node.weight_sum;
         let stdev = if n <= 1.0 {
             prior
@@ -292,14 +293,17 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         let Some((winloss_error, score_error)) = eval.shortterm_error else {
             return 1.0;
         };
-        if !config.uncertainty_weighting || !winloss_error.is_finite() || !score_error.is_finite() {
+        if !config.values.uncertainty_weighting
+            || !winloss_error.is_finite()
+            || !score_error.is_finite()
+        {
             return 1.0;
         }
         let slope = self.utility.score_slope(f64::from(value.black_score));
         let uncertainty =
             f64::from(winloss_error.max(0.0)) + slope * f64::from(score_error.max(0.0));
-        let coeff = f64::from(config.uncertainty_coeff).max(1e-6);
-        let max = f64::from(config.uncertainty_max_weight).max(1.0);
+        let coeff = f64::from(config.values.uncertainty_coeff).max(1e-6);
+        let max = f64::from(config.values.uncertainty_max_weight).max(1.0);
         coeff / (uncertainty + coeff / max)
     }
 
@@ -317,8 +321,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
     /// The weight of an exact value (a finished game): the most an
     /// evaluation can weigh.
     pub(super) fn exact_weight(&self) -> f64 {
-        if self.config.uncertainty_weighting && self.evaluator.gives_uncertainty() {
-            f64::from(self.config.uncertainty_max_weight).max(1.0)
+        if self.config.values.uncertainty_weighting && self.evaluator.gives_uncertainty() {
+            f64::from(self.config.values.uncertainty_max_weight).max(1.0)
         } else {
             1.0
         }

@@ -9,7 +9,7 @@ use super::*;
 /// centre and the total stays bounded. As KataGo, it is taken in
 /// expectation over the score's distribution (a normal one with the
 /// network's mean and spread, by 20-point Gauss–Hermite quadrature) when
-/// [`PuctConfig::score_distribution`] is on; otherwise of the expected lead.
+/// [`ScoreUtility::score_distribution`](crate::ScoreUtility::score_distribution) is on; otherwise of the expected lead.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Utility {
     static_factor: f64,
@@ -43,12 +43,12 @@ impl Utility {
     pub fn new(config: &PuctConfig, points: usize) -> Utility {
         let root = (points as f64).sqrt().max(1.0);
         Utility {
-            static_factor: f64::from(config.static_score_utility),
-            dynamic_factor: f64::from(config.dynamic_score_utility),
+            static_factor: f64::from(config.utility.static_score_utility),
+            dynamic_factor: f64::from(config.utility.dynamic_score_utility),
             static_scale: 2.0 * root,
-            dynamic_scale: f64::from(config.dynamic_score_center_scale).max(0.05) * root,
+            dynamic_scale: f64::from(config.utility.dynamic_score_center_scale).max(0.05) * root,
             center: 0.0,
-            distribution: config.score_distribution,
+            distribution: config.utility.score_distribution,
         }
     }
 
