@@ -12,7 +12,9 @@ pub mod tree;
 
 use std::time::Duration;
 
-use tengen_search::bot::{Budget, Decision, Job, Judgement, Lifecycle, SearchBot, TreeSearch};
+use tengen_search::bot::{
+    Decision, Job, Judgement, Lifecycle, Purpose, SearchBot, ThinkTimes, TreeSearch,
+};
 use tengen_search::shell::{Reroot, ResignRule};
 
 use tengen_core::scoring::{self, Settlement};
@@ -236,17 +238,10 @@ impl<E: Evaluator + Clone> TreeSearch for MctsSearch<E> {
     /// The configured limits; a move the book knows gets a short search
     /// beside it, for the analysis, and the time saved goes to the moves
     /// the book does not know.
-    fn limits(&self, game: &Game, budget: Budget) -> Limits {
-        let (times, book) = match budget {
-            Budget::Play { times, cleanup } => (times, self.book_move(game, cleanup).is_some()),
-            Budget::Think { times } => (times, false),
-            Budget::Unlimited => return Limits::default(),
-            Budget::Ponder(time) => {
-                return Limits {
-                    max_time: Some(time),
-                    ..Limits::default()
-                }
-            }
+    fn limits(&self, game: &Game, times: ThinkTimes, purpose: Purpose) -> Limits {
+        let book = match purpose {
+            Purpose::Play { cleanup } => self.book_move(game, cleanup).is_some(),
+            Purpose::Think => false,
         };
         let mut limits = Limits {
             playouts: self.config.playouts,
@@ -262,6 +257,13 @@ impl<E: Evaluator + Clone> TreeSearch for MctsSearch<E> {
             limits = limits.scaled(BOOK_MOVE_SEARCH_SHARE);
         }
         limits
+    }
+
+    fn time_limits(&self, max_time: Option<Duration>) -> Limits {
+        Limits {
+            max_time,
+            ..Limits::default()
+        }
     }
 
     fn fresh_tree(&self, _game: &Game) -> Tree {

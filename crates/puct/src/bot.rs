@@ -14,7 +14,9 @@ use tengen_core::{Action, Analysis, BoardSize, Color, Game, Move};
 
 use crate::search::{Limits, SearchStats, Searcher};
 use crate::tree::{sign, Tree, ROOT};
-use tengen_search::bot::{Budget, Decision, Job, Judgement, Lifecycle, SearchBot, TreeSearch};
+use tengen_search::bot::{
+    Decision, Job, Judgement, Lifecycle, Purpose, SearchBot, ThinkTimes, TreeSearch,
+};
 use tengen_search::shell::{lead_as_it_stands, Reroot, ResignRule};
 
 /// The PUCT bot over a [`PositionEvaluator`]: the shared bot lifecycle
@@ -108,17 +110,7 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
         }
     }
 
-    fn limits(&self, _game: &Game, budget: Budget) -> Limits {
-        let times = match budget {
-            Budget::Play { times, .. } | Budget::Think { times } => times,
-            Budget::Unlimited => return Limits::default(),
-            Budget::Ponder(time) => {
-                return Limits {
-                    max_time: Some(time),
-                    ..Limits::default()
-                }
-            }
-        };
+    fn limits(&self, _game: &Game, times: ThinkTimes, _purpose: Purpose) -> Limits {
         let mut limits = Limits {
             visits: self.config.limits.visits,
             playouts: self.config.limits.playouts,
@@ -129,6 +121,13 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
             limits.visits = Some(DEFAULT_VISITS);
         }
         limits
+    }
+
+    fn time_limits(&self, max_time: Option<Duration>) -> Limits {
+        Limits {
+            max_time,
+            ..Limits::default()
+        }
     }
 
     fn fresh_tree(&self, game: &Game) -> Tree {

@@ -54,8 +54,14 @@ pub trait TreeSearch {
     /// moves).
     fn lifecycle(&self) -> Lifecycle;
 
-    /// The limits of a search of `game` for `budget`.
-    fn limits(&self, game: &Game, budget: Budget) -> Self::Limits;
+    /// The limits of a search of `game` for `purpose`, within the clock's
+    /// thinking `times`: the bot's own limits.
+    fn limits(&self, game: &Game, times: ThinkTimes, purpose: Purpose) -> Self::Limits;
+
+    /// The limits of a search bounded by time alone: at most `max_time`
+    /// (pondering), or, given `None`, until stopped or the tree is full
+    /// (GTP's `lz-analyze`).
+    fn time_limits(&self, max_time: Option<Duration>) -> Self::Limits;
 
     /// An empty tree for `game`'s position.
     fn fresh_tree(&self, game: &Game) -> Self::Tree;
@@ -118,26 +124,16 @@ pub struct Lifecycle {
     pub resign: ResignRule,
 }
 
-/// What a search is for; the search turns it into its limits.
+/// What a search within the bot's own limits is for.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Budget {
-    /// A move to play: the bot's limits within the clock's thinking times.
+pub enum Purpose {
+    /// A move to play (`cleanup`: for `kgs-genmove_cleanup`).
     Play {
-        /// The clock's thinking times for the move.
-        times: ThinkTimes,
         /// `kgs-genmove_cleanup`.
         cleanup: bool,
     },
-    /// A search without choosing a move (benchmarks, the analysis engine):
-    /// the bot's limits within the clock's thinking times.
-    Think {
-        /// The clock's thinking times.
-        times: ThinkTimes,
-    },
-    /// Until stopped (GTP's `lz-analyze`), or until the tree is full.
-    Unlimited,
-    /// Pondering, for at most this long.
-    Ponder(Duration),
+    /// A search without choosing a move (benchmarks, the analysis engine).
+    Think,
 }
 
 /// The thinking times of a move, under the bot's own time and the clock
@@ -319,9 +315,7 @@ impl<S: TreeSearch> SearchBot<S> {
     /// tree is kept for the next search when reuse is on); what the search
     /// did.
     pub fn search(&mut self, game: &Game) -> S::Stats {
-        let budget = Budget::Think {
-            times: self.think_times(game),
-        };
+        let limits = self.own_limits(game, Purpose::Think);
         let job = Job {
             stop: &|| false,
             cleanup: false,
@@ -329,7 +323,7 @@ impl<S: TreeSearch> SearchBot<S> {
             detail: AnalysisDetail::default(),
             reporter: Reporter::silent(),
         };
-        self.run(game, budget, job);
+        self.run(game, &limits, job);
         self.stats.clone().expect("a search was run")
     }
 
@@ -343,9 +337,7 @@ impl<S: TreeSearch> SearchBot<S> {
         mut request: AnalyseRequest<'_, S::Analysis>,
     ) -> Option<S::Analysis> {
         self.search.plays_size(game.size()).ok()?;
-        let budget = Budget::Think {
-            times: self.think_times(game),
-        };
+        let limits = self.own_limits(game, Purpose::Think);
         let job = Job {
             stop: request.stop,
             cleanup: false,
@@ -353,13 +345,16 @@ impl<S: TreeSearch> SearchBot<S> {
             detail: request.detail,
             reporter: Reporter::detailed(request.report.as_mut()),
         };
-        self.run(game, budget, job);
+        self.run(game, &limits, job);
         self.analysis.clone()
     }
 
-    fn think_times(&self, game: &Game) -> ThinkTimes {
+    /// The search's own limits for `purpose`, within the clock's thinking
+    /// times for `game`.
+    fn own_limits(&self, game: &Game, purpose: Purpose) -> S::Limits {
         let (target, max) = self.clock.think_times(self.search.lifecycle().time, game);
-        ThinkTimes { target, max }
+        self.search
+            .limits(game, ThinkTimes { target, max }, purpose)
     }
 
     /// The tree for `game`: the kept one re-rooted at this position when the
@@ -380,12 +375,11 @@ impl<S: TreeSearch> SearchBot<S> {
         self.kept.keep(tree, game);
     }
 
-    /// One search of `game` for `budget`, its analysis and statistics kept
-    /// and its tree kept for the next.
-    fn run(&mut self, game: &Game, budget: Budget, job: Job<'_, '_, S::Analysis>) {
-        let limits = self.search.limits(game, budget);
+    /// One search of `game` within `limits`, its analysis and statistics
+    /// kept and its tree kept for the next.
+    fn run(&mut self, game: &Game, limits: &S::Limits, job: Job<'_, '_, S::Analysis>) {
         let mut tree = self.take_tree(game);
-        let (analysis, stats) = self.search.run(&mut tree, game, &limits, job);
+        let (analysis, stats) = self.search.run(&mut tree, game, limits, job);
         self.keep(tree, game);
         self.analysis = Some(analysis);
         self.stats = Some(stats);
@@ -402,11 +396,12 @@ impl<S: TreeSearch> SearchBot<S> {
             self.analysis = None;
             return Action::Move(Move::Pass);
         }
-        let budget = Budget::Play {
-            times: self.think_times(game),
-            cleanup: request.cleanup,
-        };
-        let limits = self.search.limits(game, budget);
+        let limits = self.own_limits(
+            game,
+            Purpose::Play {
+                cleanup: request.cleanup,
+            },
+        );
         let job = Job {
             stop: request.stop,
             cleanup: request.cleanup,
@@ -494,7 +489,8 @@ impl<S: TreeSearch> Agent for SearchBot<S> {
             detail: AnalysisDetail::default(),
             reporter: Reporter::silent(),
         };
-        self.run(game, Budget::Ponder(time), job);
+        let limits = self.search.time_limits(Some(time));
+        self.run(game, &limits, job);
         tracing::debug!(bot = self.search.name(), "pondered");
         self.analysis = analysis;
         self.stats = stats;
@@ -512,7 +508,8 @@ impl<S: TreeSearch> Agent for SearchBot<S> {
             detail: request.detail,
             reporter: Reporter::plain(request.report.as_mut(), S::plain),
         };
-        self.run(game, Budget::Unlimited, job);
+        let limits = self.search.time_limits(None);
+        self.run(game, &limits, job);
         // The tree may have filled up (or the game be over) before the stop:
         // keep reporting the last analysis until then.
         let mut last = Instant::now();
@@ -553,11 +550,18 @@ mod tests {
         }
     }
 
+    /// The limits a [`Recorder`] is given: what they were asked for.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Asked {
+        Own(Purpose),
+        Time(Option<Duration>),
+    }
+
     /// A search that records what it was asked and judges every position
     /// as told.
     struct Recorder {
-        /// Each run's budget and the tree it was given.
-        runs: Vec<(Budget, Path)>,
+        /// Each run's limits and the tree it was given.
+        runs: Vec<(Asked, Path)>,
         lifecycle: Lifecycle,
         judgement: Option<Judgement>,
         count_wins: bool,
@@ -581,7 +585,7 @@ mod tests {
 
     impl TreeSearch for Recorder {
         type Tree = Path;
-        type Limits = Budget;
+        type Limits = Asked;
         /// The number of the run.
         type Analysis = usize;
         type Stats = ();
@@ -594,8 +598,12 @@ mod tests {
             self.lifecycle
         }
 
-        fn limits(&self, _game: &Game, budget: Budget) -> Budget {
-            budget
+        fn limits(&self, _game: &Game, _times: ThinkTimes, purpose: Purpose) -> Asked {
+            Asked::Own(purpose)
+        }
+
+        fn time_limits(&self, max_time: Option<Duration>) -> Asked {
+            Asked::Time(max_time)
         }
 
         fn fresh_tree(&self, _game: &Game) -> Path {
@@ -606,7 +614,7 @@ mod tests {
             &mut self,
             tree: &mut Path,
             _game: &Game,
-            limits: &Budget,
+            limits: &Asked,
             mut job: Job<'_, '_, usize>,
         ) -> (usize, ()) {
             self.runs.push((*limits, tree.clone()));
@@ -619,7 +627,7 @@ mod tests {
             &mut self,
             _tree: &Path,
             game: &Game,
-            _limits: &Budget,
+            _limits: &Asked,
             _cleanup: bool,
             _analysis: &mut usize,
         ) -> Decision {
@@ -664,7 +672,7 @@ mod tests {
         let runs = &bot.tree_search().runs;
         assert_eq!(runs[0].1, Path(vec![]));
         assert_eq!(runs[1].1, Path(vec![first, reply]), "re-rooted");
-        assert!(matches!(runs[1].0, Budget::Play { cleanup: false, .. }));
+        assert_eq!(runs[1].0, Asked::Own(Purpose::Play { cleanup: false }));
         bot.reset();
         bot.select_move(&game);
         assert_eq!(bot.tree_search().runs[2].1, Path(vec![]), "forgotten");
@@ -712,10 +720,10 @@ mod tests {
         // Cleaning up, the bot searches on.
         let mut request = SelectRequest::new().cleanup();
         assert!(matches!(bot.select(&game, &mut request), Action::Move(_)));
-        assert!(matches!(
+        assert_eq!(
             bot.tree_search().runs[1].0,
-            Budget::Play { cleanup: true, .. }
-        ));
+            Asked::Own(Purpose::Play { cleanup: true })
+        );
     }
 
     #[test]
@@ -728,7 +736,7 @@ mod tests {
         game.play(mv).unwrap();
         bot.ponder(&game, &|| false);
         let runs = &bot.tree_search().runs;
-        assert_eq!(runs[1].0, Budget::Ponder(Duration::from_secs(1)));
+        assert_eq!(runs[1].0, Asked::Time(Some(Duration::from_secs(1))));
         assert_eq!(runs[1].1, Path(vec![mv]), "pondered on the kept tree");
         assert_eq!(bot.analysis().unwrap().playouts, 1, "the move's analysis");
         // Without pondering, or without reuse, it does nothing.
@@ -758,6 +766,6 @@ mod tests {
             3,
             "the search's report, then the last one again"
         );
-        assert_eq!(bot.tree_search().runs[0].0, Budget::Unlimited);
+        assert_eq!(bot.tree_search().runs[0].0, Asked::Time(None));
     }
 }
