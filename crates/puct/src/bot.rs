@@ -17,7 +17,7 @@ use crate::tree::{sign, Tree, ROOT};
 use tengen_search::bot::{
     Decision, Job, Judgement, Lifecycle, Purpose, SearchBot, ThinkTimes, TreeSearch,
 };
-use tengen_search::shell::{lead_as_it_stands, Reroot, ResignRule};
+use tengen_search::shell::{lead_as_it_stands, Reroot};
 
 /// The PUCT bot over a [`PositionEvaluator`]: the shared bot lifecycle
 /// ([`SearchBot`]) over the PUCT search.
@@ -102,11 +102,7 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
             reuse: config.limits.reuse,
             time: config.limits.time,
             ponder: config.limits.ponder.then_some(config.limits.ponder_time),
-            resign: ResignRule {
-                threshold: config.resignation.threshold,
-                consecutive: config.resignation.consecutive,
-                min_moves_per_point: config.resignation.min_moves_per_point,
-            },
+            resign: config.resignation.rule(),
         }
     }
 

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use tengen_search::shell::ResignRule;
+
 /// Visits per move when neither visits, nor a time, nor a clock says
 /// otherwise.
 pub const DEFAULT_VISITS: u64 = 800;
@@ -337,6 +339,18 @@ pub struct ResignSettings {
     /// No resignation before this many moves per point of the board
     /// (`resignMinMovesPerBoardArea`; 0.2 is move 17 on 9×9, 73 on 19×19).
     pub min_moves_per_point: f32,
+}
+
+impl ResignSettings {
+    /// The rule the bot's lifecycle resigns by; `min_visits` stays with
+    /// the search, which judges whether a search was large enough.
+    pub fn rule(&self) -> ResignRule {
+        ResignRule {
+            threshold: self.threshold,
+            consecutive: self.consecutive,
+            min_moves_per_point: self.min_moves_per_point,
+        }
+    }
 }
 
 impl Default for ResignSettings {
