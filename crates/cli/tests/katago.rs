@@ -389,3 +389,44 @@ fn logs_to_a_pipe_carry_no_colour_codes() {
     assert!(log.contains("INFO"), "an info line was logged:\n{log}");
     assert!(!log.contains('\u{1b}'), "colour codes in the log:\n{log:?}");
 }
+
+#[test]
+fn rank_bots_play_legal_moves_on_19x19() {
+    use tengen_core::{BoardSize, Game, Rules};
+    let model = model_path();
+    // Each rank answers 8 moves from the empty board (the policy's draw
+    // up to 5 dan, the short search above); the game is replayed under the
+    // rules to check every answer.
+    for rank in ["20k", "3k", "7d"] {
+        let bot = format!("katago:model={},threads=1,rank={rank}", model.display());
+        let mut input = String::from("komi 7.5\n");
+        for turn in 0..8 {
+            let colour = if turn % 2 == 0 { "b" } else { "w" };
+            input.push_str(&format!("genmove {colour}\n"));
+        }
+        input.push_str("quit\n");
+        let output = run_gtp(&["--bot", &bot, "--size", "19", "--seed", "4"], &input);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{rank}: {stderr}");
+        let answers = responses(&output.stdout);
+        assert_eq!(answers.len(), 10, "{rank}: {answers:?}\n{stderr}");
+        let size = BoardSize::square(19).unwrap();
+        let mut game = Game::new(size, Rules::preset("chinese").unwrap());
+        for answer in &answers[1..9] {
+            let mv = answer
+                .strip_prefix("= ")
+                .unwrap_or_else(|| panic!("{rank}: {answer}"));
+            let parsed = size
+                .parse_gtp(mv.trim())
+                .unwrap_or_else(|e| panic!("{rank}: {mv}: {e}"));
+            assert_ne!(
+                parsed,
+                tengen_core::Move::Pass,
+                "{rank} passed at move {}",
+                game.moves().len() + 1
+            );
+            game.play(parsed)
+                .unwrap_or_else(|e| panic!("{rank}: {mv} is illegal: {e}"));
+        }
+    }
+}

@@ -40,6 +40,7 @@ mod notation;
 pub mod playout;
 mod playout_board;
 mod point;
+mod rank;
 mod rng;
 mod rules;
 pub mod scoring;
@@ -58,6 +59,7 @@ pub use katago_rules::KATAGO_NAMES;
 pub use notation::{VertexError, VertexErrorKind, GTP_COLUMNS};
 pub use playout_board::PlayoutBoard;
 pub use point::{BoardSize, BoardSizeError, Move, Point, MAX_CELLS, MAX_POINTS, MAX_SIDE};
+pub use rank::{pick_at_rank, Pick, PickReason, Rank, RankError};
 pub use rng::{mix64, splitmix64, stream_seed, Fnv1a, Rng, GOLDEN_GAMMA};
 pub use rules::{
     HandicapBonus, KoRule, Rules, RulesError, Scoring, SuicideRule, Tax, Variant, PRESETS,

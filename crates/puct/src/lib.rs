@@ -39,6 +39,7 @@ pub mod katago;
 pub mod mirror;
 pub mod noise;
 pub mod options;
+pub mod rank;
 pub mod search;
 pub mod tree;
 

@@ -2128,3 +2128,170 @@ fn a_kept_tree_is_revalued_under_the_new_score_utility() {
     assert_eq!(stale_evaluations(&*searcher.tree), 0);
     check_tree(&*searcher.tree);
 }
+
+/// Black's stones on the left half of a 9x9 board are worth −50 points
+/// each to Black (a lie, for the rank bot's blunder check); the policy
+/// favours those moves, all but its first move, the centre, with no move
+/// obvious.
+fn left_half_loses(game: &Game) -> NetEvaluation {
+    let size = game.size();
+    let left = |p: tengen_core::Point| size.col_row(p).0 < 4;
+    let board = game.board();
+    let black_left = size
+        .points()
+        .filter(|&p| left(p) && board.stone(p) == Some(Color::Black))
+        .count() as f32;
+    let black_lead = -50.0 * black_left;
+    let lead = if game.to_move() == Color::Black {
+        black_lead
+    } else {
+        -black_lead
+    };
+    let mut policy: Vec<(Move, f32)> = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let weight = match mv {
+                Move::Play(p) if size.col_row(p) == (4, 4) => 3.0,
+                Move::Play(p) if left(p) => 1.5,
+                Move::Play(_) => 1.0,
+                Move::Pass => 0.01,
+            };
+            (mv, weight)
+        })
+        .collect();
+    let total: f32 = policy.iter().map(|m| m.1).sum();
+    for entry in &mut policy {
+        entry.1 /= total;
+    }
+    let win = 1.0 / (1.0 + (-lead / 10.0).exp());
+    NetEvaluation {
+        policy,
+        win,
+        loss: 1.0 - win,
+        lead,
+        ..NetEvaluation::default()
+    }
+}
+
+#[test]
+fn rank_bots_refuse_blunders_far_outside_their_rank() {
+    use tengen_core::{pick_at_rank, Rank, Rng};
+    let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+    let left = |mv: Move| matches!(mv, Move::Play(p) if game.size().col_row(p).0 < 4);
+    for rank in ["20k", "8k", "2d"] {
+        let rank: Rank = rank.parse().unwrap();
+        // Half of the board's moves lose 50 points: picked by the policy
+        // alone, a rank plays them often.
+        let policy = left_half_loses(&game).policy;
+        let mut rng = Rng::new(11);
+        let blunders = (0..200)
+            .filter(|_| {
+                left(
+                    pick_at_rank(rank, &policy, 81, &|_| false, &mut rng)
+                        .unwrap()
+                        .mv,
+                )
+            })
+            .count();
+        assert!(
+            blunders > 20,
+            "{rank}: {blunders} of 200 picks lose 50 points"
+        );
+        // The bot checks its drawn move and never plays one.
+        let mut bot = rank::RankBot::new(
+            rank,
+            PuctConfig::default(),
+            TestEval::new(left_half_loses),
+            3,
+        );
+        for _ in 0..60 {
+            let Action::Move(mv) = bot.select_move(&game) else {
+                panic!("{rank} resigned");
+            };
+            assert!(game.legal(mv).is_ok());
+            assert!(!left(mv), "{rank} played {mv:?}, 50 points lost");
+        }
+    }
+}
+
+#[test]
+fn rank_bots_above_5_dan_search_and_draw_by_score_loss() {
+    use tengen_core::Rank;
+    let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+    let rank: Rank = "9d".parse().unwrap();
+    let eval = TestEval::new(left_half_loses);
+    let mut bot = rank::RankBot::new(rank, PuctConfig::default(), eval, 5);
+    for _ in 0..10 {
+        let Action::Move(mv) = bot.select_move(&game) else {
+            panic!("9d resigned");
+        };
+        assert!(
+            matches!(mv, Move::Play(p) if game.size().col_row(p).0 >= 4),
+            "{mv:?}"
+        );
+    }
+    // Searched: more than one evaluation a move.
+    let asked = bot.evaluator().positions();
+    assert!(
+        asked >= 10 * rank::STRONG_RANK_VISITS,
+        "{asked} evaluations"
+    );
+    assert_eq!(rank::score_temperature("5d".parse().unwrap()), None);
+    assert_eq!(rank::score_temperature("6d".parse().unwrap()), Some(1.0));
+    assert_eq!(rank::score_temperature("9d".parse().unwrap()), Some(0.125));
+}
+
+#[test]
+fn the_draw_by_score_loss_prefers_small_losses() {
+    let candidate = |col: usize, lead: f32| PuctCandidate {
+        mv: Move::Play(BoardSize::square(9).unwrap().point(col, 0).unwrap()),
+        visits: 1,
+        no_result: 0.0,
+        winrate: 0.5,
+        lead,
+        score_selfplay: lead,
+        score_stdev: 0.0,
+        weight: 1.0,
+        utility: 0.0,
+        utility_lcb: 0.0,
+        lcb: 0.5,
+        prior: 0.1,
+        pv: Vec::new(),
+        pv_visits: Vec::new(),
+        ownership: Vec::new(),
+        ownership_stdev: Vec::new(),
+    };
+    let candidates = [candidate(0, 5.0), candidate(1, 4.0), candidate(2, -10.0)];
+    let mut rng = tengen_core::Rng::new(2);
+    let mut counts = [0usize; 3];
+    for _ in 0..2000 {
+        let mv = rank::draw_by_loss(&candidates, 1.0, &mut rng).unwrap();
+        counts[candidates.iter().position(|c| c.mv == mv).unwrap()] += 1;
+    }
+    // Weights 1, e^-1 and e^-15: about 73%, 27% and none.
+    assert!((1350..1600).contains(&counts[0]), "{counts:?}");
+    assert!((400..650).contains(&counts[1]), "{counts:?}");
+    assert_eq!(counts[2], 0, "{counts:?}");
+    assert_eq!(rank::draw_by_loss(&[], 1.0, &mut rng), None);
+}
+
+#[test]
+fn rank_bots_pass_only_when_passing_loses_little() {
+    use tengen_core::Rank;
+    let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+    let rank: Rank = "8k".parse().unwrap();
+    // The network wants to pass; the side to move always leads by `lead`,
+    // so a pass hands the opponent that lead: it loses twice `lead`.
+    let play = |lead: f32| {
+        let eval = TestEval::new(pass_lover(0.5, lead));
+        let mut bot = rank::RankBot::new(rank, PuctConfig::default(), eval, 1);
+        bot.select_move(&game)
+    };
+    assert_eq!(play(0.25), Action::Move(Move::Pass));
+    let Action::Move(answer) = play(5.0) else {
+        panic!("resigned");
+    };
+    assert_ne!(answer, Move::Pass, "a pass losing 10 points was played");
+    assert!(game.legal(answer).is_ok());
+}

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use tengen_core::Agent;
+use tengen_core::{Agent, Rank};
 use tengen_katago::forward::Precision;
 use tengen_katago::network::Network;
 
@@ -16,6 +16,7 @@ use crate::termination::{Terminating, Termination};
 use tengen_puct::cache::CachedEvaluator;
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::options::{PuctSettings, SearchOptions};
+use tengen_puct::rank::RankBot;
 use tengen_puct::{Batching, PuctConfig, PuctSearch};
 
 /// Settings of the `katago` bot.
@@ -37,6 +38,9 @@ pub struct KataGoSettings {
     pub cache: usize,
     /// When it passes and resigns.
     pub termination: Termination,
+    /// The human rank it plays at (`None`: full strength); see
+    /// [`tengen_puct::rank`].
+    pub rank: Option<Rank>,
 }
 
 impl Default for KataGoSettings {
@@ -57,6 +61,7 @@ impl Default for KataGoSettings {
             eval: KataGoEvalSettings::default(),
             cache: 4096,
             termination: Termination::NONE,
+            rank: None,
         }
     }
 }
@@ -90,8 +95,24 @@ impl PuctSettings for KataGoSettings {
     }
 }
 
-/// The bot's own options: its network file and evaluation cache.
-const OWN: [Setting<KataGoSettings>; 2] = [
+/// The words of the `rank` option: `off`, then 20 kyu to 9 dan.
+pub const RANK_WORDS: [&str; 30] = [
+    "off", "20k", "19k", "18k", "17k", "16k", "15k", "14k", "13k", "12k", "11k", "10k", "9k", "8k",
+    "7k", "6k", "5k", "4k", "3k", "2k", "1k", "1d", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d",
+];
+
+/// The word of `rank` among [`RANK_WORDS`].
+fn rank_word(rank: Option<Rank>) -> &'static str {
+    let text = rank.map_or("off".to_string(), |rank| rank.to_string());
+    RANK_WORDS
+        .iter()
+        .find(|word| **word == text)
+        .copied()
+        .unwrap_or("off")
+}
+
+/// The bot's own options: its network file, evaluation cache and rank.
+const OWN: [Setting<KataGoSettings>; 3] = [
     Setting {
         name: "model",
         katago: &[],
@@ -117,6 +138,18 @@ const OWN: [Setting<KataGoSettings>; 2] = [
             max: 10_000_000,
             get: |s| s.cache as u64,
             set: |s, n| s.cache = n as usize,
+        },
+        applies: None,
+    },
+    Setting {
+        name: "rank",
+        katago: &[],
+        category: Category::Play,
+        help: "play as a person of this rank (20k to 9d; off: full strength): up to 5d a move drawn from the policy as that rank chooses, blunders far outside the rank refused; above, a short search's moves drawn by their score loss. The search's limits do not apply",
+        kind: Kind::Choice {
+            words: &RANK_WORDS,
+            get: |s| rank_word(s.rank),
+            set: |s, word| s.rank = word.parse().ok(),
         },
         applies: None,
     },
@@ -161,6 +194,10 @@ impl KataGoSettings {
         let eval = KataGoEvalSettings { seed, ..self.eval };
         let evaluator =
             CachedEvaluator::new(KataGoEvaluator::with_settings(network, eval), self.cache);
+        if let Some(rank) = self.rank {
+            let bot = RankBot::new(rank, config, evaluator, seed).named(INFO.name);
+            return Terminating::wrap(Box::new(bot), self.termination);
+        }
         let bot = PuctSearch::new(config, evaluator)
             .named(INFO.name)
             .into_bot();

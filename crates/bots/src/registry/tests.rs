@@ -79,6 +79,9 @@ fn settings_print_as_the_spec_that_reads_back() {
             "random:eyes=fill,resign-margin=20",
         ),
         ("policy:pass=never", "policy:pass=never"),
+        ("katago:rank=15K", "katago:rank=15k"),
+        ("katago:rank=2d,visits=8", "katago:rank=2d,visits=8"),
+        ("katago:rank=off", "katago"),
     ] {
         let settings = parse_bot(text).unwrap();
         assert_eq!(settings.to_string(), canonical, "{text}");
@@ -339,11 +342,18 @@ fn katago_models_that_cannot_be_read_are_refused_with_the_reason() {
         "katago:model=x,pass=sometimes",
         "katago:noise=2",
         "katago:noise=some",
+        "katago:rank=25k",
+        "katago:rank=10d",
+        "katago:rank=5",
     ] {
         let err = make_bot(&spec(bad), 1).err().unwrap();
         assert!(matches!(err, BotError::BadValue { .. }), "{bad}: {err}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        katago("katago:rank=3k").unwrap().rank,
+        Some("3k".parse().unwrap())
+    );
     assert_eq!(
         katago("katago:noise=0.25")
             .unwrap()
