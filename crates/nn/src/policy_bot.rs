@@ -8,7 +8,7 @@
 //! opponent by default).
 
 use crate::model::Model;
-use tengen_core::{Action, Agent, Game, Move, Rng};
+use tengen_core::{pick_at_rank, Action, Agent, Game, Move, Rank, Rng};
 
 /// Plays the policy network's move probabilities (see the module docs).
 #[derive(Debug)]
@@ -16,6 +16,9 @@ pub struct PolicyBot {
     model: Model,
     rng: Rng,
     name: String,
+    /// Draws as a player of this rank does ([`pick_at_rank`]) instead of
+    /// the book's sampling.
+    rank: Option<Rank>,
 }
 
 /// The exponent applied to the network's probabilities before sampling.
@@ -29,7 +32,16 @@ impl PolicyBot {
             model,
             rng: Rng::new(seed),
             name: "policy".to_string(),
+            rank: None,
         }
+    }
+
+    /// The same bot choosing as a player of `rank` does: obvious moves,
+    /// else the best of a rank's number of moves drawn at random from the
+    /// legal ones that fill none of its own eyes ([`pick_at_rank`]).
+    pub fn at_rank(mut self, rank: Rank) -> PolicyBot {
+        self.rank = Some(rank);
+        self
     }
 
     /// The model.
@@ -82,9 +94,27 @@ impl PolicyBot {
             .predict(&[game])
             .pop()
             .expect("one prediction per game");
-        let weights = PolicyBot::sampling_weights(&prediction.policy);
         let color = game.to_move();
         let board = game.board();
+        if let Some(rank) = self.rank {
+            let encoder = self.model.encoder();
+            let playable: Vec<(Move, f32)> = prediction
+                .policy
+                .iter()
+                .enumerate()
+                .filter_map(|(index, &p)| Some((encoder.decode_move(index)?, p)))
+                .filter(|&(mv, _)| match mv {
+                    Move::Pass => true,
+                    Move::Play(point) => {
+                        !board.is_point_an_eye(point, color) && game.legal(mv).is_ok()
+                    }
+                })
+                .collect();
+            let area = game.size().points_count();
+            return pick_at_rank(rank, &playable, area, &|_| false, &mut self.rng)
+                .map_or(Move::Pass, |pick| pick.mv);
+        }
+        let weights = PolicyBot::sampling_weights(&prediction.policy);
         let ranked = self.ranked(&weights);
         let encoder = self.model.encoder();
         for index in ranked {

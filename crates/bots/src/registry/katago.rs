@@ -8,8 +8,8 @@ use tengen_katago::forward::Precision;
 use tengen_katago::network::Network;
 
 use super::{
-    pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings, Budget,
-    RESIGN_RENAMED,
+    pass_setting, rank_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
+    Budget, Ranked, RESIGN_RENAMED,
 };
 use crate::settings::{experiments, Category, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
@@ -68,6 +68,15 @@ impl Default for KataGoSettings {
 
 super::terminates_by_field!(KataGoSettings);
 
+impl Ranked for KataGoSettings {
+    fn rank(&self) -> Option<Rank> {
+        self.rank
+    }
+    fn set_rank(&mut self, rank: Option<Rank>) {
+        self.rank = rank;
+    }
+}
+
 impl PuctSettings for KataGoSettings {
     fn puct(&self) -> &PuctConfig {
         &self.search
@@ -93,22 +102,6 @@ impl PuctSettings for KataGoSettings {
     fn set_precision(&mut self, precision: Precision) {
         self.precision = precision;
     }
-}
-
-/// The words of the `rank` option: `off`, then 20 kyu to 9 dan.
-pub const RANK_WORDS: [&str; 30] = [
-    "off", "20k", "19k", "18k", "17k", "16k", "15k", "14k", "13k", "12k", "11k", "10k", "9k", "8k",
-    "7k", "6k", "5k", "4k", "3k", "2k", "1k", "1d", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d",
-];
-
-/// The word of `rank` among [`RANK_WORDS`].
-fn rank_word(rank: Option<Rank>) -> &'static str {
-    let text = rank.map_or("off".to_string(), |rank| rank.to_string());
-    RANK_WORDS
-        .iter()
-        .find(|word| **word == text)
-        .copied()
-        .unwrap_or("off")
 }
 
 /// The bot's own options: its network file, evaluation cache and rank.
@@ -141,18 +134,9 @@ const OWN: [Setting<KataGoSettings>; 3] = [
         },
         applies: None,
     },
-    Setting {
-        name: "rank",
-        katago: &[],
-        category: Category::Play,
-        help: "play as a person of this rank (20k to 9d; off: full strength): up to 5d a move drawn from the policy as that rank chooses, blunders far outside the rank refused; above, a short search's moves drawn by their score loss. The search's limits do not apply",
-        kind: Kind::Choice {
-            words: &RANK_WORDS,
-            get: |s| rank_word(s.rank),
-            set: |s, word| s.rank = word.parse().ok(),
-        },
-        applies: None,
-    },
+    rank_setting(
+        "play as a person of this rank (20k to 9d; off: full strength): up to 5d a move drawn from the policy as that rank chooses, blunders far outside the rank refused; above, a short search's moves drawn by their score loss. The search's limits do not apply",
+    ),
 ];
 
 /// The forward pass's and the PUCT search's options, shared with the

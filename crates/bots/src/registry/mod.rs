@@ -399,6 +399,47 @@ pub(crate) const fn pass_setting<S: Terminates>() -> Setting<S> {
     }
 }
 
+/// Settings of bots that can play at a human rank: `rank`.
+pub(crate) trait Ranked {
+    /// The rank it plays at; `None`: its full strength.
+    fn rank(&self) -> Option<tengen_core::Rank>;
+    /// The same, to change.
+    fn set_rank(&mut self, rank: Option<tengen_core::Rank>);
+}
+
+/// The words of the `rank` option: `off`, then 20 kyu to 9 dan.
+pub const RANK_WORDS: [&str; 30] = [
+    "off", "20k", "19k", "18k", "17k", "16k", "15k", "14k", "13k", "12k", "11k", "10k", "9k", "8k",
+    "7k", "6k", "5k", "4k", "3k", "2k", "1k", "1d", "2d", "3d", "4d", "5d", "6d", "7d", "8d", "9d",
+];
+
+/// The word of `rank` among [`RANK_WORDS`].
+fn rank_word(rank: Option<tengen_core::Rank>) -> &'static str {
+    let text = rank.map_or("off".to_string(), |rank| rank.to_string());
+    RANK_WORDS
+        .iter()
+        .find(|word| **word == text)
+        .copied()
+        .unwrap_or("off")
+}
+
+/// The `rank` option of the bots that play at a rank, with its help.
+pub(crate) const fn rank_setting<S: Ranked>(help: &'static str) -> Setting<S> {
+    use crate::settings::{Category, Kind};
+    Setting {
+        name: "rank",
+        katago: &[],
+        category: Category::Play,
+        help,
+        kind: Kind::Choice {
+            words: &RANK_WORDS,
+            get: |s| rank_word(s.rank()),
+            set: |s, word| s.set_rank(word.parse().ok()),
+        },
+        applies: None,
+    }
+}
+
 /// The `resign-margin` option of every bot.
 pub(crate) const fn resign_margin_setting<S: Terminates>() -> Setting<S> {
     use crate::settings::{Category, Kind};

@@ -2,11 +2,11 @@
 
 use std::fmt;
 
-use tengen_core::Agent;
+use tengen_core::{Agent, Rank};
 
 use super::{
-    load_model, pass_setting, resign_margin_setting, write_spec, BotError, BotInfo, BotSettings,
-    RESIGN_RENAMED,
+    load_model, pass_setting, rank_setting, resign_margin_setting, write_spec, BotError, BotInfo,
+    BotSettings, Ranked, RESIGN_RENAMED,
 };
 use crate::settings::{experiments, Category, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
@@ -19,6 +19,9 @@ pub struct PolicySettings {
     pub model: FileChoice,
     /// When it passes and resigns.
     pub termination: Termination,
+    /// The human rank whose choices it draws as (`None`: the book's
+    /// sampling).
+    pub rank: Option<Rank>,
 }
 
 impl Default for PolicySettings {
@@ -31,11 +34,21 @@ impl Default for PolicySettings {
                 pass_after_opponent: true,
                 ..Termination::NONE
             },
+            rank: None,
         }
     }
 }
 
 super::terminates_by_field!(PolicySettings);
+
+impl Ranked for PolicySettings {
+    fn rank(&self) -> Option<Rank> {
+        self.rank
+    }
+    fn set_rank(&mut self, rank: Option<Rank>) {
+        self.rank = rank;
+    }
+}
 
 /// The `policy` bot's options.
 pub static POLICY: Table<PolicySettings> = Table {
@@ -55,6 +68,9 @@ pub static POLICY: Table<PolicySettings> = Table {
             },
             applies: None,
         },
+        rank_setting(
+            "draw moves as a person of this rank chooses them (20k to 9d; off: the book's sampling): the network's obvious moves, else the best of a rank's number of moves drawn at random. Not calibrated for tengen's own networks: a rank names the breadth of the choice, not a strength",
+        ),
         pass_setting(),
         resign_margin_setting(),
     ]],
@@ -82,9 +98,10 @@ impl BotSettings for PolicySettings {
 
     fn build(&self, seed: u64) -> Result<Box<dyn Agent + Send>, BotError> {
         let model = load_model(&self.model.to_string())?;
-        Ok(Terminating::wrap(
-            Box::new(PolicyBot::new(model, seed)),
-            self.termination,
-        ))
+        let mut bot = PolicyBot::new(model, seed);
+        if let Some(rank) = self.rank {
+            bot = bot.at_rank(rank);
+        }
+        Ok(Terminating::wrap(Box::new(bot), self.termination))
     }
 }

@@ -109,6 +109,26 @@ fn every_listed_bot_builds_by_name() {
     }
 }
 
+#[test]
+fn the_policy_bot_at_a_rank_plays_legal_moves_without_filling_its_eyes() {
+    use tengen_core::{BoardSize, Game, Rules};
+    let settings = parse_bot("policy:rank=15k").unwrap();
+    assert_eq!(settings.to_string(), "policy:rank=15k");
+    let mut bot = settings.build(3).unwrap();
+    let mut game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
+    for _ in 0..60 {
+        if game.is_over() {
+            break;
+        }
+        let action = bot.select_move(&game);
+        if let tengen_core::Action::Move(tengen_core::Move::Play(point)) = action {
+            assert!(!game.board().is_point_an_eye(point, game.to_move()));
+        }
+        game.apply(action).unwrap();
+    }
+    assert!(game.moves().len() >= 30, "{} moves", game.moves().len());
+}
+
 /// Every option's default, as the listing and the docs show it, reads back
 /// to the default settings: the defaults are written once, in the settings'
 /// `Default`, and shown from there.
