@@ -18,8 +18,8 @@ use crate::{NetEvaluation, PositionEvaluator, PuctBot, PuctCandidate, PuctConfig
 /// played instead.
 const MAX_REFUSALS: usize = 4;
 
-/// Points a pass may lose, by the network's lead before and after it,
-/// and still be played.
+/// Points by which the network's first move on the board must beat
+/// passing, by its lead after each, for the bot not to pass.
 const PASS_LOSS_LIMIT: f32 = 1.5;
 
 /// Visits of the search that rates the moves above 5 dan: enough to see
@@ -136,23 +136,32 @@ impl<E: PositionEvaluator> RankBot<E> {
         first_move(&root.policy)
     }
 
-    /// A pass, unless passing loses more than [`PASS_LOSS_LIMIT`] points
-    /// (an invasion or a threat left unanswered): then the policy's first
-    /// move on the board. A player of any rank answers those; the raw
-    /// policy of a network trained on self-play often passes there, as its
-    /// opponents never play such moves.
+    /// A pass, unless the policy's first move on the board is better than
+    /// passing by more than [`PASS_LOSS_LIMIT`] points (an invasion or a
+    /// threat left unanswered): then that move. A player of any rank
+    /// answers those; the raw policy of a network trained on self-play
+    /// often passes there, as its opponents never play such moves. Both are
+    /// weighed, not the pass alone: once the opponent has passed, a network
+    /// that does not see the game end may rate passing low, and the move
+    /// that replaced it would only fill the bot's own area.
     fn pass_or_answer(&self, game: &Game, root: &NetEvaluation) -> Move {
-        let loss = self.loss_of(game, root, Move::Pass);
-        if loss.is_none_or(|loss| loss <= PASS_LOSS_LIMIT) {
-            return Move::Pass;
-        }
         let stones: Vec<(Move, f32)> = root
             .policy
             .iter()
             .copied()
             .filter(|&(mv, _)| mv != Move::Pass)
             .collect();
-        first_move(&stones)
+        let answer = first_move(&stones);
+        if answer == Move::Pass {
+            return Move::Pass;
+        }
+        match (
+            self.loss_of(game, root, Move::Pass),
+            self.loss_of(game, root, answer),
+        ) {
+            (Some(pass), Some(stone)) if pass - stone > PASS_LOSS_LIMIT => answer,
+            _ => Move::Pass,
+        }
     }
 
     /// Points `mv` loses by the network's lead before and after it.

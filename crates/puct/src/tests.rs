@@ -2281,17 +2281,30 @@ fn rank_bots_pass_only_when_passing_loses_little() {
     use tengen_core::Rank;
     let game = Game::new(BoardSize::square(9).unwrap(), Rules::default());
     let rank: Rank = "8k".parse().unwrap();
-    // The network wants to pass; the side to move always leads by `lead`,
-    // so a pass hands the opponent that lead: it loses twice `lead`.
-    let play = |lead: f32| {
-        let eval = TestEval::new(pass_lover(0.5, lead));
+    // The network wants to pass; after a pass the side to move (the
+    // opponent) leads by `after_pass`, after anything else no one leads.
+    let play = |after_pass: f32, stone_lead: f32| {
+        let eval = TestEval::new(move |g: &Game| {
+            let mut eval = pass_lover(0.5, 0.0)(g);
+            eval.lead = match g.moves().last() {
+                Some((_, Move::Pass)) => after_pass,
+                Some(_) => stone_lead,
+                None => 0.0,
+            };
+            eval
+        });
         let mut bot = rank::RankBot::new(rank, PuctConfig::default(), eval, 1);
         bot.select_move(&game)
     };
-    assert_eq!(play(0.25), Action::Move(Move::Pass));
-    let Action::Move(answer) = play(5.0) else {
+    // Passing costs a quarter point: passed.
+    assert_eq!(play(0.25, 0.0), Action::Move(Move::Pass));
+    // Passing costs 5 points, the answer nothing: answered.
+    let Action::Move(answer) = play(5.0, 0.0) else {
         panic!("resigned");
     };
-    assert_ne!(answer, Move::Pass, "a pass losing 10 points was played");
+    assert_ne!(answer, Move::Pass, "a pass losing 5 points was played");
     assert!(game.legal(answer).is_ok());
+    // Passing costs 5 points, the answer as much (filling its own area
+    // once the opponent has passed): passed.
+    assert_eq!(play(5.0, 5.0), Action::Move(Move::Pass));
 }
