@@ -75,6 +75,7 @@ fn one_record_is_written_with_its_review() {
     let stdout = text(&output.stdout);
     assert!(output.status.success(), "{stdout}{}", text(&output.stderr));
     assert!(stdout.contains("Black: 24 moves rated"), "{stdout}");
+    assert!(stdout.contains("  plays about "), "{stdout}");
     assert!(
         stdout.contains("1 records reviewed (51 positions, 2 visits each)"),
         "{stdout}"

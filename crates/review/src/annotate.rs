@@ -249,6 +249,15 @@ fn summary(review: &GameReview, reviewer: &Reviewer, size: BoardSize) -> String 
                 mistakes.join(", ")
             );
         }
+        if let Some(strength) = review.strength(color, size.points_count()) {
+            let _ = writeln!(
+                text,
+                "{}'s play: about {} ({:.1} points lost a move).",
+                color_name(color),
+                strength.rank,
+                strength.mean_loss
+            );
+        }
     }
     text.trim_end().to_string()
 }

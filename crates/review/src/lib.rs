@@ -12,6 +12,8 @@
 //!   mistakes.
 //! - [`annotate`]: the record with `SBKV`/`SBKS` (Sabaki), `KT` (KaTrain),
 //!   comments and the root's summary.
+//! - [`strength`]: each side's playing strength, a rank estimated from
+//!   the points its moves lost.
 //! - [`collection`]: folders of records, resumable, split into shards.
 
 #![forbid(unsafe_code)]
@@ -21,6 +23,7 @@ pub mod collection;
 pub mod error;
 pub mod loss;
 pub mod review;
+pub mod strength;
 
 use std::path::Path;
 

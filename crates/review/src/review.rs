@@ -198,6 +198,12 @@ impl GameReview {
             .collect()
     }
 
+    /// `color`'s playing strength estimated from its losses
+    /// ([`crate::strength`]); `None` with too few rated moves.
+    pub fn strength(&self, color: Color, area: usize) -> Option<crate::strength::StrengthEstimate> {
+        crate::strength::estimate_strength(&self.losses(), color, area)
+    }
+
     /// `color`'s rated moves and the points they lost in all (gains count
     /// against losses, as a game's score does).
     pub fn total_points_lost(&self, color: Color) -> (usize, f64) {

@@ -138,6 +138,10 @@ fn a_reviewed_record_carries_the_analysis_of_every_position() {
         summary.contains("Black: 24 moves rated") && summary.contains("White: 24 moves rated"),
         "{summary}"
     );
+    // 24 rated moves each: enough for each side's estimated rank.
+    for side in ["Black's play: about ", "White's play: about "] {
+        assert!(summary.contains(side), "{summary}");
+    }
     assert_eq!(nodes[0].first("KTV"), Some("1.0"));
     // The record's own properties are kept.
     assert_eq!(nodes[0].first("GC"), record.tree.first("GC"));

@@ -125,6 +125,16 @@ async function checkReview(page, total, how, { lead }) {
     const listed = await page.locator(`#mistakes ol[data-color=${color}] button[data-move]`)
       .evaluateAll((buttons) => buttons.map((b) => Number(b.dataset.move)));
     assert.deepEqual(listed, answer.mistakes[color].map((m) => m.move), `${color}'s mistakes`);
+    // Each side's estimated strength is the server's too, shown under its
+    // mistakes when the server gives one.
+    const shown = await page.locator(`#mistakes p.strength-estimate[data-color=${color}]`).allTextContents();
+    const strength = answer.strength[color];
+    if (strength) {
+      assert.equal(shown.length, 1, `${color}'s strength`);
+      assert.match(shown[0], new RegExp(`^Plays about ${strength.rank}: `));
+    } else {
+      assert.deepEqual(shown, [], `${color}'s strength, none estimated`);
+    }
   }
 
   // A mistake is followed to the position where it was played.

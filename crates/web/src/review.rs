@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use tengen_core::{Color, Game, Move};
 use tengen_review::loss::{self, LossUnit, MoveLoss, Value, MISTAKES_LISTED};
+use tengen_review::strength::estimate_strength;
 
 use crate::error::ApiError;
 use crate::request::GameRequest;
@@ -62,6 +63,30 @@ pub struct ReviewAnswer {
     pub candidates: Vec<Option<Vec<Option<f64>>>>,
     /// Each side's biggest mistakes, the biggest first.
     pub mistakes: Mistakes,
+    /// Each side's playing strength estimated from its losses (`tengen
+    /// review`'s estimate); null without a score or with too few rated
+    /// moves analysed.
+    pub strength: Strengths,
+}
+
+/// Each side's estimated strength.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Strengths {
+    /// Black's.
+    pub black: Option<StrengthAnswer>,
+    /// White's.
+    pub white: Option<StrengthAnswer>,
+}
+
+/// One side's estimated strength.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StrengthAnswer {
+    /// The rank: `8k`, `2d`.
+    pub rank: String,
+    /// Its mean loss a rated move, each counted up to the cap, in points.
+    pub mean_loss: f64,
+    /// The rated moves it is estimated from.
+    pub moves: usize,
 }
 
 /// What one move lost.
@@ -216,8 +241,23 @@ pub fn review(request: &ReviewRequest, limits: &Limits) -> Result<ReviewAnswer, 
             })
             .collect()
     };
+    let strength = |color| {
+        if unit != LossUnit::Points {
+            return None;
+        }
+        // Moves whose loss is unknown (not analysed) count for nothing.
+        estimate_strength(&losses, color, size.points_count()).map(|s| StrengthAnswer {
+            rank: s.rank.to_string(),
+            mean_loss: s.mean_loss,
+            moves: s.moves,
+        })
+    };
     Ok(ReviewAnswer {
         unit: unit.name(),
+        strength: Strengths {
+            black: strength(Color::Black),
+            white: strength(Color::White),
+        },
         moves: losses
             .iter()
             .map(|m| MoveAnswer {

@@ -144,3 +144,54 @@ fn bad_analyses_are_refused_with_reasons() {
         );
     }
 }
+
+#[test]
+fn each_side_s_strength_is_estimated_from_enough_rated_moves() {
+    // 60 moves on 9x9: Black loses nothing, White a point a move (its
+    // lead drops by 1 after each White move, from Black's view rising).
+    let columns = "ABCDEFGHJ";
+    let mut moves = Vec::new();
+    for row in 1..=7 {
+        for column in columns.chars() {
+            if moves.len() < 60 {
+                moves.push(format!("{column}{row}"));
+            }
+        }
+    }
+    let mut analyses = Vec::new();
+    let mut black_lead = 0.0;
+    for t in 0..=moves.len() {
+        let (perspective, lead) = if t % 2 == 0 {
+            ("black", black_lead)
+        } else {
+            ("white", -black_lead)
+        };
+        analyses.push(analysis(perspective, 0.5, Some(lead), &[]));
+        if t % 2 == 1 {
+            black_lead += 1.0;
+        }
+    }
+    let body = json!({"board_size": 9, "moves": moves, "analyses": analyses});
+    let answer = post(&body).json();
+    let white = &answer["strength"]["white"];
+    let black = &answer["strength"]["black"];
+    assert_eq!(white["moves"], 30, "{answer}");
+    assert_eq!(white["mean_loss"], 1.0);
+    assert_eq!(black["mean_loss"], 0.0);
+    let kyu = |rank: &Value| {
+        let text = rank.as_str().unwrap();
+        let (number, kind) = text.split_at(text.len() - 1);
+        let number: i32 = number.parse().unwrap();
+        if kind == "k" {
+            number
+        } else {
+            1 - number
+        }
+    };
+    assert!(kyu(&white["rank"]) > kyu(&black["rank"]), "{answer}");
+    // Without a score, or with few moves, no estimate.
+    assert_eq!(
+        post(&json!({"board_size": 9, "moves": ["E5"], "analyses": [analysis("black", 0.5, Some(1.0), &[]), analysis("white", 0.5, Some(-1.0), &[])]})).json()["strength"],
+        json!({"black": null, "white": null})
+    );
+}

@@ -326,5 +326,13 @@ fn print_mistakes(review: &tengen_review::GameReview, size: tengen_core::BoardSi
                 mistakes.join(", ")
             }
         );
+        if let Some(strength) = review.strength(color, size.points_count()) {
+            println!(
+                "  plays about {} ({:.1} points lost a move, each counted up to {} points)",
+                strength.rank,
+                strength.mean_loss,
+                tengen_review::strength::LOSS_CAP
+            );
+        }
     }
 }

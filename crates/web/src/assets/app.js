@@ -1116,6 +1116,14 @@ function renderReview() {
       list.append(none);
     }
     column.append(title, list);
+    const strength = review && review.strength ? review.strength[colorName(color).toLowerCase()] : null;
+    if (strength) {
+      const estimate = document.createElement("p");
+      estimate.className = "muted strength-estimate";
+      estimate.dataset.color = colorName(color).toLowerCase();
+      estimate.textContent = `Plays about ${strength.rank}: ${strength.mean_loss.toFixed(1)} points lost a move over ${strength.moves} moves (one game says little).`;
+      column.append(estimate);
+    }
     box.append(column);
   }
 }
