@@ -8,9 +8,7 @@
 //! search rates the candidates and the move is drawn by their score
 //! losses, sharper the stronger the rank ([`score_temperature`]).
 
-use tengen_core::{
-    pick_at_rank, Action, Agent, BoardSize, Game, Move, PickReason, Rank, Rng, SelectRequest,
-};
+use tengen_core::{pick_at_rank, Action, Agent, BoardSize, Game, Move, PickReason, Rank, Rng};
 
 use crate::{NetEvaluation, PositionEvaluator, PuctBot, PuctCandidate, PuctConfig, PuctSearch};
 
@@ -145,13 +143,7 @@ impl<E: PositionEvaluator> RankBot<E> {
     /// that does not see the game end may rate passing low, and the move
     /// that replaced it would only fill the bot's own area.
     fn pass_or_answer(&self, game: &Game, root: &NetEvaluation) -> Move {
-        let stones: Vec<(Move, f32)> = root
-            .policy
-            .iter()
-            .copied()
-            .filter(|&(mv, _)| mv != Move::Pass)
-            .collect();
-        let answer = first_move(&stones);
+        let answer = first_move(root.policy.iter().filter(|(mv, _)| *mv != Move::Pass));
         if answer == Move::Pass {
             return Move::Pass;
         }
@@ -185,9 +177,9 @@ impl<E: PositionEvaluator> RankBot<E> {
 }
 
 /// The move with the highest prior (pass when there is none).
-fn first_move(policy: &[(Move, f32)]) -> Move {
+fn first_move<'a>(policy: impl IntoIterator<Item = &'a (Move, f32)>) -> Move {
     policy
-        .iter()
+        .into_iter()
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map_or(Move::Pass, |&(mv, _)| mv)
 }
@@ -232,10 +224,6 @@ impl<E: PositionEvaluator> Agent for RankBot<E> {
         } else {
             Action::Move(Move::Pass)
         }
-    }
-
-    fn select(&mut self, game: &Game, _request: &mut SelectRequest<'_>) -> Action {
-        self.select_move(game)
     }
 
     fn plays_size(&self, size: BoardSize) -> Result<(), String> {
