@@ -30,6 +30,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("assets/review.js"),
     ),
     (
+        "ranks.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/ranks.js"),
+    ),
+    (
         "rules.js",
         "text/javascript; charset=utf-8",
         include_str!("assets/rules.js"),

@@ -7,6 +7,9 @@ import {
   drawGraph, formatLoss, keptAnalysis, positionAt, seenBy,
 } from "./review.js";
 import {
+  RANKS_KEY, describeTally, kyuNumber, nextRank, parseResults, ranksOf, suggestGame, withResult,
+} from "./ranks.js";
+import {
   BLACK, WHITE, PRESETS, REASONS, Game, colorName, maxHandicap, opponent, parseVertex, readSgf, vertex,
 } from "./rules.js";
 
@@ -62,6 +65,28 @@ function savePrefs() {
     localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
   } catch {
     // Not kept; the page still shows them.
+  }
+}
+
+/**
+ * The player's rank and results against each rank (`ranks.js`), kept in
+ * the browser across games.
+ */
+let rankResults = parseResults(null);
+
+function loadRankResults() {
+  try {
+    rankResults = parseResults(localStorage.getItem(RANKS_KEY));
+  } catch {
+    // Storage refused: nothing remembered, as for a first visit.
+  }
+}
+
+function saveRankResults() {
+  try {
+    localStorage.setItem(RANKS_KEY, JSON.stringify(rankResults));
+  } catch {
+    // Not kept; the game still plays.
   }
 }
 
@@ -250,9 +275,13 @@ function playHuman(mv) {
 function afterMove() {
   render();
   if (game.isOver()) {
+    if (game.resigned) noteResult();
     finish();
+    // The last move's lesson, and with it the game's mistakes.
+    if (lessonDue()) teach();
   } else if (game.toMove === botColor()) {
-    askBot();
+    if (lessonDue()) teach();
+    else askBot();
   }
 }
 
@@ -320,6 +349,161 @@ async function askBot() {
   }
 }
 
+// ---- Teaching ---------------------------------------------------------
+
+/** What the teacher said of the person's last move, shown under the status. */
+let lessonText = "";
+
+/**
+ * Whether the teacher has a move to check: teaching is on, the game's
+ * moves can be analysed, and the last move is the person's (not a
+ * resignation) and has no lesson yet.
+ */
+function lessonDue() {
+  const s = saved.settings;
+  if (!s.teaching || !canAnalyse() || reviewing()) return false;
+  const t = saved.moves.length - 1;
+  if (t < 0 || saved.moves[t] === "resign" || game.colorAt(t) !== humanColor()) return false;
+  return !(saved.lessons && String(t) in saved.lessons);
+}
+
+/**
+ * Analyses the position after `t` moves for the review's cache, unless it
+ * holds it: the analysis bot at the review's visits, waiting while the
+ * server is busy.
+ */
+async function analysePosition(t, signal) {
+  const key = positionKey(t);
+  if (analysed(key)) return;
+  const body = gameBody(saved.moves.slice(0, t));
+  body.budget = { playouts: wantedVisits() };
+  for (;;) {
+    try {
+      const data = await postJson(`/api/analyse/${encodeURIComponent(analysisBot())}`, body, signal);
+      reviewCache.set(key, keptAnalysis(data));
+      return;
+    } catch (error) {
+      if (error.status !== 503) throw error;
+      await new Promise((done) => setTimeout(done, 700));
+    }
+  }
+}
+
+/**
+ * Checks the person's last move before the bot answers: the positions
+ * before and after it analysed, what it lost by the review's rule (`POST
+ * /api/review`), and, when it lost more than the game's take-back limit,
+ * the move taken back. The analyses stay in the review's cache, so a
+ * taught game is reviewed as it goes.
+ */
+async function teach() {
+  const t = saved.moves.length - 1;
+  const mv = saved.moves[t];
+  if (request) request.controller.abort();
+  const mine = { controller: new AbortController(), teaching: true };
+  request = mine;
+  thinking = true;
+  render();
+  let lesson;
+  try {
+    await analysePosition(t, mine.controller.signal);
+    await analysePosition(t + 1, mine.controller.signal);
+    const analyses = allAnalyses().slice(0, t + 2).map(wireAnalysis);
+    const answer = await postJson("/api/review", { ...gameBody(), analyses }, mine.controller.signal);
+    const loss = answer.moves[t] && typeof answer.moves[t].loss === "number" ? answer.moves[t].loss : null;
+    lesson = { move: mv, loss, unit: answer.unit };
+  } catch (error) {
+    if (request !== mine || error.name === "AbortError") return;
+    lesson = { move: mv, loss: null, unit: "points", error: error.message };
+  }
+  if (request !== mine) return;
+  request = null;
+  thinking = false;
+  const number = t + 1;
+  const unit = lesson.unit === "points" ? "points" : "percentage points of win rate";
+  const limit = saved.settings.teaching.takeback;
+  if (lesson.loss !== null && typeof limit === "number" && lesson.loss > limit) {
+    keepMoves(t);
+    lessonText = `Move ${number}, ${mv}, lost ${lesson.loss.toFixed(1)} ${unit}, more than ${limit}: taken back. Try another move.`;
+    render();
+    return;
+  }
+  saved.lessons = saved.lessons || {};
+  saved.lessons[t] = lesson;
+  save();
+  if (lesson.error) lessonText = `Move ${number}, ${mv}, could not be checked: ${lesson.error}`;
+  else if (lesson.loss === null) lessonText = `Move ${number}, ${mv}: not rated.`;
+  else if (lesson.loss < 0.05) lessonText = `Move ${number}, ${mv}: lost nothing.`;
+  else lessonText = `Move ${number}, ${mv}, lost ${lesson.loss.toFixed(1)} ${unit}.`;
+  render();
+  if (!game.isOver() && game.toMove === botColor()) askBot();
+}
+
+/** The person's three biggest mistakes once a taught game is over (the review's), or null. */
+function renderLessons() {
+  const box = $("lessons");
+  const s = saved.settings;
+  const review = currentSummary();
+  const over = game.isOver() && !reviewing();
+  box.hidden = !(s.teaching && over && review);
+  if (box.hidden) return;
+  const list = $("lessons-list");
+  list.replaceChildren();
+  const mine = review.mistakes[colorName(humanColor()).toLowerCase()].slice(0, 3);
+  for (const m of mine) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.move = String(m.move);
+    button.textContent = `${m.move}. ${m.text}  ${formatLoss(m.loss, review.unit)}`;
+    button.title = `Show the position where move ${m.move} was played, with the engine's moves`;
+    item.append(button);
+    list.append(item);
+  }
+  if (!mine.length) {
+    const none = document.createElement("li");
+    none.className = "muted";
+    none.textContent = "None found.";
+    list.append(none);
+  }
+}
+
+// ---- Results against ranks --------------------------------------------
+
+/** The ranks the game's bot offers (weakest first), or none. */
+function ranksOfBot(spec) {
+  const bot = botInfo(spec);
+  return ranksOf(bot && bot.options.find((o) => o.name === "rank"));
+}
+
+/**
+ * Keeps the result of a finished game against a rank (once per game): a
+ * resignation, or a count accepted.
+ */
+function noteResult() {
+  const s = saved.settings;
+  if (!s.rank || saved.recorded) return;
+  let winner;
+  if (game.resigned) winner = opponent(game.resigned);
+  else if (saved.score && saved.accepted) winner = saved.score.winner === "black" ? BLACK : saved.score.winner === "white" ? WHITE : 0;
+  else return;
+  const outcome = winner === 0 ? "draw" : winner === humanColor() ? "win" : "loss";
+  rankResults = withResult(rankResults, s.rank, outcome);
+  saveRankResults();
+  saved.recorded = true;
+  save();
+}
+
+/** The results against the game's rank and the next rank offered, in words, once recorded. */
+function resultsText() {
+  const s = saved.settings;
+  if (!s.rank || !saved.recorded) return "";
+  const tally = rankResults.ranks[s.rank];
+  const offer = nextRank(rankResults, ranksOfBot(s.bot));
+  const record = tally ? `Your games against ${s.rank}: ${describeTally(tally)}.` : "";
+  return [record, offer ? `${offer.text} New game offers it.` : ""].filter(Boolean).join(" ");
+}
+
 /** Counts so far asked for; an answer is shown only if no later one was asked. */
 let counts = 0;
 
@@ -373,6 +557,7 @@ function acceptCount() {
   saved.accepted = true;
   save();
   say("Count accepted.");
+  noteResult();
   render();
 }
 
@@ -427,6 +612,9 @@ function keepMoves(n) {
   saved.accepted = false;
   for (const key of Object.keys(saved.analyses || {})) {
     if (Number(key) >= n) delete saved.analyses[key];
+  }
+  for (const key of Object.keys(saved.lessons || {})) {
+    if (Number(key) >= n) delete saved.lessons[key];
   }
   viewAt = null;
   save();
@@ -567,6 +755,9 @@ function render() {
       : over ? "Game over." : `${toMove} to move (${who}).`;
   }
   $("thinking").hidden = !thinking;
+  $("thinking-text").textContent = request && request.teaching ? "Checking your move…" : "The bot is thinking…";
+  $("lesson").hidden = !lessonText;
+  $("lesson").textContent = lessonText;
   $("captures-black").textContent = String(board.captures[BLACK]);
   $("captures-white").textContent = String(board.captures[WHITE]);
   const s = saved.settings;
@@ -602,6 +793,13 @@ function render() {
   } else {
     result.hidden = true;
   }
+  const results = over ? resultsText() : "";
+  if (results) {
+    const small = document.createElement("small");
+    small.className = "rank-results";
+    small.textContent = results;
+    result.append(small);
+  }
 
   $("pass").disabled = !humanTurn;
   $("resign").disabled = !humanTurn;
@@ -627,6 +825,7 @@ function render() {
   renderMoves();
   renderAnalysis();
   renderReview();
+  renderLessons();
 }
 
 function renderMoves() {
@@ -840,10 +1039,22 @@ async function refreshSummary() {
   }
 }
 
-/** Whether the hint is wanted now: on, and the person to move in the game as it stands. */
-function canAnalyse() {
-  return botAnalyses() && !refused[saved.settings.bot];
+/**
+ * The bot that analyses the game's positions: the game's own, or the same
+ * bot at full strength for one that plays at a rank (which reports no
+ * analysis).
+ */
+function analysisBot() {
+  const s = saved.settings;
+  return s.rank ? s.bot.split(":")[0] : s.bot;
 }
+
+/** Whether the game's positions can be analysed. */
+function canAnalyse() {
+  return botAnalyses() && !refused[analysisBot()];
+}
+
+/** Whether the hint is wanted now: on, and the person to move in the game as it stands. */
 
 function hintWanted() {
   return Boolean(prefs.hint && game && !reviewing() && !game.isOver() && !thinking &&
@@ -852,7 +1063,7 @@ function hintWanted() {
 
 /** Whether the game's bot analyses positions, as the bot listing says. */
 function botAnalyses() {
-  const bot = botInfo(saved.settings.bot);
+  const bot = botInfo(analysisBot());
   return Boolean(bot && bot.analyses);
 }
 
@@ -887,7 +1098,7 @@ function cancelReview() {
 /** The next position to analyse: the hint's first, then the review's. */
 function nextJob() {
   const visits = wantedVisits();
-  const bot = saved.settings.bot;
+  const bot = analysisBot();
   if (hintWanted()) {
     const t = saved.moves.length;
     const key = positionKey(t);
@@ -1040,7 +1251,7 @@ function renderReview() {
   if (able) {
     note.textContent = hintWanted() && !analysisAt(saved.moves.length) ? "Hint: the engine is looking…" : "";
   } else {
-    note.textContent = refused[s.bot] ||
+    note.textContent = refused[analysisBot()] ||
       `${botLabel(s.bot)} cannot analyse the game: it reports no analysis. Start a game against a searching bot (mcts, KataGo network) to review it.`;
   }
 
@@ -1182,6 +1393,8 @@ function setKomi(value) {
 }
 
 function defaultKomi() {
+  const suggestion = currentSuggestion();
+  if (suggestion && suggestion.handicap === Number($("handicap").value)) return suggestion.komi;
   if (Number($("handicap").value) >= 2) return 0.5;
   return rulesOf({ rules: $("rules").value }).komi;
 }
@@ -1192,7 +1405,10 @@ const BOT_LABELS = { katago: "KataGo network" };
 /** The name the bot menu gives a bot spec (the spec itself if the menu has none). */
 function botLabel(spec) {
   const choice = botChoices.find((c) => c.value === spec);
-  return choice ? choice.text : spec;
+  if (choice) return choice.text;
+  const ranked = /^([\w-]+):rank=(\w+)$/.exec(spec);
+  if (ranked) return `${BOT_LABELS[ranked[1]] || ranked[1]} at ${ranked[2]}`;
+  return spec;
 }
 
 /**
@@ -1201,6 +1417,20 @@ function botLabel(spec) {
  * favours it, instead of filling the board while the person passes.
  */
 const DEFAULT_SPECS = { random: "random:pass=opponent" };
+
+/** How the bot menu names the choice of a bot that plays at a rank (`katago:rank`). */
+const RANK_CHOICE = ":rank";
+
+/** The bot menu's choice as it stands (undefined for none). */
+function chosenBot() {
+  return botChoices.find((c) => c.value === $("bot").value);
+}
+
+/** The chosen bot if it plays at a rank (its choice has `ranks`), else null. */
+function rankChoice() {
+  const choice = chosenBot();
+  return choice && choice.ranks ? choice : null;
+}
 
 /** The spec that makes a bot's search follow the shipped 9×9 network. */
 const NETWORK_OPTION = "network=builtin";
@@ -1240,8 +1470,122 @@ function botInfo(spec) {
   return bots.find((b) => b.name === name);
 }
 
+/** Fills a menu of ranks, keeping its choice if offered, else taking `fallback`, else the first. */
+function fillRanks(select, ranks, fallback, none) {
+  const current = select.value;
+  select.replaceChildren();
+  if (none) {
+    const option = document.createElement("option");
+    option.value = "";
+    option.textContent = none;
+    select.append(option);
+  }
+  for (const rank of ranks) {
+    const option = document.createElement("option");
+    option.value = rank;
+    option.textContent = rank;
+    select.append(option);
+  }
+  const offered = (rank) => rank === "" ? Boolean(none) : ranks.includes(rank);
+  select.value = offered(current) ? current : offered(fallback) ? fallback : select.options[0].value;
+}
+
+/**
+ * The rank rows of the new-game dialog, for a bot that plays at a rank:
+ * its rank, the player's own, the handicap and komi for the difference,
+ * the results against the rank and the rank offered next.
+ */
+function fillRankRows() {
+  const choice = rankChoice();
+  $("rank-row").hidden = !choice;
+  $("your-rank-row").hidden = !choice;
+  if (!choice) {
+    $("rank-suggestion").textContent = "";
+    $("rank-record").hidden = true;
+    return;
+  }
+  const offer = nextRank(rankResults, choice.ranks);
+  const fallback = offer ? offer.rank : rankResults.you || "10k";
+  fillRanks($("rank"), choice.ranks, fallback, null);
+  fillRanks($("your-rank"), choice.ranks, "", "Not given");
+  // The select follows the kept rank, which each change of it updates.
+  if (choice.ranks.includes(rankResults.you)) $("your-rank").value = rankResults.you;
+  $("strength-note").textContent = choice.calibrated
+    ? "Plays as a person of that rank: moves drawn from the network's policy as people of the rank choose, without the blunders they would not make; matched against KaTrain's rank bot on 19×19."
+    : "Draws moves as broadly as a person of that rank, from tengen's own policy network: not calibrated, the rank names the breadth of the choice only.";
+  showRankRecord();
+  applySuggestion();
+}
+
+/** The game the player's rank and the bot's suggest (`suggestGame`), or null. */
+function currentSuggestion() {
+  const choice = rankChoice();
+  const size = selectedSize();
+  if (!choice || !size || !$("your-rank").value) return null;
+  return suggestGame($("your-rank").value, $("rank").value, size, rulesOf({ rules: $("rules").value }).komi, maxHandicap(size));
+}
+
+/** Sets colour, handicap and komi as the ranks suggest, and says why. */
+function applySuggestion() {
+  const suggestion = currentSuggestion();
+  const note = $("rank-suggestion");
+  if (!suggestion) {
+    note.textContent = rankChoice() ? "Give your rank, and the colour, handicap and komi are set for the difference." : "";
+    return;
+  }
+  if (suggestion.human) $("color").value = suggestion.human;
+  $("handicap").value = String(suggestion.handicap);
+  komiTouched = false;
+  setKomi(suggestion.komi);
+  note.textContent = suggestion.text;
+}
+
+/** The results against the rank chosen and the rank offered after the last game. */
+function showRankRecord() {
+  const choice = rankChoice();
+  if (!choice) return;
+  const rank = $("rank").value;
+  const tally = rankResults.ranks[rank];
+  const offer = nextRank(rankResults, choice.ranks);
+  const parts = [];
+  if (offer) parts.push(offer.text);
+  parts.push(tally ? `Your games against ${rank}: ${describeTally(tally)}.` : `No games against ${rank} yet.`);
+  $("rank-record-text").textContent = parts.join(" ");
+  $("rank-record").hidden = false;
+  const button = $("next-rank");
+  button.hidden = !offer || offer.rank === rank;
+  if (offer) {
+    button.textContent = `Play ${offer.rank}`;
+    button.dataset.rank = offer.rank;
+  }
+}
+
+/** The teaching controls: offered where the chosen bot's games can be analysed. */
+function fillTeaching() {
+  const choice = chosenBot();
+  const analyser = choice ? botInfo(choice.ranks ? choice.bot : choice.value) : null;
+  const able = Boolean(analyser && analyser.analyses);
+  $("teaching").disabled = !able;
+  $("takeback").disabled = !able || !$("teaching").checked;
+  $("takeback-points").disabled = !able || !$("teaching").checked || !$("takeback").checked;
+  $("teaching-note").textContent = able
+    ? "Each of your moves is analysed before the bot answers; at the end, your three biggest mistakes."
+    : "Teaching needs a bot that analyses positions (mcts, the KataGo network).";
+}
+
 function fillStrength() {
+  fillTeaching();
   const spec = $("bot").value;
+  if (rankChoice()) {
+    const choice = rankChoice();
+    const bot = botInfo(choice.bot);
+    $("bot-description").textContent = bot ? bot.description : "";
+    $("strength-row").hidden = true;
+    $("strength").dataset.kind = "";
+    fillRankRows();
+    return;
+  }
+  fillRankRows();
   const bot = botInfo(spec);
   let description = bot ? bot.description : "";
   if (bot && spec.includes(NETWORK_OPTION)) {
@@ -1298,7 +1642,18 @@ function openNewGame() {
     $("rules").value = s.rules;
   }
   fillBotMenu();
-  if (saved && [...$("bot").options].some((o) => o.value === saved.settings.bot)) $("bot").value = saved.settings.bot;
+  const previous = saved ? (saved.settings.rank ? saved.settings.bot.split(":")[0] + RANK_CHOICE : saved.settings.bot) : null;
+  if (previous && [...$("bot").options].some((o) => o.value === previous)) $("bot").value = previous;
+  if (saved && saved.settings.rank) {
+    fillRanks($("rank"), ranksOfBot(saved.settings.bot), saved.settings.rank, null);
+    $("rank").value = saved.settings.rank;
+  }
+  if (saved) {
+    const teaching = saved.settings.teaching;
+    $("teaching").checked = Boolean(teaching);
+    $("takeback").checked = Boolean(teaching && typeof teaching.takeback === "number");
+    if (teaching && typeof teaching.takeback === "number") $("takeback-points").value = String(teaching.takeback);
+  }
   fillHandicap();
   if (saved) $("handicap").value = String(saved.settings.handicap || 0);
   komiTouched = false;
@@ -1327,6 +1682,13 @@ function startGame(event) {
   let budget = null;
   if (input.dataset.kind === "playouts") budget = { playouts: Math.max(1, Math.round(Number(input.value))) };
   if (input.dataset.kind === "seconds") budget = { seconds: Math.max(0.1, Number(input.value)) };
+  const ranked = rankChoice();
+  const rank = ranked ? $("rank").value : null;
+  const bot = ranked ? `${ranked.bot}:rank=${rank}` : $("bot").value || "random";
+  const takeback = Number($("takeback-points").value);
+  const teaching = $("teaching").checked && !$("teaching").disabled
+    ? { takeback: $("takeback").checked && Number.isFinite(takeback) ? Math.max(0, takeback) : null }
+    : null;
   if (request) {
     request.controller.abort();
     request = null;
@@ -1341,16 +1703,21 @@ function startGame(event) {
       handicap: Number($("handicap").value) || 0,
       komi,
       rules: $("rules").value,
-      bot: $("bot").value || "random",
+      bot,
+      rank,
       budget,
+      teaching,
     },
     moves: [],
     score: null,
     analyses: {},
+    lessons: {},
     dead: null,
     accepted: false,
+    recorded: false,
   };
   viewAt = null;
+  lessonText = "";
   save();
   rebuild();
   $("new-game-dialog").close();
@@ -1377,6 +1744,19 @@ async function loadBots() {
   for (const bot of bots) {
     const sizes = bot.sizes || null;
     botChoices.push({ value: DEFAULT_SPECS[bot.name] || bot.name, text: BOT_LABELS[bot.name] || bot.name, sizes });
+    const ranks = ranksOf(bot.options.find((o) => o.name === "rank"));
+    if (ranks.length) {
+      // Only the KataGo network's ranks are calibrated (docs/guide/opponents.md).
+      const calibrated = bot.name === "katago";
+      botChoices.push({
+        value: `${bot.name}${RANK_CHOICE}`,
+        text: `${BOT_LABELS[bot.name] || bot.name}, by rank${calibrated ? "" : " (not calibrated)"}`,
+        sizes,
+        bot: bot.name,
+        ranks,
+        calibrated,
+      });
+    }
     if (bot.options.some((o) => o.name === "network") && bot.options.some((o) => o.name === "playouts")) {
       const both = sizes
         ? { min: Math.max(sizes.min, networkSizes.min), max: Math.min(sizes.max, networkSizes.max) }
@@ -1498,6 +1878,25 @@ function wire() {
     });
   }
   $("bot").addEventListener("change", fillStrength);
+  $("rank").addEventListener("change", () => {
+    showRankRecord();
+    applySuggestion();
+  });
+  $("your-rank").addEventListener("change", () => {
+    rankResults = { ...rankResults, you: $("your-rank").value || null };
+    saveRankResults();
+    applySuggestion();
+  });
+  $("next-rank").addEventListener("click", () => {
+    $("rank").value = $("next-rank").dataset.rank;
+    showRankRecord();
+    applySuggestion();
+  });
+  for (const id of ["teaching", "takeback"]) $(id).addEventListener("change", fillTeaching);
+  $("lessons-list").addEventListener("click", (event) => {
+    const button = event.target instanceof Element && event.target.closest("button[data-move]");
+    if (button) goTo(Number(button.dataset.move) - 1);
+  });
   $("nav-first").addEventListener("click", () => goTo(0));
   $("nav-prev").addEventListener("click", () => goTo(shownMoves() - 1));
   $("nav-next").addEventListener("click", () => goTo(shownMoves() + 1));
@@ -1548,6 +1947,7 @@ function wire() {
 
 async function main() {
   loadPrefs();
+  loadRankResults();
   wire();
   await loadBots();
   saved = load();
@@ -1568,8 +1968,10 @@ async function main() {
     render();
     if (game.isOver()) {
       if (!saved.score) finish();
+      if (lessonDue()) teach();
     } else if (game.toMove === botColor()) {
-      askBot();
+      if (lessonDue()) teach();
+      else askBot();
     }
   }
   // Set up: the bot menu is filled and the new-game dialog, if it opens by
