@@ -94,7 +94,11 @@ impl<E: PositionEvaluator> CachedEvaluator<E> {
         if cache.capacity == 0 {
             return run(positions);
         }
-        let salt = tengen_core::stream_seed(0, self.salt);
+        let salt = tengen_core::stream_seed(0, self.salt)
+            ^ match self.inner.input_salt() {
+                0 => 0,
+                input => tengen_core::stream_seed(1, input),
+            };
         let keys: Vec<u64> = positions
             .iter()
             .map(|g| input_key(g, root) ^ salt)
@@ -217,6 +221,10 @@ impl<E: PositionEvaluator> PositionEvaluator for CachedEvaluator<E> {
 
     fn abandons(&self) -> bool {
         self.inner.abandons()
+    }
+
+    fn input_salt(&self) -> u64 {
+        self.inner.input_salt()
     }
 
     fn evaluate_until(

@@ -104,6 +104,12 @@ pub trait PositionEvaluator: Send + Sync {
     fn gives_uncertainty(&self) -> bool {
         false
     }
+    /// A value that changes whenever the evaluator's answer for a position
+    /// would (the playout doubling advantage it shows its network); caches
+    /// mix it into their keys. 0 by default: the answers never change.
+    fn input_salt(&self) -> u64 {
+        0
+    }
     /// Whether it can evaluate boards of this size (`Err` with the reason
     /// otherwise).
     fn supports(&self, size: BoardSize) -> Result<(), String>;

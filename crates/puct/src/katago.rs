@@ -14,6 +14,7 @@ use tengen_katago::network::{
 use tengen_katago::output::Evaluation;
 
 use crate::batching::SharedBatches;
+use crate::handicap::PlayoutAdvantage;
 use crate::{EvaluatorError, NetEvaluation, PositionEvaluator};
 
 /// A network loaded, with its canonical path, thread count and kernel.
@@ -113,6 +114,10 @@ pub struct KataGoEvaluator {
     network: Arc<Network>,
     options: EvalOptions,
     settings: KataGoEvalSettings,
+    /// The playout doubling advantage shown to the network now: the
+    /// settings' at first, changed between moves by
+    /// [`crate::handicap::HandicapPlay`].
+    advantage: Arc<PlayoutAdvantage>,
     next_symmetry: AtomicU64,
     batches: Option<Arc<SharedBatches>>,
 }
@@ -129,6 +134,7 @@ impl KataGoEvaluator {
             network,
             options: EvalOptions::default(),
             settings,
+            advantage: Arc::new(PlayoutAdvantage::new(settings.playout_doubling_advantage)),
             next_symmetry: AtomicU64::new(settings.seed),
             batches: None,
         }
@@ -145,6 +151,12 @@ impl KataGoEvaluator {
     /// The settings.
     pub fn settings(&self) -> &KataGoEvalSettings {
         &self.settings
+    }
+
+    /// The playout doubling advantage it shows the network, to change
+    /// between moves.
+    pub fn advantage(&self) -> Arc<PlayoutAdvantage> {
+        Arc::clone(&self.advantage)
     }
 
     /// The network.
@@ -184,10 +196,7 @@ impl KataGoEvaluator {
         let mut inputs = Vec::with_capacity(positions.len());
         for (game, &symmetry) in positions.iter().zip(&symmetries) {
             let mut options = self.options.inputs;
-            if let Some((color, pda)) = self.settings.playout_doubling_advantage {
-                options.playout_doubling_advantage =
-                    if game.to_move() == color { pda } else { -pda };
-            }
+            options.playout_doubling_advantage = self.advantage.seen_by(game.to_move());
             if let Some(from) = self.settings.history_from {
                 options.history_limit = Some(game.turn_count().saturating_sub(from));
             }
@@ -280,6 +289,10 @@ impl PositionEvaluator for KataGoEvaluator {
 
     fn gives_uncertainty(&self) -> bool {
         true
+    }
+
+    fn input_salt(&self) -> u64 {
+        self.advantage.salt()
     }
 
     fn positions_in_parallel(&self) -> usize {

@@ -35,6 +35,7 @@
 pub mod batching;
 pub mod bias;
 pub mod cache;
+pub mod handicap;
 pub mod katago;
 pub mod mirror;
 pub mod noise;

@@ -14,6 +14,7 @@ use super::{
 use crate::settings::{experiments, Category, FileChoice, Kind, Setting, Table};
 use crate::termination::{Terminating, Termination};
 use tengen_puct::cache::CachedEvaluator;
+use tengen_puct::handicap::{HandicapPlay, DEFAULT_CAP_PER_LEAD};
 use tengen_puct::katago::{KataGoEvalSettings, KataGoEvaluator};
 use tengen_puct::options::{PuctSettings, SearchOptions};
 use tengen_puct::rank::RankBot;
@@ -41,6 +42,12 @@ pub struct KataGoSettings {
     /// The human rank it plays at (`None`: full strength); see
     /// [`tengen_puct::rank`].
     pub rank: Option<Rank>,
+    /// Playout doubling advantage a point of the opponent's initial lead,
+    /// for handicap games (0: none); see [`tengen_puct::handicap`].
+    pub handicap_advantage: f32,
+    /// A fixed playout doubling advantage for its own side instead (0: the
+    /// rule of `handicap_advantage`).
+    pub fixed_advantage: f32,
 }
 
 impl Default for KataGoSettings {
@@ -62,6 +69,8 @@ impl Default for KataGoSettings {
             cache: 4096,
             termination: Termination::NONE,
             rank: None,
+            handicap_advantage: DEFAULT_CAP_PER_LEAD,
+            fixed_advantage: 0.0,
         }
     }
 }
@@ -104,8 +113,9 @@ impl PuctSettings for KataGoSettings {
     }
 }
 
-/// The bot's own options: its network file, evaluation cache and rank.
-const OWN: [Setting<KataGoSettings>; 3] = [
+/// The bot's own options: its network file, evaluation cache, rank and
+/// handicap play.
+const OWN: [Setting<KataGoSettings>; 5] = [
     Setting {
         name: "model",
         katago: &[],
@@ -137,6 +147,32 @@ const OWN: [Setting<KataGoSettings>; 3] = [
     rank_setting(
         "play as a person of this rank (20k to 9d; off: full strength): up to 5d a move drawn from the policy as that rank chooses, blunders far outside the rank refused; above, a short search's moves drawn by their score loss. The search's limits do not apply",
     ),
+    Setting {
+        name: "handicap-advantage",
+        katago: &["dynamicPlayoutDoublingAdvantageCapPerOppLead"],
+        category: Category::Play,
+        help: "in handicap games (or with komi far from fair), the side giving the points searches as if it had this much playout doubling advantage a point of the opponent's initial lead (up to 2.75), stepped between moves to keep its win/loss value between -0.9 and -0.5, so that it plays for the win instead of slack moves; analyses never use it (0: never)",
+        kind: Kind::Real {
+            min: 0.0,
+            max: 1.0,
+            get: |s| f64::from(s.handicap_advantage),
+            set: |s, x| s.handicap_advantage = x as f32,
+        },
+        applies: None,
+    },
+    Setting {
+        name: "pda",
+        katago: &["playoutDoublingAdvantage"],
+        category: Category::Play,
+        help: "a fixed playout doubling advantage for its own side on every move instead (-3 to 3; 0: handicap-advantage's rule): the network assumes it searches 2^pda times as much as its opponent",
+        kind: Kind::Real {
+            min: -3.0,
+            max: 3.0,
+            get: |s| f64::from(s.fixed_advantage),
+            set: |s, x| s.fixed_advantage = x as f32,
+        },
+        applies: None,
+    },
 ];
 
 /// The forward pass's and the PUCT search's options, shared with the
@@ -176,8 +212,9 @@ impl KataGoSettings {
         let mut config = self.search.clone();
         config.exploration.noise_seed = seed;
         let eval = KataGoEvalSettings { seed, ..self.eval };
-        let evaluator =
-            CachedEvaluator::new(KataGoEvaluator::with_settings(network, eval), self.cache);
+        let evaluator = KataGoEvaluator::with_settings(network, eval);
+        let advantage = evaluator.advantage();
+        let evaluator = CachedEvaluator::new(evaluator, self.cache);
         if let Some(rank) = self.rank {
             let bot = RankBot::new(rank, config, evaluator, seed).named(INFO.name);
             return Terminating::wrap(Box::new(bot), self.termination);
@@ -185,6 +222,12 @@ impl KataGoSettings {
         let bot = PuctSearch::new(config, evaluator)
             .named(INFO.name)
             .into_bot();
+        let bot = HandicapPlay::new(
+            bot,
+            advantage,
+            self.handicap_advantage,
+            Some(self.fixed_advantage),
+        );
         Terminating::wrap(Box::new(bot), self.termination)
     }
 }
