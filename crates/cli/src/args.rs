@@ -300,6 +300,10 @@ pub struct MatchArgs {
     /// is 0.5 unless --komi says otherwise.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub handicap: usize,
+    /// The first engine plays Black in every game (with --handicap: the
+    /// second gives the stones); by default the engines take turns.
+    #[arg(long)]
+    pub first_plays_black: bool,
     /// Print the board and a score estimate after every move (redrawn in
     /// place on a terminal), as the book's play_local does.
     #[arg(long)]

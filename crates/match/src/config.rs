@@ -81,6 +81,9 @@ pub struct MatchConfig {
     /// when they lack it or place the stones elsewhere. Komi stays what
     /// `komi` says (`tengen match` makes it 0.5 unless given).
     pub handicap: usize,
+    /// Engine 0 plays Black in every game (a handicap series, where one
+    /// engine always gives the stones); otherwise the engines take turns.
+    pub first_plays_black: bool,
     /// Whether [`crate::run_match`] reports every move
     /// ([`crate::MatchEvent::Moved`]), for watching games as they go.
     pub watch: bool,
@@ -119,6 +122,7 @@ impl MatchConfig {
             command_timeout: DEFAULT_COMMAND_TIMEOUT,
             max_moves: None,
             handicap: 0,
+            first_plays_black: false,
             watch: false,
             shard: Shard::WHOLE,
             seed: 0,
@@ -198,9 +202,14 @@ impl MatchConfig {
         self.engines.iter().any(|e| e.contains(SEED_PLACEHOLDER))
     }
 
-    /// Which engine plays Black in game `index`: engine 0 in even games.
-    pub fn black_engine(index: usize) -> usize {
-        index % 2
+    /// Which engine plays Black in game `index`: engine 0 in even games,
+    /// or in every game with [`MatchConfig::first_plays_black`].
+    pub fn black_engine(&self, index: usize) -> usize {
+        if self.first_plays_black {
+            0
+        } else {
+            index % 2
+        }
     }
 
     /// A text that identifies this match in a results file: the engines, the
@@ -217,6 +226,11 @@ impl MatchConfig {
         let handicap = match self.handicap {
             0 => String::new(),
             stones => format!(" | handicap {stones}"),
+        };
+        let colours = if self.first_plays_black {
+            " | first plays Black"
+        } else {
+            ""
         };
         // Keys of matches without seeded engines stay what they were, so
         // their results files still resume.
@@ -239,7 +253,7 @@ impl MatchConfig {
             format!(" | {} openings {:016x}", self.openings.len(), hash.finish())
         };
         format!(
-            "{} vs {} | {} | {} | komi {}{handicap} | {} turns max | {time}{seed}{openings}",
+            "{} vs {} | {} | {} | komi {}{handicap}{colours} | {} turns max | {time}{seed}{openings}",
             self.engines[0],
             self.engines[1],
             self.size,
@@ -264,8 +278,14 @@ mod tests {
         assert_eq!(config.effective_move_timeout(), Duration::from_secs(5));
         config.move_timeout = Some(Duration::from_secs(9));
         assert_eq!(config.effective_move_timeout(), Duration::from_secs(9));
-        assert_eq!(MatchConfig::black_engine(0), 0);
-        assert_eq!(MatchConfig::black_engine(3), 1);
+        assert_eq!(config.black_engine(0), 0);
+        assert_eq!(config.black_engine(3), 1);
+        let alternating = config.key();
+        config.first_plays_black = true;
+        assert_eq!(config.black_engine(3), 0);
+        // Another match: its results never mix with the alternating one's.
+        assert_ne!(config.key(), alternating);
+        config.first_plays_black = false;
         config.komi = 0.5;
         assert_eq!(config.referee_rules().komi, 0.5);
         assert!(config.key().contains("komi 0.5"));

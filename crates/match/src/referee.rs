@@ -166,7 +166,7 @@ pub(crate) fn play_game(
     names: &[String; 2],
     on_move: &dyn Fn(&Game),
 ) -> PlayedGame {
-    let black = MatchConfig::black_engine(index);
+    let black = config.black_engine(index);
     let engine_of = |color: Color| match color {
         Color::Black => black,
         Color::White => 1 - black,

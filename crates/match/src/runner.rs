@@ -238,7 +238,7 @@ fn play_pending(
                 Message::Moved { index, game } => {
                     progress(&MatchEvent::Moved {
                         index,
-                        black: MatchConfig::black_engine(index),
+                        black: config.black_engine(index),
                         game: &game,
                     });
                     continue;

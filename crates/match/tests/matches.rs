@@ -242,6 +242,24 @@ fn passing_engines_are_counted_and_compared() {
 }
 
 #[test]
+fn the_first_engine_plays_black_in_every_game_when_asked() {
+    let dir = temp_dir("first-black");
+    let first = Fake::passer("first").write(&dir);
+    let second = Fake::passer("second").write(&dir);
+    let mut config = small_config([first, second], 3);
+    config.first_plays_black = true;
+    let (report, _, _) = run(&config);
+    assert_eq!(report.games.len(), 3);
+    for game in &report.games {
+        assert_eq!(game.black, 0, "game {}", game.index);
+        // Empty board, komi 7, two passes: White, the second engine, wins.
+        assert_eq!(game.winner, Some(1));
+    }
+    assert_eq!(report.wins(), [0, 3]);
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn illegal_move_forfeits() {
     let dir = temp_dir("illegal");
     // Always A1: legal the first time, occupied the second.

@@ -35,6 +35,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
     config.rules = rules;
     config.komi = rules.komi;
     config.handicap = args.handicap;
+    config.first_plays_black = args.first_plays_black;
     config.watch = args.watch;
     config.results_file = args
         .results
