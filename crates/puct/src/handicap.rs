@@ -183,15 +183,15 @@ impl DynamicAdvantage {
         let sign = if giver == Color::White { 1.0 } else { -1.0 };
         let raw = (self.cap_per_lead * (lead - threshold) * size_scaling(size)).min(MAX_ADVANTAGE);
         let cap = (raw / ADVANTAGE_STEP).round() * ADVANTAGE_STEP;
-        let no_white_stones = size
-            .points()
-            .all(|p| game.board().stone(p) != Some(Color::White));
-        let Some(&last) = self.recent.last() else {
-            return sign * cap;
+        // A new game, or a position set up without White stones: the cap.
+        let has_white = || {
+            size.points()
+                .any(|p| game.board().stone(p) == Some(Color::White))
         };
-        if no_white_stones {
-            return sign * cap;
-        }
+        let last = match self.recent.last() {
+            Some(&last) if has_white() => last,
+            _ => return sign * cap,
+        };
         let mut mine = sign * self.for_white;
         let value = sign * last;
         if value < -0.9 {

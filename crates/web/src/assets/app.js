@@ -375,12 +375,9 @@ function lessonDue() {
 async function analysePosition(t, signal) {
   const key = positionKey(t);
   if (analysed(key)) return;
-  const body = gameBody(saved.moves.slice(0, t));
-  body.budget = { playouts: wantedVisits() };
   for (;;) {
     try {
-      const data = await postJson(`/api/analyse/${encodeURIComponent(analysisBot())}`, body, signal);
-      reviewCache.set(key, keptAnalysis(data));
+      reviewCache.set(key, await requestAnalysis(analysisBot(), saved.moves.slice(0, t), wantedVisits(), signal));
       return;
     } catch (error) {
       if (error.status !== 503) throw error;
@@ -447,20 +444,24 @@ function renderLessons() {
   const over = game.isOver() && !reviewing();
   box.hidden = !(s.teaching && over && review);
   if (box.hidden) return;
-  const list = $("lessons-list");
-  list.replaceChildren();
   const mine = review.mistakes[colorName(humanColor()).toLowerCase()].slice(0, 3);
-  for (const m of mine) {
+  fillMistakes($("lessons-list"), mine, review.unit);
+}
+
+/** Fills `list` with `mistakes` (the review's), each a button to its position, or "None found.". */
+function fillMistakes(list, mistakes, unit) {
+  list.replaceChildren();
+  for (const m of mistakes) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.move = String(m.move);
-    button.textContent = `${m.move}. ${m.text}  ${formatLoss(m.loss, review.unit)}`;
+    button.textContent = `${m.move}. ${m.text}  ${formatLoss(m.loss, unit)}`;
     button.title = `Show the position where move ${m.move} was played, with the engine's moves`;
     item.append(button);
     list.append(item);
   }
-  if (!mine.length) {
+  if (!mistakes.length) {
     const none = document.createElement("li");
     none.className = "muted";
     none.textContent = "None found.";
@@ -1137,15 +1138,19 @@ async function pump() {
 }
 
 /** Analyses one position; false when the review is to stop. */
+/** Asks `bot` for the analysis of the position after `moves`, at `visits`, as the page keeps it. */
+async function requestAnalysis(bot, moves, visits, signal) {
+  const body = gameBody(moves);
+  body.budget = { playouts: visits };
+  return keptAnalysis(await postJson(`/api/analyse/${encodeURIComponent(bot)}`, body, signal));
+}
+
 async function analyse(job) {
   const controller = new AbortController();
   analysing = { controller, job };
   render();
-  const body = gameBody(job.moves);
-  body.budget = { playouts: job.visits };
   try {
-    const data = await postJson(`/api/analyse/${encodeURIComponent(job.bot)}`, body, controller.signal);
-    reviewCache.set(job.key, keptAnalysis(data));
+    reviewCache.set(job.key, await requestAnalysis(job.bot, job.moves, job.visits, controller.signal));
     if (reviewJob && reviewJob.queue[0] && reviewJob.queue[0].key === job.key) {
       reviewJob.queue.shift();
       reviewJob.done++;
@@ -1310,22 +1315,7 @@ function renderReview() {
     title.textContent = `${colorName(color)}'s mistakes (${what})`;
     const list = document.createElement("ol");
     list.dataset.color = colorName(color).toLowerCase();
-    for (const m of found[color]) {
-      const item = document.createElement("li");
-      const button = document.createElement("button");
-      button.type = "button";
-      button.dataset.move = String(m.move);
-      button.textContent = `${m.move}. ${m.text}  ${formatLoss(m.loss, unit)}`;
-      button.title = `Show the position where move ${m.move} was played, with the engine's moves`;
-      item.append(button);
-      list.append(item);
-    }
-    if (!found[color].length) {
-      const none = document.createElement("li");
-      none.className = "muted";
-      none.textContent = "None found.";
-      list.append(none);
-    }
+    fillMistakes(list, found[color], unit);
     column.append(title, list);
     const strength = review && review.strength ? review.strength[colorName(color).toLowerCase()] : null;
     if (strength) {
@@ -1842,6 +1832,12 @@ function onKey(event) {
   goTo(to);
 }
 
+/** A click on a mistake's button shows the position its move was played in: its mark and the engine's moves. */
+function showMistake(event) {
+  const button = event.target instanceof Element && event.target.closest("button[data-move]");
+  if (button) goTo(Number(button.dataset.move) - 1);
+}
+
 function wire() {
   $("pass").addEventListener("click", pass);
   $("resign").addEventListener("click", resign);
@@ -1893,10 +1889,7 @@ function wire() {
     applySuggestion();
   });
   for (const id of ["teaching", "takeback"]) $(id).addEventListener("change", fillTeaching);
-  $("lessons-list").addEventListener("click", (event) => {
-    const button = event.target instanceof Element && event.target.closest("button[data-move]");
-    if (button) goTo(Number(button.dataset.move) - 1);
-  });
+  $("lessons-list").addEventListener("click", showMistake);
   $("nav-first").addEventListener("click", () => goTo(0));
   $("nav-prev").addEventListener("click", () => goTo(shownMoves() - 1));
   $("nav-next").addEventListener("click", () => goTo(shownMoves() + 1));
@@ -1927,11 +1920,7 @@ function wire() {
     graphColor = $("graph-view").value === "white" ? WHITE : BLACK;
     render();
   });
-  $("mistakes").addEventListener("click", (event) => {
-    const button = event.target instanceof Element && event.target.closest("button[data-move]");
-    // The position the move was played in: its mark and the engine's moves.
-    if (button) goTo(Number(button.dataset.move) - 1);
-  });
+  $("mistakes").addEventListener("click", showMistake);
   $("graph").addEventListener("pointerup", (event) => {
     if (!event.isPrimary || !saved) return;
     goTo(positionAt($("graph"), event, saved.moves.length));
