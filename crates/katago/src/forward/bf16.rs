@@ -317,13 +317,15 @@ impl PackedRows {
         assert_eq!(channels % 2, 0, "an even number of channels");
         let rows = grid.rows();
         let half = channels / 2;
-        // The input rounded once per point, then copied per tap.
-        let mut packed_input = PackedRows {
-            rows,
-            pairs: half,
-            high: vec![0; rows * half],
-            low: vec![0; if split { rows * half } else { 0 }],
-        };
+        // The input rounded once per point (every pair written), then
+        // copied per tap; its buffers kept for the next convolution.
+        let mut packed_input = POINTS.take();
+        packed_input.rows = rows;
+        packed_input.pairs = half;
+        packed_input.high.resize(rows * half, 0);
+        packed_input
+            .low
+            .resize(if split { rows * half } else { 0 }, 0);
         let mut rest = Vec::new();
         for r in 0..rows {
             let (high, low) = (
@@ -361,6 +363,7 @@ impl PackedRows {
         } else {
             self.low.clear();
         }
+        POINTS.set(packed_input);
     }
 
     /// Rounds `rows` rows of `k` values, row `r` being `src[offset + r *
@@ -394,6 +397,12 @@ impl PackedRows {
     pub(crate) fn split(&self) -> bool {
         !self.low.is_empty()
     }
+}
+
+thread_local! {
+    /// The points of [`PackedRows::fill_unrolled`]'s input, rounded, kept
+    /// between convolutions.
+    static POINTS: std::cell::RefCell<PackedRows> = std::cell::RefCell::default();
 }
 
 /// Rounds one row to bf16 pairs in `high` and, where `low` is given, what

@@ -582,29 +582,32 @@ pub(crate) fn unroll<T: Copy + Default>(
     row: usize,
     dst: &mut Vec<T>,
 ) {
-    dst.clear();
+    // Every element is written below, so the buffer is only sized.
+    dst.truncate(grid.rows() * row);
     dst.resize(grid.rows() * row, T::default());
     let (half_y, half_x) = (kernel_y as isize / 2, kernel_x as isize / 2);
     let points = grid.points();
+    let on_board = |v: isize, size: usize| (0..size as isize).contains(&v);
     for b in 0..grid.batch {
         for y in 0..grid.height {
             for x in 0..grid.width {
                 let dst_row = (b * points + y * grid.width + x) * row;
                 for ky in 0..kernel_y {
                     let sy = y as isize + ky as isize - half_y;
-                    if sy < 0 || sy >= grid.height as isize {
-                        continue;
-                    }
                     for kx in 0..kernel_x {
                         let sx = x as isize + kx as isize - half_x;
-                        if sx < 0 || sx >= grid.width as isize {
-                            continue;
-                        }
-                        let from = (b * points + sy as usize * grid.width + sx as usize) * width;
                         let to = dst_row + (ky * kernel_x + kx) * width;
-                        dst[to..to + width].copy_from_slice(&src[from..from + width]);
+                        let to = &mut dst[to..to + width];
+                        if on_board(sy, grid.height) && on_board(sx, grid.width) {
+                            let from =
+                                (b * points + sy as usize * grid.width + sx as usize) * width;
+                            to.copy_from_slice(&src[from..from + width]);
+                        } else {
+                            to.fill(T::default());
+                        }
                     }
                 }
+                dst[dst_row + kernel_y * kernel_x * width..dst_row + row].fill(T::default());
             }
         }
     }

@@ -60,6 +60,8 @@ struct Scratch {
     v: Vec<f32>,
     o: Vec<f32>,
     unrolled: Vec<f32>,
+    /// The inner stream of a nested-bottleneck block.
+    nested: Vec<f32>,
     pooled: Vec<f32>,
     small: Vec<f32>,
 }
@@ -199,13 +201,27 @@ fn forward_part(
         "spatial input size"
     );
     assert_eq!(global.len(), batch * GLOBAL_INPUTS, "global input size");
-    let mut s = Scratch::default();
-    let trunk_out = trunk(&model.trunk, grid, spatial, global, &mut s, exec, cancel)?;
+    // This thread's buffers of its last pass, sized and written again
+    // (none of them is read before it is written): fresh ones would be
+    // mapped and zeroed by the system, page by page, on every pass. A pass
+    // started on this thread while it waits inside another (a task taken
+    // over by rayon) finds none and makes its own.
+    let mut s = SCRATCH.take();
+    let Some(trunk_out) = trunk(&model.trunk, grid, spatial, global, &mut s, exec, cancel) else {
+        SCRATCH.set(s);
+        return None;
+    };
     let heads = region(LayerClass::Heads);
     let policy = policy_head(&model.policy, grid, &trunk_out, &mut s, exec);
     let value = value_head(&model.value, grid, &trunk_out, &mut s, exec);
     drop(heads);
+    SCRATCH.set(s);
     Some(raw_outputs(&model.value, grid, optimism, &policy, &value))
+}
+
+thread_local! {
+    /// The buffers of the passes this thread drives, kept between passes.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// The trunk's output for the inputs: the stem, every block, then the
@@ -691,7 +707,10 @@ fn nested_block(
     drop(norm);
     let convolutions = region(LayerClass::Convolutions);
     let inner = b.pre_conv.out_channels;
-    let mut m = vec![0.0f32; rows * inner];
+    // Taken, so that the inner blocks have the scratch buffers to
+    // themselves (a nested block inside would make its own).
+    let mut m = std::mem::take(&mut s.nested);
+    elementwise::resize_for_overwrite(&mut m, rows * inner);
     apply_conv(
         &b.pre_conv,
         grid,
@@ -704,6 +723,7 @@ fn nested_block(
     drop(convolutions);
     for child in &b.blocks {
         if !run_block(child, grid, inner, &mut m, s, exec, cancel) {
+            s.nested = m;
             return false;
         }
     }
@@ -712,6 +732,7 @@ fn nested_block(
     drop(norm);
     let _convolutions = region(LayerClass::Convolutions);
     apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
+    s.nested = m;
     true
 }
 

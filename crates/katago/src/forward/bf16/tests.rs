@@ -317,8 +317,20 @@ fn unrolled_rows_are_the_rows_of_the_unrolled_input() {
             }
         }
     }
-    for split in [false, true] {
-        let mut direct = PackedRows::default();
+    // The unrolling writes every element: buffers that held other values
+    // (another input, the other rounding, more rows) give the same rows.
+    let mut garbage = vec![f32::NAN; grid.rows() * row + 17];
+    crate::forward::kernels::unroll(grid, (ky, kx), channels, &input, row, &mut garbage);
+    assert_eq!(garbage.len(), unrolled.len());
+    assert!(garbage
+        .iter()
+        .zip(&unrolled)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
+    let mut direct = PackedRows::default();
+    let larger = Grid { batch: 3, ..grid };
+    let other = values(larger.rows() * channels, 8);
+    direct.fill_unrolled(Bf16Path::Portable, larger, (ky, kx), channels, &other, true);
+    for split in [true, false, true] {
         direct.fill_unrolled(Bf16Path::Portable, grid, (ky, kx), channels, &input, split);
         let mut via_f32 = PackedRows::default();
         via_f32.fill(Bf16Path::Portable, grid.rows(), row, &unrolled, split, 2);
