@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::elementwise::{self, rms_norm_rows, softmax_numerators};
 use super::kernels::{apply_matmul, apply_matmuls, gemm_strided, Grid, Layout};
 use super::profile::{self, region, LayerClass};
+use super::wide_f32::{self, PackedF32};
 use super::{bf16, Bf16Rounding, Exec, Scratch};
 use crate::model::{AttentionBlock, Rope};
 
@@ -15,6 +16,10 @@ thread_local! {
     /// One head's attention scores, kept between heads so that their
     /// memory is reused.
     static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// A head's gathered queries, packed keys and values, and scores, for
+    /// the 512-bit f32 products.
+    static HEAD_F32: std::cell::RefCell<(Vec<f32>, PackedF32, PackedF32, Vec<f32>)> =
+        std::cell::RefCell::default();
     /// One head's operands on bf16 units, kept between heads.
     static ATTENTION_BF16: std::cell::RefCell<AttentionBf16> = std::cell::RefCell::new(AttentionBf16::default());
 }
@@ -218,9 +223,50 @@ fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec) -> Vec<HeadO
 }
 
 impl HeadOperands<'_> {
-    /// Head `h` of position `pos` in f32 through `gemm`: all its scores,
-    /// their softmax, then the product with the values.
+    /// Head `h` of position `pos` in f32 on 512-bit registers: the queries
+    /// gathered, the keys and values packed as [`wide_f32`] reads them,
+    /// then all its scores, their softmax and the product with the values.
+    fn head_wide_f32(&self, pos: usize, h: usize) -> HeadOut {
+        let shape = self.shape;
+        let (points, h_count, kv_count, d, dv) =
+            (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
+        let kvh = h / shape.group();
+        HEAD_F32.with_borrow_mut(|(queries, keys, values, scores)| {
+            profile::task(Some(LayerClass::AttentionScores), || {
+                // scores = q_h · k_hᵀ
+                elementwise::resize_for_overwrite(queries, points * d);
+                let q_at = shape.q_at(pos, h);
+                for (p, row) in queries.chunks_exact_mut(d).enumerate() {
+                    row.copy_from_slice(&self.q[q_at + p * h_count * d..][..d]);
+                }
+                let k_at = shape.k_at(pos, kvh);
+                keys.pack_with(d, points, |i, p| self.k[k_at + p * kv_count * d + i]);
+                elementwise::resize_for_overwrite(scores, points * points);
+                wide_f32::product(queries, points, keys, scores, false);
+            });
+            let inverse = profile::task(Some(LayerClass::Softmax), || {
+                let mut inverse = vec![0.0f32; points];
+                softmax_numerators(scores, points, shape.scale(), &mut inverse);
+                inverse
+            });
+            let out = profile::task(Some(LayerClass::AttentionValues), || {
+                let v_at = shape.v_at(pos, kvh);
+                values.pack_with(points, dv, |p, c| self.v[v_at + p * kv_count * dv + c]);
+                let mut out = vec![0.0f32; points * dv];
+                wide_f32::product(scores, points, values, &mut out, false);
+                out
+            });
+            (out, inverse)
+        })
+    }
+
+    /// Head `h` of position `pos` in f32 through `gemm` (on 512-bit
+    /// registers where the CPU has them): all its scores, their softmax,
+    /// then the product with the values.
     fn head_f32(&self, pos: usize, h: usize) -> HeadOut {
+        if wide_f32::available() {
+            return self.head_wide_f32(pos, h);
+        }
         let shape = self.shape;
         let (points, h_count, kv_count, d, dv) =
             (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);

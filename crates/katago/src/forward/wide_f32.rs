@@ -13,7 +13,7 @@ pub(crate) const COLUMN_BLOCK: usize = 32;
 /// The weights of a layer, `k` × `n` row-major, packed as blocks of
 /// [`COLUMN_BLOCK`] columns, each block `k` rows of 32 values (columns
 /// past `n` zero).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct PackedF32 {
     pub k: usize,
     pub n: usize,
@@ -24,15 +24,29 @@ impl PackedF32 {
     /// Packs `weights`, `k` × `n` row-major.
     pub(crate) fn new(k: usize, n: usize, weights: &[f32]) -> PackedF32 {
         assert_eq!(weights.len(), k * n, "weights are k × n");
+        let mut packed = PackedF32::default();
+        packed.pack_with(k, n, |row, col| weights[row * n + col]);
+        packed
+    }
+
+    /// Packs the `k` × `n` matrix whose element (`row`, `col`) is
+    /// `value(row, col)` in place of what this held (its memory kept): for
+    /// operands laid out otherwise, such as attention's keys and values.
+    pub(crate) fn pack_with(&mut self, k: usize, n: usize, value: impl Fn(usize, usize) -> f32) {
         let blocks = n.div_ceil(COLUMN_BLOCK);
-        let mut data = vec![0.0f32; blocks * k * COLUMN_BLOCK];
-        for row in 0..k {
-            for col in 0..n {
-                let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
-                data[(block * k + row) * COLUMN_BLOCK + lane] = weights[row * n + col];
+        (self.k, self.n) = (k, n);
+        self.data.clear();
+        self.data.resize(blocks * k * COLUMN_BLOCK, 0.0);
+        for block in 0..blocks {
+            let first = block * COLUMN_BLOCK;
+            let lanes = (n - first).min(COLUMN_BLOCK);
+            for row in 0..k {
+                let dst = &mut self.data[(block * k + row) * COLUMN_BLOCK..][..lanes];
+                for (lane, d) in dst.iter_mut().enumerate() {
+                    *d = value(row, first + lane);
+                }
             }
         }
-        PackedF32 { k, n, data }
     }
 
     /// The packed block of columns `block * COLUMN_BLOCK ..`.
