@@ -16,9 +16,9 @@ thread_local! {
     /// One head's attention scores, kept between heads so that their
     /// memory is reused.
     static SCORES: std::cell::RefCell<Vec<f32>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// A head's gathered queries, packed keys and values, and scores, for
-    /// the 512-bit f32 products.
-    static HEAD_F32: std::cell::RefCell<(Vec<f32>, PackedF32, PackedF32, Vec<f32>)> =
+    /// A head's gathered queries and packed keys and values, for the
+    /// 512-bit f32 products (its scores go in [`SCORES`]).
+    static HEAD_F32: std::cell::RefCell<(Vec<f32>, PackedF32, PackedF32)> =
         std::cell::RefCell::default();
     /// One head's operands on bf16 units, kept between heads.
     static ATTENTION_BF16: std::cell::RefCell<AttentionBf16> = std::cell::RefCell::new(AttentionBf16::default());
@@ -231,7 +231,8 @@ impl HeadOperands<'_> {
         let (points, h_count, kv_count, d, dv) =
             (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
         let kvh = h / shape.group();
-        HEAD_F32.with_borrow_mut(|(queries, keys, values, scores)| {
+        let head = |(queries, keys, values): &mut (Vec<f32>, PackedF32, PackedF32),
+                    scores: &mut Vec<f32>| {
             profile::task(Some(LayerClass::AttentionScores), || {
                 // scores = q_h · k_hᵀ
                 elementwise::resize_for_overwrite(queries, points * d);
@@ -257,7 +258,8 @@ impl HeadOperands<'_> {
                 out
             });
             (out, inverse)
-        })
+        };
+        HEAD_F32.with_borrow_mut(|operands| SCORES.with_borrow_mut(|scores| head(operands, scores)))
     }
 
     /// Head `h` of position `pos` in f32 through `gemm` (on 512-bit

@@ -7,6 +7,8 @@
 //! [`product_portable`] computes the same sums in the same order, one
 //! fused multiply-add at a time, so the two agree bit for bit.
 
+use super::elementwise;
+
 /// Columns of one packed block: two AVX-512 registers.
 pub(crate) const COLUMN_BLOCK: usize = 32;
 
@@ -35,16 +37,19 @@ impl PackedF32 {
     pub(crate) fn pack_with(&mut self, k: usize, n: usize, value: impl Fn(usize, usize) -> f32) {
         let blocks = n.div_ceil(COLUMN_BLOCK);
         (self.k, self.n) = (k, n);
-        self.data.clear();
-        self.data.resize(blocks * k * COLUMN_BLOCK, 0.0);
+        // Every element is written below, the padding lanes of the last
+        // block as zeros, so the buffer is not cleared first.
+        elementwise::resize_for_overwrite(&mut self.data, blocks * k * COLUMN_BLOCK);
         for block in 0..blocks {
             let first = block * COLUMN_BLOCK;
             let lanes = (n - first).min(COLUMN_BLOCK);
             for row in 0..k {
-                let dst = &mut self.data[(block * k + row) * COLUMN_BLOCK..][..lanes];
-                for (lane, d) in dst.iter_mut().enumerate() {
+                let dst = &mut self.data[(block * k + row) * COLUMN_BLOCK..][..COLUMN_BLOCK];
+                let (used, padding) = dst.split_at_mut(lanes);
+                for (lane, d) in used.iter_mut().enumerate() {
                     *d = value(row, first + lane);
                 }
+                padding.fill(0.0);
             }
         }
     }
