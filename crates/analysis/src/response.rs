@@ -137,6 +137,9 @@ pub struct MoveInfo {
     pub ownership: Option<Vec<f64>>,
     /// Its standard deviations, when asked for.
     pub ownership_stdev: Option<Vec<f64>>,
+    /// The move searched when this one is its copy under a symmetry of the
+    /// root's board (`isSymmetryOf`, root symmetry pruning).
+    pub is_symmetry_of: Option<Move>,
 }
 
 /// The search's values at the root, and the network's own when known.
@@ -281,6 +284,7 @@ impl MoveInfo {
                 .then(|| c.pv_visits.iter().take(pv_len).copied().collect()),
             ownership: owned(&c.ownership, view.ownership_sign, include.moves_ownership),
             ownership_stdev: owned(&c.ownership_stdev, 1.0, include.moves_ownership_stdev),
+            is_symmetry_of: c.symmetry_of,
         }
     }
 
@@ -305,6 +309,9 @@ impl MoveInfo {
         }
         info.insert("edgeWeight".into(), num(self.weight));
         info.insert("order".into(), json!(self.order));
+        if let Some(source) = self.is_symmetry_of {
+            info.insert("isSymmetryOf".into(), json!(size.gtp(source)));
+        }
         info.insert(
             "pv".into(),
             Value::Array(self.pv.iter().map(|&m| json!(size.gtp(m))).collect()),

@@ -232,7 +232,8 @@ fn field<'a>(entry: &'a str, key: &str) -> Vec<&'a str> {
         .iter()
         .take_while(|w| {
             w.parse::<f64>().is_ok()
-                || (key == "pv" && w.chars().next().unwrap().is_ascii_uppercase())
+                || (key == "pv"
+                    && (w.chars().next().unwrap().is_ascii_uppercase() || **w == "pass"))
         })
         .copied()
         .collect()

@@ -2,7 +2,7 @@
 //! lifecycle ([`SearchBot`]: the clock, the kept tree, pondering,
 //! resignation, reports) asks of a search; [`PuctBot`] is the two together.
 
-use crate::choice::play_choice;
+use crate::choice::{draw_with_temperature, play_choice};
 use crate::{
     lcb_of, search, tree, PositionEvaluator, PuctAnalysis, PuctCandidate, PuctConfig, RawRoot,
     DEFAULT_VISITS,
@@ -80,7 +80,44 @@ impl<E: PositionEvaluator> PuctSearch<E> {
         let points = game.size().points_count() as f32;
         empty <= self.config.selection.max_empty_to_pass * points
     }
+
+    /// Puts first the candidate drawn at this turn's temperature
+    /// ([`MoveSelection::temperature_at`](crate::MoveSelection::temperature_at));
+    /// at no temperature the search's first choice stays first. The draw
+    /// is its own stream of the bot's seed, one per turn.
+    fn draw_move(&self, game: &Game, analysis: &mut PuctAnalysis) {
+        let turn = game.turn_count();
+        let temperature = self
+            .config
+            .selection
+            .temperature_at(turn, game.size().points_count());
+        if temperature <= 1e-4 || analysis.candidates.len() < 2 {
+            return;
+        }
+        // Copies under the root's symmetries are not drawn: their move
+        // was searched as another.
+        let weights: Vec<f64> = analysis
+            .candidates
+            .iter()
+            .map(|c| {
+                if c.symmetry_of.is_some() {
+                    0.0
+                } else {
+                    c.play_weight
+                }
+            })
+            .collect();
+        let seed = tengen_core::stream_seed(self.config.exploration.noise_seed, turn as u64 + 1);
+        let mut rng = tengen_core::Rng::new(tengen_core::stream_seed(seed, MOVE_DRAW_STREAM));
+        if let Some(i) = draw_with_temperature(&weights, temperature, &mut rng) {
+            analysis.candidates[..=i].rotate_right(1);
+        }
+    }
 }
+
+/// The stream of a turn's seed that draws the move (stream 0 draws the
+/// root's noise).
+const MOVE_DRAW_STREAM: u64 = 1;
 
 impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
     type Tree = Tree;
@@ -196,6 +233,7 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
         _cleanup: bool,
         analysis: &mut PuctAnalysis,
     ) -> Decision {
+        self.draw_move(game, analysis);
         // A search of one visit evaluates only the root: its move is the
         // policy's first choice.
         let best = analysis
@@ -309,21 +347,25 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
         .collect();
     // The chosen move goes first: the order is the choice.
     let values: Vec<f64> = children.iter().map(|&c| value(c)).collect();
-    if let Some(i) = play_choice(searcher, &children, &values, &bounds).filter(|&i| i > 0) {
+    let mut weights = Vec::new();
+    if let Some((i, selection)) = play_choice(searcher, &children, &values, &bounds) {
+        weights = selection;
         children[..=i].rotate_right(1);
         bounds[..=i].rotate_right(1);
+        weights[..=i].rotate_right(1);
     }
-    finish_analysis(searcher, size, to_move, &children, &bounds)
+    finish_analysis(searcher, size, to_move, &children, &bounds, &weights)
 }
 
-/// The analysis of the root with its children in the order given and
-/// their bounds.
+/// The analysis of the root with its children in the order given, their
+/// bounds and their play-selection weights (none: their edge weights).
 fn finish_analysis<E: PositionEvaluator + ?Sized>(
     searcher: &Searcher<'_, E>,
     size: BoardSize,
     to_move: Color,
     children: &[tree::NodeId],
     bounds: &[(f64, f64)],
+    play_weights: &[f64],
 ) -> PuctAnalysis {
     let tree = &*searcher.tree;
     let s = sign(to_move);
@@ -361,6 +403,7 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
                 score_selfplay: (s * score) as f32,
                 score_stdev: score_stdev as f32,
                 weight: node.weight_sum,
+                play_weight: play_weights.get(k).copied().unwrap_or(node.weight_sum),
                 utility: value(c) as f32,
                 utility_lcb: utility_lcb as f32,
                 lcb: (winrate - (radius / 2.0) as f32).clamp(0.0, 1.0),
@@ -375,9 +418,14 @@ fn finish_analysis<E: PositionEvaluator + ?Sized>(
                     Some(own) if searcher.detail.ownership_stdev => own.stdev_rows(size),
                     _ => Vec::new(),
                 },
+                symmetry_of: None,
             }
         })
         .collect();
+    let candidates =
+        crate::symmetry::with_copies(size, &searcher.root_symmetries, candidates, |mv| {
+            searcher.filters.iter().any(|f| f.excludes(to_move, mv, 1))
+        });
     let root = tree.root();
     let ownership = &searcher.ownership;
     let (root_score, root_score_stdev) = root.black_score().unwrap_or((0.0, 0.0));

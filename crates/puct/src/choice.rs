@@ -22,13 +22,14 @@ use crate::*;
 ///   uncertainty.
 ///
 /// The heaviest after all this is played; ties go to the reference, then
-/// to the earlier child.
+/// to the earlier child. Returns its index and every child's weight (the
+/// play-selection values a temperature draws from, [`draw_with_temperature`]).
 pub(crate) fn play_choice<E: PositionEvaluator + ?Sized>(
     searcher: &Searcher<'_, E>,
     children: &[tree::NodeId],
     values: &[f64],
     bounds: &[(f64, f64)],
-) -> Option<usize> {
+) -> Option<(usize, Vec<f64>)> {
     let tree = &*searcher.tree;
     let config = searcher.config();
     let nodes: Vec<&tree::Node> = children.iter().map(|&c| tree.node(c)).collect();
@@ -93,7 +94,47 @@ pub(crate) fn play_choice<E: PositionEvaluator + ?Sized>(
             selection[k] = raised;
         }
     }
-    first_max(&order, |i| selection[i])
+    let chosen = first_max(&order, |i| selection[i])?;
+    Some((chosen, selection))
+}
+
+/// The index drawn among moves of play-selection `weights` at
+/// `temperature`, as KataGo draws its chosen move: weights below one
+/// visit (or below 1/64 of the heaviest, if that is less) are dropped,
+/// the others raised to `1 / temperature` relative to the heaviest. At a
+/// temperature of 1e-4 or less, or with no positive weight, the heaviest
+/// (the first on ties); `None` if `weights` is empty.
+pub(crate) fn draw_with_temperature(
+    weights: &[f64],
+    temperature: f64,
+    rng: &mut tengen_core::Rng,
+) -> Option<usize> {
+    let all: Vec<usize> = (0..weights.len()).collect();
+    let heaviest = first_max(&all, |i| weights[i])?;
+    let max = weights[heaviest];
+    if temperature <= 1e-4 || max <= 0.0 {
+        return Some(heaviest);
+    }
+    let prune = (max / 64.0).min(1.0);
+    let relative: Vec<f64> = weights
+        .iter()
+        .map(|&w| {
+            if w < prune || w <= 0.0 {
+                0.0
+            } else {
+                ((w / max).ln() / temperature).exp()
+            }
+        })
+        .collect();
+    let total: f64 = relative.iter().sum();
+    let mut x = rng.next_f64() * total;
+    for (i, r) in relative.iter().enumerate() {
+        if *r > 0.0 && x < *r {
+            return Some(i);
+        }
+        x -= r;
+    }
+    Some(heaviest)
 }
 
 /// The first index of `order` where `f` is greatest; `None` if `order` is

@@ -151,6 +151,11 @@ pub struct Exploration {
     /// and random bonuses to the moves' values, for analysis that looks at
     /// more moves; it does not change how a move is chosen.
     pub wide_root_noise: f32,
+    /// Search one move of each set of moves that are images of one another
+    /// when the root's board is symmetric, and report the others as its
+    /// copies (KataGo's `rootSymmetryPruning`, on in its GTP and analysis
+    /// engines; see [`symmetry`](crate::symmetry)).
+    pub root_symmetry_pruning: bool,
     /// Weight of Dirichlet noise mixed into the root's priors (0 = off, the
     /// default; AlphaZero self-play uses 0.25).
     pub noise_weight: f32,
@@ -175,6 +180,7 @@ impl Default for Exploration {
             cpuct_stdev_prior_weight: 2.0,
             root_policy_temperature: 1.0,
             wide_root_noise: 0.0,
+            root_symmetry_pruning: true,
             noise_weight: 0.0,
             noise_concentration: 10.83,
             noise_seed: 0,
@@ -276,7 +282,7 @@ impl Default for ValueUpdate {
 }
 
 /// How the move is chosen from the search: the lower confidence bound, passing,
-/// anti-mirror play. Part of [`PuctConfig`].
+/// anti-mirror play, the temperature of the choice. Part of [`PuctConfig`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveSelection {
     /// Choose the move by a lower confidence bound on its utility rather
@@ -306,6 +312,36 @@ pub struct MoveSelection {
     /// through the centre, lean towards the moves that break the mirror
     /// (see [`mirror`](crate::mirror)).
     pub anti_mirror: bool,
+    /// The temperature of the move drawn among the searched ones at the
+    /// start of the game (KataGo's `chosenMoveTemperatureEarly`: 0.5 in
+    /// its GTP engine; here 0, the search's first choice): see
+    /// [`temperature_at`](Self::temperature_at).
+    pub temperature_early: f32,
+    /// The temperature it falls towards (`chosenMoveTemperature`: 0.1 in
+    /// KataGo's GTP engine; here 0).
+    pub temperature_late: f32,
+    /// Turns over which the temperature halves its distance to
+    /// [`temperature_late`](Self::temperature_late) on 19×19, scaled by
+    /// the board's side (`chosenMoveTemperatureHalflife`, 19).
+    pub temperature_halflife: f32,
+}
+
+impl MoveSelection {
+    /// The temperature of the chosen move at `turn` (turns played) on a
+    /// board of `points`, as KataGo interpolates it: from
+    /// [`temperature_early`](Self::temperature_early) halving towards
+    /// [`temperature_late`](Self::temperature_late) every
+    /// [`temperature_halflife`](Self::temperature_halflife) turns on
+    /// 19×19, faster on a smaller board (every 9 turns on 9×9).
+    pub fn temperature_at(&self, turn: usize, points: usize) -> f64 {
+        let halflives =
+            turn as f64 / f64::from(self.temperature_halflife) * 19.0 / (points as f64).sqrt();
+        let (early, late) = (
+            f64::from(self.temperature_early),
+            f64::from(self.temperature_late),
+        );
+        late + (early - late) * 0.5f64.powf(halflives)
+    }
 }
 
 impl Default for MoveSelection {
@@ -317,6 +353,9 @@ impl Default for MoveSelection {
             conservative_pass: true,
             max_empty_to_pass: 0.6,
             anti_mirror: false,
+            temperature_early: 0.0,
+            temperature_late: 0.0,
+            temperature_halflife: 19.0,
         }
     }
 }

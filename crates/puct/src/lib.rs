@@ -42,6 +42,7 @@ pub mod noise;
 pub mod options;
 pub mod rank;
 pub mod search;
+pub mod symmetry;
 pub mod tree;
 
 mod evaluator;

@@ -241,7 +241,7 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
 }
 
 /// How many options [`exploration_options`] defines.
-pub const EXPLORATION_OPTIONS: usize = 10;
+pub const EXPLORATION_OPTIONS: usize = 11;
 
 /// The search's options on where the search explores: PUCT's constants, first-play urgency, noise and the root's policy.
 pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_OPTIONS] {
@@ -317,6 +317,13 @@ pub const fn exploration_options<S: PuctSettings>() -> [Setting<S>; EXPLORATION_
             5.0,
             exploration.wide_root_noise,
             "at the root, flatten the priors and add random bonuses so that more moves get visits, for analysis (0: off)"
+        ),
+        flag!(
+            "root-symmetry-pruning",
+            &["rootSymmetryPruning"],
+            Exploration,
+            exploration.root_symmetry_pruning,
+            "when the root's stones are symmetric (and no ko is banned), search one move of each set of symmetric moves and report the others as its copies"
         ),
         real!(
             "noise",
@@ -496,7 +503,7 @@ pub const fn evaluation_options<S: PuctSettings>() -> [Setting<S>; EVALUATION_OP
 }
 
 /// How many options [`play_options`] defines.
-pub const PLAY_OPTIONS: usize = 7;
+pub const PLAY_OPTIONS: usize = 10;
 
 /// The search's options on how a game is played: passing, mirror play, resignation and the turns between searches.
 pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
@@ -515,6 +522,34 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             Play,
             selection.anti_mirror,
             "against an opponent who answers every move with its reflection through the centre, lean towards the moves that break the mirror (the values reported are biased by it)"
+        ),
+        // The move's temperature.
+        real!(
+            "move-temperature-early",
+            &["chosenMoveTemperatureEarly"],
+            Play,
+            0.0,
+            5.0,
+            selection.temperature_early,
+            "draw the move among the searched ones with this temperature at the start of the game, by their play-selection weights raised to 1/temperature (KataGo's GTP engine 0.5; 0: the search's first choice)"
+        ),
+        real!(
+            "move-temperature",
+            &["chosenMoveTemperature"],
+            Play,
+            0.0,
+            5.0,
+            selection.temperature_late,
+            "the temperature the draw of the move falls towards as the game goes on (KataGo's GTP engine 0.1; with both at 0 the move is always the search's first choice)"
+        ),
+        real!(
+            "move-temperature-halflife",
+            &["chosenMoveTemperatureHalflife"],
+            Play,
+            0.1,
+            100000.0,
+            selection.temperature_halflife,
+            "turns over which the move's temperature halves its distance to move-temperature on 19x19 (fewer on smaller boards, in proportion to the side)"
         ),
         // Resignation.
         real!(

@@ -28,6 +28,12 @@ pub struct PuctCandidate {
     /// Total weight of its visits (each visit's certainty when playouts
     /// are weighted by uncertainty, else 1 a visit).
     pub weight: f64,
+    /// Its weight in the choice of the move (KataGo's play-selection
+    /// value): the weight the search would have given it knowing what it
+    /// knows now, the most certain move raised by its lower bound. The
+    /// first candidate has the most; a temperature draws by these
+    /// ([`MoveSelection::temperature_at`](crate::MoveSelection::temperature_at)).
+    pub play_weight: f64,
     /// Utility of the side to move after it.
     pub utility: f32,
     /// A lower confidence bound of that utility ([`lcb_of`]).
@@ -47,6 +53,10 @@ pub struct PuctCandidate {
     /// The standard deviation of that ownership over the same
     /// evaluations; empty unless both are asked for.
     pub ownership_stdev: Vec<f32>,
+    /// The move searched when this one is its copy under a symmetry of the
+    /// root's board (root symmetry pruning, [`symmetry`](crate::symmetry));
+    /// `None` for a move searched.
+    pub symmetry_of: Option<Move>,
 }
 
 /// The full view of a search: [`Analysis`] plus score leads and utilities,

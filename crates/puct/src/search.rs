@@ -163,6 +163,13 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     /// kept tree's root was evaluated by an earlier one).
     pub root_evaluation: Option<NetEvaluation>,
     root_prepared: bool,
+    /// The root's symmetries, when root symmetry pruning is on
+    /// ([`Exploration::root_symmetry_pruning`](crate::Exploration::root_symmetry_pruning)):
+    /// the analysis reports each move's images as its copies.
+    pub root_symmetries: Vec<crate::symmetry::Symmetry>,
+    /// Per point index, whether the root's move there is a copy under
+    /// those symmetries of a move searched, and so left out.
+    root_duplicates: Vec<bool>,
     /// State of the draws of wide root noise (a SplitMix64 counter).
     noise_state: std::cell::Cell<u64>,
     /// The mirroring opponent, when anti-mirror is on and the game shows
@@ -197,6 +204,13 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 .iter()
                 .any(|&p| game.board().stone(p) == Some(opponent))
         };
+        let root_symmetries = if config.exploration.root_symmetry_pruning {
+            crate::symmetry::root_symmetries(game)
+        } else {
+            Vec::new()
+        };
+        let root_duplicates =
+            crate::symmetry::duplicate_points(game.size(), game.to_move(), &root_symmetries);
         Searcher {
             tree,
             game,
@@ -215,6 +229,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             },
             root_evaluation: None,
             root_prepared: false,
+            root_symmetries,
+            root_duplicates,
             noise_state: std::cell::Cell::new(
                 config.exploration.noise_seed ^ 0x5851_f42d_4c95_7f2d,
             ),
@@ -414,9 +430,12 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             1.0
         };
         for ((&c, &ok), p) in children.iter().zip(&legal).zip(&tempered) {
-            let filtered = self.is_filtered(to_move, self.tree.node(c).mv, 1);
+            let mv = self.tree.node(c).mv;
+            let filtered = self.is_filtered(to_move, mv, 1);
+            let copy = matches!(mv, Move::Play(p) if self.root_duplicates[p.index()]);
             let node = self.tree.node_mut(c);
-            node.excluded = !ok || filtered || (self.cleanup && others && node.mv == Move::Pass);
+            node.excluded =
+                !ok || filtered || copy || (self.cleanup && others && node.mv == Move::Pass);
             node.prior = (p * rescale) as f32;
         }
         if self.config.exploration.noise_weight > 0.0 && !children.is_empty() {

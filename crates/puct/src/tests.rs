@@ -181,6 +181,10 @@ fn mv(game: &Game, text: &str) -> Move {
     game.size().parse_gtp(text).unwrap()
 }
 
+/// The tests' search settings: `visits` a search, batches of `batch`, and
+/// no root symmetry pruning. Most tests search an empty or symmetric board
+/// with evaluators that favour one point over its images, which pruning
+/// would leave unsearched; the pruning has tests of its own.
 fn config(visits: u64, batch: usize) -> PuctConfig {
     PuctConfig {
         limits: SearchLimits {
@@ -190,6 +194,10 @@ fn config(visits: u64, batch: usize) -> PuctConfig {
         batching: Batching {
             size: batch,
             ..Batching::default()
+        },
+        exploration: Exploration {
+            root_symmetry_pruning: false,
+            ..Exploration::default()
         },
         ..PuctConfig::default()
     }
@@ -2253,6 +2261,7 @@ fn the_draw_by_score_loss_prefers_small_losses() {
         score_selfplay: lead,
         score_stdev: 0.0,
         weight: 1.0,
+        play_weight: 1.0,
         utility: 0.0,
         utility_lcb: 0.0,
         lcb: 0.5,
@@ -2261,6 +2270,7 @@ fn the_draw_by_score_loss_prefers_small_losses() {
         pv_visits: Vec::new(),
         ownership: Vec::new(),
         ownership_stdev: Vec::new(),
+        symmetry_of: None,
     };
     let candidates = [candidate(0, 5.0), candidate(1, 4.0), candidate(2, -10.0)];
     let mut rng = tengen_core::Rng::new(2);
@@ -2307,4 +2317,137 @@ fn rank_bots_pass_only_when_passing_loses_little() {
     // Passing costs 5 points, the answer as much (filling its own area
     // once the opponent has passed): passed.
     assert_eq!(play(5.0, 5.0), Action::Move(Move::Pass));
+}
+
+#[test]
+fn the_move_temperature_falls_as_katago_s_does() {
+    let selection = MoveSelection {
+        temperature_early: 0.5,
+        temperature_late: 0.1,
+        temperature_halflife: 19.0,
+        ..MoveSelection::default()
+    };
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    assert!(close(selection.temperature_at(0, 361), 0.5));
+    // One halflife: halfway; two: a quarter of the way left.
+    assert!(close(selection.temperature_at(19, 361), 0.3));
+    assert!(close(selection.temperature_at(38, 361), 0.2));
+    // On 9×9 a halflife is 9 turns.
+    assert!(close(selection.temperature_at(9, 81), 0.3));
+    assert!(selection.temperature_at(400, 361) - 0.1 < 1e-6);
+    assert_eq!(MoveSelection::default().temperature_at(0, 361), 0.0);
+}
+
+#[test]
+fn the_move_drawn_at_a_temperature_follows_the_weights() {
+    let mut rng = tengen_core::Rng::new(7);
+    let mut draw = |weights: &[f64], temperature: f64| {
+        let mut counts = vec![0usize; weights.len()];
+        for _ in 0..4000 {
+            counts[choice::draw_with_temperature(weights, temperature, &mut rng).unwrap()] += 1;
+        }
+        counts
+    };
+    // No temperature: the heaviest, the first on ties.
+    assert_eq!(draw(&[3.0, 5.0, 5.0], 0.0), [0, 4000, 0]);
+    // At 1 in proportion to the weights, 2 : 1.
+    let counts = draw(&[4.0, 2.0], 1.0);
+    assert!((2500..2850).contains(&counts[0]), "{counts:?}");
+    // At 0.5 the weights squared, 4 : 1.
+    let counts = draw(&[4.0, 2.0], 0.5);
+    assert!((3050..3350).contains(&counts[0]), "{counts:?}");
+    // Below one visit's weight a move is never drawn, at any temperature.
+    let counts = draw(&[100.0, 0.9, 0.0, 50.0], 5.0);
+    assert_eq!((counts[1], counts[2]), (0, 0), "{counts:?}");
+    assert!(counts[3] > 1000, "{counts:?}");
+    assert_eq!(choice::draw_with_temperature(&[], 1.0, &mut rng), None);
+}
+
+#[test]
+fn a_bot_with_a_move_temperature_varies_its_move_with_its_seed() {
+    let game = Game::new(size(9), rules(7.0));
+    let played = |temperature: f32, seed: u64| {
+        let mut config = config(64, 1);
+        config.selection.temperature_early = temperature;
+        config.selection.temperature_late = temperature;
+        config.exploration.noise_seed = seed;
+        // Every move alike: the visits spread over many.
+        let even = |game: &Game| NetEvaluation {
+            policy: uniform_policy(game),
+            win: 0.5,
+            loss: 0.5,
+            ..NetEvaluation::default()
+        };
+        let mut bot = puct_bot(config, TestEval::new(even));
+        let Action::Move(chosen) = bot.select_move(&game) else {
+            panic!("no move")
+        };
+        let analysis = bot.detailed_analysis().unwrap();
+        // The move played is the analysis's first candidate.
+        assert_eq!(analysis.candidates[0].mv, chosen);
+        assert!(analysis.candidates[0].play_weight >= 1.0);
+        chosen
+    };
+    let cold: std::collections::HashSet<Move> = (0..6).map(|seed| played(0.0, seed)).collect();
+    assert_eq!(cold.len(), 1, "{cold:?}");
+    let warm: std::collections::HashSet<Move> = (0..6).map(|seed| played(2.0, seed)).collect();
+    assert!(warm.len() >= 3, "{warm:?}");
+    // The same seed draws the same move.
+    assert_eq!(played(2.0, 4), played(2.0, 4));
+}
+
+#[test]
+fn a_symmetric_root_searches_one_move_of_each_set_and_lists_the_copies() {
+    let game = Game::new(size(9), rules(7.0));
+    let even = |game: &Game| NetEvaluation {
+        policy: uniform_policy(game),
+        win: 0.5,
+        loss: 0.5,
+        ..NetEvaluation::default()
+    };
+    let searched_and_copies = |pruning: bool| {
+        let mut config = config(200, 1);
+        config.exploration.root_symmetry_pruning = pruning;
+        let mut bot = puct_bot(config, TestEval::new(even));
+        let Action::Move(chosen) = bot.select_move(&game) else {
+            panic!("no move")
+        };
+        let analysis = bot.detailed_analysis().unwrap().clone();
+        assert_eq!(analysis.candidates[0].mv, chosen);
+        assert_eq!(analysis.candidates[0].symmetry_of, None);
+        analysis.candidates
+    };
+    let symmetries = symmetry::root_symmetries(&game);
+    let duplicate = symmetry::duplicate_points(game.size(), Color::Black, &symmetries);
+    let is_copy = |mv: Move| matches!(mv, Move::Play(p) if duplicate[p.index()]);
+    let candidates = searched_and_copies(true);
+    let (searched, copies): (Vec<_>, Vec<_>) =
+        candidates.iter().partition(|c| c.symmetry_of.is_none());
+    assert!(
+        searched.iter().all(|c| !is_copy(c.mv)),
+        "only one move of each set is searched"
+    );
+    assert!(searched.len() >= 10, "{} searched", searched.len());
+    assert!(!copies.is_empty());
+    for copy in &copies {
+        let source = searched
+            .iter()
+            .find(|c| Some(c.mv) == copy.symmetry_of)
+            .unwrap();
+        assert_eq!((copy.visits, copy.prior), (source.visits, source.prior));
+        let s = symmetries
+            .iter()
+            .find(|s| s.apply(game.size(), source.mv) == copy.mv)
+            .unwrap();
+        let mapped: Vec<Move> = source.pv.iter().map(|&m| s.apply(game.size(), m)).collect();
+        assert_eq!(copy.pv, mapped);
+    }
+    // Each move is listed once; with its copies, every point of the board
+    // that the search reached.
+    let moves: std::collections::HashSet<Move> = candidates.iter().map(|c| c.mv).collect();
+    assert_eq!(moves.len(), candidates.len());
+    // Without pruning, images of one another are searched.
+    let unpruned = searched_and_copies(false);
+    assert!(unpruned.iter().all(|c| c.symmetry_of.is_none()));
+    assert!(unpruned.iter().any(|c| is_copy(c.mv)));
 }
