@@ -109,17 +109,17 @@ pub(crate) fn draw_with_temperature(
     temperature: f64,
     rng: &mut tengen_core::Rng,
 ) -> Option<usize> {
-    let all: Vec<usize> = (0..weights.len()).collect();
-    let heaviest = first_max(&all, |i| weights[i])?;
+    let heaviest = first_max(&(0..weights.len()).collect::<Vec<_>>(), |i| weights[i])?;
     let max = weights[heaviest];
     if temperature <= 1e-4 || max <= 0.0 {
         return Some(heaviest);
     }
+    // Positive, since `max` is.
     let prune = (max / 64.0).min(1.0);
     let relative: Vec<f64> = weights
         .iter()
         .map(|&w| {
-            if w < prune || w <= 0.0 {
+            if w < prune {
                 0.0
             } else {
                 ((w / max).ln() / temperature).exp()

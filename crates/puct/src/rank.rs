@@ -189,12 +189,10 @@ fn first_move<'a>(policy: impl IntoIterator<Item = &'a (Move, f32)>) -> Move {
 /// symmetries are left out: each set of symmetric moves is drawn as one,
 /// as it was searched.
 pub fn draw_by_loss(candidates: &[PuctCandidate], temperature: f32, rng: &mut Rng) -> Option<Move> {
-    let searched: Vec<PuctCandidate> = candidates
+    let candidates: Vec<&PuctCandidate> = candidates
         .iter()
         .filter(|c| c.symmetry_of.is_none())
-        .cloned()
         .collect();
-    let candidates = &searched[..];
     let best = candidates
         .iter()
         .map(|c| c.lead)

@@ -82,24 +82,29 @@ impl Symmetry {
 pub fn root_symmetries(game: &Game) -> Vec<Symmetry> {
     let size = game.size();
     let board = game.board();
-    let banned = size.points().any(|p| {
-        board.is_empty_at(p)
-            && matches!(
-                game.legal(Move::Play(p)),
-                Err(IllegalMove::Ko | IllegalMove::Superko)
-            )
-    });
-    if banned {
-        return Vec::new();
-    }
     let count = if size.is_square() { 8 } else { 4 };
-    (1..count)
+    let symmetries: Vec<Symmetry> = (1..count)
         .map(Symmetry)
         .filter(|&s| {
             size.points()
                 .all(|p| board.stone(p) == board.stone(s.point(size, p)))
         })
-        .collect()
+        .collect();
+    // Most positions have no symmetry: the ko test, a legality check per
+    // empty point, is made only for those that do.
+    let banned = || {
+        size.points().any(|p| {
+            board.is_empty_at(p)
+                && matches!(
+                    game.legal(Move::Play(p)),
+                    Err(IllegalMove::Ko | IllegalMove::Superko)
+                )
+        })
+    };
+    if symmetries.is_empty() || banned() {
+        return Vec::new();
+    }
+    symmetries
 }
 
 /// The points whose moves are copies under `symmetries` of a move kept,
