@@ -292,6 +292,16 @@ pub struct MatchArgs {
     /// Moves to play in each byo-yomi period.
     #[arg(long, requires = "byo_yomi", value_parser = clap::value_parser!(u32).range(1..))]
     pub byo_yomi_stones: Option<u32>,
+    /// Japanese byo-yomi: this many periods of one move each (an overrun
+    /// period is lost, the last one loses); told to engines that know
+    /// kgs-time_settings.
+    #[arg(
+        long,
+        requires = "byo_yomi",
+        conflicts_with = "byo_yomi_stones",
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub byo_yomi_periods: Option<u32>,
     /// Turns after which a game is stopped and counted (default 3 x points).
     #[arg(long)]
     pub max_moves: Option<usize>,

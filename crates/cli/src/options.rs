@@ -126,7 +126,8 @@ pub fn parse_learning_rate(text: &str) -> Result<f64, String> {
 }
 
 /// The referee's clock from `tengen match`'s `--main-time`, `--byo-yomi`
-/// and `--byo-yomi-stones` (one stone per period unless given); `None`
+/// and `--byo-yomi-stones` (one stone per period unless given) or
+/// `--byo-yomi-periods` (Japanese byo-yomi); `None`
 /// without `--main-time`. Zero main time is allowed before byo-yomi (every
 /// move then in overtime), but a game needs some time: zero byo-yomi, or
 /// zero main time without byo-yomi, is refused.
@@ -134,6 +135,7 @@ pub fn match_clock(
     main_time: Option<Duration>,
     byo_yomi: Option<Duration>,
     byo_yomi_stones: Option<u32>,
+    byo_yomi_periods: Option<u32>,
 ) -> Result<Option<Clock>, String> {
     let Some(main_time) = main_time else {
         return Ok(None);
@@ -143,7 +145,15 @@ pub fn match_clock(
             if byo_yomi.is_zero() {
                 return Err("--byo-yomi must be positive".to_string());
             }
-            Clock::with_byo_yomi(main_time, byo_yomi, byo_yomi_stones.unwrap_or(1))
+            match (byo_yomi_stones, byo_yomi_periods) {
+                (Some(_), Some(_)) => {
+                    return Err(
+                        "--byo-yomi-stones and --byo-yomi-periods exclude each other".to_string(),
+                    )
+                }
+                (_, Some(periods)) => Clock::japanese(main_time, byo_yomi, periods),
+                (stones, None) => Clock::with_byo_yomi(main_time, byo_yomi, stones.unwrap_or(1)),
+            }
         }
         None => {
             if main_time.is_zero() {
@@ -197,25 +207,30 @@ mod tests {
     #[test]
     fn match_clocks() {
         let s = Duration::from_secs;
-        assert_eq!(match_clock(None, None, None), Ok(None));
+        assert_eq!(match_clock(None, None, None, None), Ok(None));
         assert_eq!(
-            match_clock(Some(s(60)), None, None),
+            match_clock(Some(s(60)), None, None, None),
             Ok(Some(Clock::absolute(s(60))))
         );
         assert_eq!(
-            match_clock(Some(s(0)), Some(s(5)), None),
+            match_clock(Some(s(0)), Some(s(5)), None, None),
             Ok(Some(Clock::with_byo_yomi(s(0), s(5), 1)))
         );
         assert_eq!(
-            match_clock(Some(s(60)), Some(s(30)), Some(5)),
+            match_clock(Some(s(60)), Some(s(30)), Some(5), None),
             Ok(Some(Clock::with_byo_yomi(s(60), s(30), 5)))
         );
         assert_eq!(
-            match_clock(Some(s(0)), None, None),
+            match_clock(Some(s(120)), Some(s(5)), None, Some(3)),
+            Ok(Some(Clock::japanese(s(120), s(5), 3)))
+        );
+        assert!(match_clock(Some(s(120)), Some(s(5)), Some(1), Some(3)).is_err());
+        assert_eq!(
+            match_clock(Some(s(0)), None, None, None),
             Err("--main-time must be positive without --byo-yomi".to_string())
         );
         assert_eq!(
-            match_clock(Some(s(60)), Some(s(0)), None),
+            match_clock(Some(s(60)), Some(s(0)), None, None),
             Err("--byo-yomi must be positive".to_string())
         );
     }

@@ -83,6 +83,7 @@ fn games(path: &Path) -> Vec<GameRecord> {
                     moves: t.moves,
                     ..EngineTime::default()
                 }),
+                move_times: Vec::new(),
                 sgf: None,
                 ..record
             }

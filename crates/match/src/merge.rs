@@ -231,6 +231,7 @@ fn difference(a: &GameRecord, b: &GameRecord) -> Option<String> {
             moves: t.moves,
             ..EngineTime::default()
         }),
+        move_times: Vec::new(),
         sgf: None,
         ..r.clone()
     };
@@ -298,6 +299,7 @@ mod tests {
                 total: Duration::from_secs(seconds),
                 max: Duration::from_secs(1),
             }; 2],
+            move_times: Vec::new(),
             names: ["A 1".to_string(), "B 1".to_string()],
             sgf: Some(PathBuf::from(format!("shard{seconds}/game-{index:04}.sgf"))),
             opening: None,

@@ -182,6 +182,9 @@ pub struct GameRecord {
     pub scores_agree: [Option<bool>; 2],
     /// Each engine's thinking time (indexed by engine).
     pub time: [EngineTime; 2],
+    /// The time each generated move took, in the order played (empty in
+    /// records of older versions).
+    pub move_times: Vec<Duration>,
     /// Names of the engines as they reported them (`name version`).
     pub names: [String; 2],
     /// The SGF record written for the game, if any.

@@ -45,14 +45,28 @@ pub(crate) struct PlayedGame {
 
 /// Starts an engine and prepares it for a game: board size, empty board, komi,
 /// the rules where the engine has a command for them, and, when set, the
-/// clock or else the time per move.
-fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, ControllerError> {
+/// clock or else the time per move. Also says whether the engine was told
+/// the byo-yomi's periods (`kgs-time_settings`), which changes what
+/// `time_left` tells it.
+fn start_engine(
+    command_line: &str,
+    config: &MatchConfig,
+) -> Result<(Controller, bool), ControllerError> {
     let mut engine = Controller::spawn(command_line)?;
     engine.set_timeout(Some(config.command_timeout));
     engine.boardsize(config.size)?;
     engine.clear_board()?;
     engine.komi(config.komi)?;
     tell_rules(&mut engine, config)?;
+    if let Some(kgs) = config.clock.and_then(|clock| clock.kgs_time_settings()) {
+        if knows(&mut engine, "kgs-time_settings")? {
+            match engine.send(&format!("kgs-time_settings {kgs}")) {
+                Ok(_) => return Ok((engine, true)),
+                Err(ControllerError::Engine { .. }) => {}
+                Err(err) => return Err(err),
+            }
+        }
+    }
     let settings = match (config.clock, config.time_per_move) {
         (Some(clock), _) => Some(clock.time_settings()),
         (None, Some(per_move)) => Some((Duration::ZERO, per_move, 1)),
@@ -65,7 +79,17 @@ fn start_engine(command_line: &str, config: &MatchConfig) -> Result<Controller, 
             Err(err) => return Err(err),
         }
     }
-    Ok(engine)
+    Ok((engine, false))
+}
+
+/// Whether the engine lists `command`; an engine without `list_commands`
+/// knows nothing beyond GTP's core.
+fn knows(engine: &mut Controller, command: &str) -> Result<bool, ControllerError> {
+    match engine.list_commands() {
+        Ok(known) => Ok(known.iter().any(|c| c == command)),
+        Err(ControllerError::Engine { .. }) => Ok(false),
+        Err(err) => Err(err),
+    }
 }
 
 /// The command that tells an engine the referee's rules, given the commands
@@ -132,12 +156,7 @@ fn place_handicap(engine: &mut Controller, game: &Game) -> Result<(), Controller
         .filter(|&p| board.stone(p) == Some(Color::Black))
         .collect();
     points.sort();
-    let knows_fixed = match engine.list_commands() {
-        Ok(known) => known.iter().any(|c| c == "fixed_handicap"),
-        Err(ControllerError::Engine { .. }) => false,
-        Err(err) => return Err(err),
-    };
-    if knows_fixed {
+    if knows(engine, "fixed_handicap")? {
         match engine.fixed_handicap(stones) {
             Ok(mut placed) => {
                 placed.sort();
@@ -174,7 +193,7 @@ pub(crate) fn play_game(
     let mut game = config
         .game_at(index)
         .expect("run_match checks that the match makes every game");
-    let mut time = [EngineTime::default(); 2];
+    let mut timing = Timing::default();
     let mut record = GameRecord {
         index,
         black,
@@ -187,17 +206,20 @@ pub(crate) fn play_game(
         dead_agreed: None,
         engine_scores: [None, None],
         scores_agree: [None, None],
-        time,
+        time: timing.engines,
+        move_times: Vec::new(),
         names: names.clone(),
         sgf: None,
         opening: config.opening(index).map(|o| o.name.clone()),
     };
 
     let mut engines: [Option<Controller>; 2] = [None, None];
+    let mut told_periods = [false; 2];
     let mut forfeit = None;
     for (e, slot) in engines.iter_mut().enumerate() {
-        let started =
-            start_engine(&config.engine_command(e, index), config).and_then(|mut engine| {
+        let started = start_engine(&config.engine_command(e, index), config).and_then(
+            |(mut engine, told)| {
+                told_periods[e] = told;
                 if game.handicap() > 0 {
                     place_handicap(&mut engine, &game)?;
                 }
@@ -207,7 +229,8 @@ pub(crate) fn play_game(
                     }
                 }
                 Ok(engine)
-            });
+            },
+        );
         match started {
             Ok(engine) => *slot = Some(engine),
             Err(err) => {
@@ -223,10 +246,15 @@ pub(crate) fn play_game(
             unreachable!("both engines started");
         };
         let mut pair = [first, second];
-        forfeit = play_moves(&mut game, &mut pair, engine_of, config, &mut time, on_move);
+        let seats = Seats {
+            engine_of: &engine_of,
+            told_periods,
+        };
+        forfeit = play_moves(&mut game, &mut pair, &seats, config, &mut timing, on_move);
         capped = forfeit.is_none() && !game.is_over();
     }
-    record.time = time;
+    record.time = timing.engines;
+    record.move_times = timing.moves;
     record.moves = game.turn_count();
 
     if let Some(forfeit) = forfeit {
@@ -291,6 +319,21 @@ fn finish(mut engine: Controller, forfeit: Option<&Forfeit>) {
     }
 }
 
+/// Who sits where: the engine playing each colour, and whether each was
+/// told the byo-yomi's periods.
+struct Seats<'a> {
+    engine_of: &'a dyn Fn(Color) -> usize,
+    told_periods: [bool; 2],
+}
+
+/// What the referee measures of the engines' thinking: each engine's totals
+/// and every move's time in the order played.
+#[derive(Default)]
+struct Timing {
+    engines: [EngineTime; 2],
+    moves: Vec<Duration>,
+}
+
 /// The game loop: ask the side to move, check, tell the other side. Returns
 /// the forfeit that ended the game, if one did.
 ///
@@ -301,9 +344,9 @@ fn finish(mut engine: Controller, forfeit: Option<&Forfeit>) {
 fn play_moves(
     game: &mut Game,
     engines: &mut [&mut Controller; 2],
-    engine_of: impl Fn(Color) -> usize,
+    seats: &Seats,
     config: &MatchConfig,
-    time: &mut [EngineTime; 2],
+    timing: &mut Timing,
     on_move: &dyn Fn(&Game),
 ) -> Option<Forfeit> {
     let size = game.size();
@@ -314,12 +357,12 @@ fn play_moves(
         .map(|clock| [ClockState::new(clock), ClockState::new(clock)]);
     while !game.is_over() && game.turn_count() < max_moves {
         let color = game.to_move();
-        let side = engine_of(color);
+        let side = (seats.engine_of)(color);
         let other = 1 - side;
         let mut deadline = move_timeout;
         if let Some(clocks) = &clocks {
             let state = &clocks[side];
-            let (left, stones) = state.time_left();
+            let (left, stones) = state.time_left(seats.told_periods[side]);
             // Whole seconds, rounded down, so the engine never thinks it has
             // more time than it does.
             let left = Duration::from_secs(left.as_secs());
@@ -339,7 +382,8 @@ fn play_moves(
             answer
         };
         let elapsed = started.elapsed();
-        time[side].add(elapsed);
+        timing.engines[side].add(elapsed);
+        timing.moves.push(elapsed);
         if let Some(clocks) = &mut clocks {
             let before = clocks[side];
             let timed_out = matches!(answer, Err(ControllerError::Timeout { .. }));
@@ -381,7 +425,7 @@ fn play_moves(
 /// The forfeit of an engine whose clock ran out on a move that took `elapsed`,
 /// `before` being its clock when the move was asked for.
 fn lost_on_time(engine: usize, color: Color, before: &ClockState, elapsed: Duration) -> Forfeit {
-    let (_, stones) = before.time_left();
+    let (_, stones) = before.time_left(false);
     let period = if stones > 0 {
         format!(" for {stones} more stones in byo-yomi")
     } else {

@@ -326,6 +326,7 @@ mod tests {
                     max: Duration::from_millis(300),
                 },
             ],
+            move_times: Vec::new(),
             names: ["A".into(), "B".into()],
             sgf: None,
             opening: None,

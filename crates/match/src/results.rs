@@ -25,6 +25,8 @@
 //! | `engines` | the engines' command lines as given (absent in files of older versions) |
 //! | `size` | the board's `[width, height]` (absent in files of older versions) |
 //! | `rules` | the referee's rules, komi included, as `--rules` reads them (absent in files of older versions) |
+//! | `opening` | the set opening the game started from, as `file:line` (absent without one) |
+//! | `move_seconds` | the time each generated move took, in the order played, in seconds to the millisecond (absent in files of older versions) |
 //!
 //! Arrays are indexed by engine. Resuming keeps the lines whose `match` equals
 //! the current match's key and whose `game` is below the number of games;
@@ -109,6 +111,8 @@ struct Line {
     rules: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     opening: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    move_seconds: Vec<f64>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -149,6 +153,11 @@ pub fn to_line(settings: &MatchSettings, record: &GameRecord) -> String {
         size: Some([settings.size.width(), settings.size.height()]),
         rules: Some(settings.rules.to_string()),
         opening: record.opening.clone(),
+        move_seconds: record
+            .move_times
+            .iter()
+            .map(|t| (t.as_secs_f64() * 1000.0).round() / 1000.0)
+            .collect(),
     };
     serde_json::to_string(&line).expect("a record always serialises")
 }
@@ -208,6 +217,7 @@ pub fn read_line(text: &str) -> Result<ReadLine, String> {
         engine_scores: line.engine_scores,
         scores_agree: line.scores_agree,
         time,
+        move_times: line.move_seconds.iter().map(|&s| seconds(s)).collect(),
         names: line.names,
         sgf: line.sgf,
         opening: line.opening,
@@ -308,6 +318,7 @@ mod tests {
                 },
                 EngineTime::default(),
             ],
+            move_times: vec![Duration::from_millis(250), Duration::from_millis(1250)],
             names: ["A 1".to_string(), "B 2".to_string()],
             sgf: Some(PathBuf::from("out/game-0003.sgf")),
             opening: Some("9x9.txt:3".to_string()),
@@ -339,6 +350,7 @@ mod tests {
         let read = read_line(&old).unwrap();
         let without_opening = GameRecord {
             opening: None,
+            move_times: Vec::new(),
             ..record
         };
         assert_eq!((read.settings, read.record), (None, without_opening));

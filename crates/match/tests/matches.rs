@@ -390,6 +390,59 @@ fn running_out_of_main_time_loses_on_time() {
 }
 
 #[test]
+fn japanese_byo_yomi_periods_reach_engines_that_know_them() {
+    let dir = temp_dir("periods");
+    let black_log = dir.join("black.log");
+    let black = Fake {
+        log: Some(&black_log),
+        commands: "kgs-time_settings",
+        ..Fake::passer("knows-kgs")
+    }
+    .write(&dir);
+    // Takes 2 s a move with no main time and ten 1-s periods: the move
+    // overruns periods without losing, and the clock counts them down.
+    let white_log = dir.join("white.log");
+    let white = Fake {
+        genmove: r#"sleep 2; printf '=%s pass\n\n' "$id""#,
+        log: Some(&white_log),
+        ..Fake::passer("plain-gtp")
+    }
+    .write(&dir);
+    let mut config = small_config([black, white], 1);
+    config.first_plays_black = true;
+    config.clock = Some(Clock::japanese(Duration::ZERO, Duration::from_secs(1), 10));
+    config.results_file = Some(dir.join("results.jsonl"));
+    let (report, _, _) = run(&config);
+    let game = &report.games[0];
+    assert!(game.forfeit.is_none(), "{:?}", game.forfeit);
+    assert_eq!(game.end, GameEnd::Passes);
+    // The engine that knows KGS's command hears the periods, and in
+    // byo-yomi the periods left; the other one period of one stone.
+    let sent = fs::read_to_string(&black_log).unwrap();
+    assert!(sent.contains("kgs-time_settings byoyomi 0 1 10"), "{sent}");
+    assert!(!sent.contains("\ntime_settings"), "{sent}");
+    assert!(sent.contains("time_left black 1 10"), "{sent}");
+    let sent = fs::read_to_string(&white_log).unwrap();
+    assert!(sent.contains("time_settings 0 1 1"), "{sent}");
+    assert!(sent.contains("time_left white 1 1"), "{sent}");
+    // Every move's time is kept, in the order played.
+    assert_eq!(game.move_times.len(), 2);
+    assert!(
+        game.move_times[1] >= Duration::from_secs(2),
+        "{:?}",
+        game.move_times
+    );
+    let results = lines(&dir.join("results.jsonl"));
+    assert!(results[0].contains("\"move_seconds\":["), "{}", results[0]);
+    assert!(
+        results[0].contains("0s main + 10 × 1s byo-yomi"),
+        "{}",
+        results[0]
+    );
+    fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn gnugo_plays_under_a_clock() {
     assert!(
         Path::new(GNUGO).exists(),

@@ -43,8 +43,13 @@ pub fn run(args: MatchArgs) -> Result<()> {
     config.sgf_dir = args.sgf_dir;
     config.concurrency = args.concurrency;
     config.time_per_move = args.time_per_move;
-    config.clock = match_clock(args.main_time, args.byo_yomi, args.byo_yomi_stones)
-        .map_err(anyhow::Error::msg)?;
+    config.clock = match_clock(
+        args.main_time,
+        args.byo_yomi,
+        args.byo_yomi_stones,
+        args.byo_yomi_periods,
+    )
+    .map_err(anyhow::Error::msg)?;
     config.max_moves = args.max_moves;
     config.shard = args.shard.unwrap_or_default();
     config.seed = args.seed;
