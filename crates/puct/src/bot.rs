@@ -149,6 +149,7 @@ impl<E: PositionEvaluator> TreeSearch for PuctSearch<E> {
             playouts: self.config.limits.playouts,
             target_time: times.target,
             max_time: times.max,
+            saves_time: times.saves_time,
         };
         if limits.visits.is_none() && limits.playouts.is_none() && limits.max_time.is_none() {
             limits.visits = Some(DEFAULT_VISITS);

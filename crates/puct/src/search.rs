@@ -51,7 +51,23 @@ pub struct Limits {
     pub target_time: Option<Duration>,
     /// Time never to pass.
     pub max_time: Option<Duration>,
+    /// Whether time not used now is kept for later moves: then the search
+    /// stops as soon as no other move can overtake the most visited one
+    /// before `max_time`, and an obvious move stops early at its target.
+    pub saves_time: bool,
 }
+
+/// A settled choice is judged from the visit rate only after this long,
+/// when the rate is no longer the first batches' start-up cost.
+const SETTLED_AFTER: Duration = Duration::from_millis(100);
+
+/// The policy entropy (in nats) at which a move counts as obvious with
+/// weight 1/e; a forced reply's policy is far below it.
+const OBVIOUS_ENTROPY: f64 = 0.3;
+
+/// The share of its target an obvious move is given: a strong player does
+/// not think long over a forced reply when the time saved is kept.
+const OBVIOUS_TIME_FACTOR: f64 = 0.4;
 
 /// Visits of the budget per leaf of a batch under [`Batching::adaptive`](crate::Batching::adaptive).
 ///
@@ -343,16 +359,72 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             if limits.max_time.is_some_and(|max| elapsed >= max) {
                 break;
             }
-            if limits.target_time.is_some_and(|t| elapsed >= t) {
+            let target = limits.target_time.map(|t| {
+                if limits.saves_time {
+                    t.mul_f64(self.obvious_time_factor())
+                } else {
+                    t
+                }
+            });
+            if target.is_some_and(|t| elapsed >= t) {
                 let (first, second) = self.top_two();
                 if f64::from(first) >= 1.5 * f64::from(second) {
                     break;
                 }
             }
+            if limits.saves_time
+                && limits
+                    .max_time
+                    .is_some_and(|max| self.choice_settled(elapsed, max))
+            {
+                break;
+            }
         }
         self.land(0);
         self.stats.elapsed = start.elapsed();
         self.stats.root_visits = u64::from(self.tree.root().visits);
+    }
+
+    /// Whether, at the visit rate so far, no root move can overtake the
+    /// most visited one in the time left before `max`.
+    pub(crate) fn choice_settled(&self, elapsed: Duration, max: Duration) -> bool {
+        let done = self.visits_made();
+        if elapsed < SETTLED_AFTER || done == 0 {
+            return false;
+        }
+        let per_visit = elapsed.as_secs_f64() / done as f64;
+        let affordable = max.saturating_sub(elapsed).as_secs_f64() / per_visit;
+        let (first, second) = self.top_two();
+        f64::from(first) > f64::from(second) + affordable
+    }
+
+    /// The share of the target time the move deserves by how obvious it
+    /// is: 1, down to [`OBVIOUS_TIME_FACTOR`] as the root policy's entropy
+    /// falls under [`OBVIOUS_ENTROPY`], when the search agrees with the
+    /// policy's first choice.
+    pub(crate) fn obvious_time_factor(&self) -> f64 {
+        let children = || self.tree.children(ROOT).map(|c| self.tree.node(c));
+        let total: f64 = children().map(|n| f64::from(n.raw_prior)).sum();
+        if total <= 0.0 {
+            return 1.0;
+        }
+        let mut entropy = 0.0;
+        let (mut top_prior, mut top_prior_visits, mut most_visits) = (-1.0f32, 0, 0);
+        for node in children() {
+            let p = f64::from(node.raw_prior) / total;
+            if p > 0.0 {
+                entropy -= p * p.ln();
+            }
+            if node.raw_prior > top_prior {
+                (top_prior, top_prior_visits) = (node.raw_prior, node.edge_visits());
+            }
+            most_visits = most_visits.max(node.edge_visits());
+        }
+        if top_prior_visits < most_visits {
+            return 1.0;
+        }
+        let obviousness = (-entropy / OBVIOUS_ENTROPY).exp();
+        1.0 - obviousness * (1.0 - OBVIOUS_TIME_FACTOR)
     }
 
     /// Visits of the two most visited root children.

@@ -2451,3 +2451,55 @@ fn a_symmetric_root_searches_one_move_of_each_set_and_lists_the_copies() {
     assert!(unpruned.iter().all(|c| c.symmetry_of.is_none()));
     assert!(unpruned.iter().any(|c| is_copy(c.mv)));
 }
+
+/// The area evaluation with a policy that gives one move (the first legal
+/// one) nearly everything, as a network does to a forced reply.
+fn forced_eval(game: &Game) -> NetEvaluation {
+    let mut eval = area_eval(game);
+    let n = eval.policy.len() as f32;
+    for (i, (_, p)) in eval.policy.iter_mut().enumerate() {
+        *p = if i == 0 { 0.99 } else { 0.01 / (n - 1.0) };
+    }
+    eval
+}
+
+/// A test evaluation function.
+type EvalFn = fn(&Game) -> NetEvaluation;
+
+#[test]
+fn obvious_moves_and_settled_choices_save_time() {
+    let game = Game::new(size(5), rules(7.5));
+    let searched = |eval: EvalFn, check: &dyn Fn(&Searcher<'_, TestEval<EvalFn>>)| {
+        let cfg = config(200, 1);
+        let eval = TestEval::new(eval);
+        let mut tree = Tree::new(game.to_move(), 1 << 16);
+        let mut searcher = Searcher::new(&mut tree, &game, &eval, &cfg, false);
+        let limits = Limits {
+            visits: Some(200),
+            ..Limits::default()
+        };
+        searcher.run(limits, &mut |_, _| false, &|| false);
+        check(&searcher);
+    };
+    searched(forced_eval, &|s| {
+        let factor = s.obvious_time_factor();
+        assert!((0.4..0.7).contains(&factor), "{factor}");
+        let (first, second) = s.top_two();
+        assert!(first > second + 50, "{first} {second}");
+        // 200 visits in 1 s: 10 more in the 50 ms left cannot change the
+        // choice; 100 s more could.
+        let second_ = Duration::from_secs(1);
+        assert!(s.choice_settled(second_, Duration::from_millis(1050)));
+        assert!(!s.choice_settled(second_, Duration::from_secs(100)));
+        // The rate is not trusted over the first tenth of a second.
+        assert!(!s.choice_settled(Duration::from_millis(50), Duration::from_millis(51)));
+    });
+    searched(area_eval, &|s| {
+        // A flat policy is no obvious move.
+        assert!(
+            s.obvious_time_factor() > 0.99,
+            "{}",
+            s.obvious_time_factor()
+        );
+    });
+}

@@ -144,6 +144,9 @@ pub struct ThinkTimes {
     pub target: Option<Duration>,
     /// The most the move may take.
     pub max: Option<Duration>,
+    /// Whether time not used now is kept for later moves, so that the
+    /// search should stop as soon as its choice cannot change.
+    pub saves_time: bool,
 }
 
 /// The move a search chose, and its judgement of the position.
@@ -352,9 +355,8 @@ impl<S: TreeSearch> SearchBot<S> {
     /// The search's own limits for `purpose`, within the clock's thinking
     /// times for `game`.
     fn own_limits(&self, game: &Game, purpose: Purpose) -> S::Limits {
-        let (target, max) = self.clock.think_times(self.search.lifecycle().time, game);
-        self.search
-            .limits(game, ThinkTimes { target, max }, purpose)
+        let times = self.clock.think_times(self.search.lifecycle().time, game);
+        self.search.limits(game, times, purpose)
     }
 
     /// The tree for `game`: the kept one re-rooted at this position when the

@@ -9,6 +9,7 @@ use std::time::Duration;
 use tengen_core::scoring::{game_status, DEFAULT_STATUS_PLAYOUTS, DEFAULT_STATUS_SEED};
 use tengen_core::{BoardSize, ByColor, Color, Game, Move, Rules, TimeLeft, TimeSettings};
 
+use crate::bot::ThinkTimes;
 use crate::time;
 
 /// The game's clock as the controller set it, and each move's thinking time
@@ -34,16 +35,12 @@ impl Clock {
     /// The target and maximum thinking times for the side to move in `game`
     /// under the bot's own `fixed` time and the clock
     /// ([`time::think_times`]).
-    pub fn think_times(
-        &self,
-        fixed: Option<Duration>,
-        game: &Game,
-    ) -> (Option<Duration>, Option<Duration>) {
+    pub fn think_times(&self, fixed: Option<Duration>, game: &Game) -> ThinkTimes {
         time::think_times(
             fixed,
             self.settings,
             self.left[game.to_move()],
-            game.board().empty_count(),
+            time::Stage::of(game),
         )
     }
 }
