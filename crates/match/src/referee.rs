@@ -176,6 +176,44 @@ fn place_handicap(engine: &mut Controller, game: &Game) -> Result<(), Controller
     engine.set_free_handicap(&points)
 }
 
+/// Starts both engines for game `index` and sets up `game`'s position in
+/// each: the engines (those started), whether each was told the byo-yomi's
+/// periods, and the forfeit of the first that failed.
+fn start_engines(
+    config: &MatchConfig,
+    index: usize,
+    game: &Game,
+) -> ([Option<Controller>; 2], [bool; 2], Option<Forfeit>) {
+    let mut engines: [Option<Controller>; 2] = [None, None];
+    let mut told_periods = [false; 2];
+    let mut forfeit = None;
+    for (e, slot) in engines.iter_mut().enumerate() {
+        let started = start_engine(&config.engine_command(e, index), config).and_then(
+            |(mut engine, told)| {
+                told_periods[e] = told;
+                if game.handicap() > 0 {
+                    place_handicap(&mut engine, game)?;
+                }
+                for (color, action) in game.history() {
+                    if let Action::Move(mv) = action {
+                        engine.play(color, mv)?;
+                    }
+                }
+                Ok(engine)
+            },
+        );
+        match started {
+            Ok(engine) => *slot = Some(engine),
+            Err(err) => {
+                forfeit = Some(forfeit_from_error(e, &err));
+                break;
+            }
+        }
+    }
+
+    (engines, told_periods, forfeit)
+}
+
 /// Plays game `index` of the match between fresh processes of both engines.
 /// `names` are the engines' names for the record; `on_move` sees the game
 /// after every move.
@@ -213,32 +251,7 @@ pub(crate) fn play_game(
         opening: config.opening(index).map(|o| o.name.clone()),
     };
 
-    let mut engines: [Option<Controller>; 2] = [None, None];
-    let mut told_periods = [false; 2];
-    let mut forfeit = None;
-    for (e, slot) in engines.iter_mut().enumerate() {
-        let started = start_engine(&config.engine_command(e, index), config).and_then(
-            |(mut engine, told)| {
-                told_periods[e] = told;
-                if game.handicap() > 0 {
-                    place_handicap(&mut engine, &game)?;
-                }
-                for (color, action) in game.history() {
-                    if let Action::Move(mv) = action {
-                        engine.play(color, mv)?;
-                    }
-                }
-                Ok(engine)
-            },
-        );
-        match started {
-            Ok(engine) => *slot = Some(engine),
-            Err(err) => {
-                forfeit = Some(forfeit_from_error(e, &err));
-                break;
-            }
-        }
-    }
+    let (mut engines, told_periods, mut forfeit) = start_engines(config, index, &game);
 
     let mut capped = false;
     if forfeit.is_none() {
