@@ -88,7 +88,7 @@ def _comparable(record: dict) -> dict:
     return {
         k: v
         for k, v in record.items()
-        if k not in ("sgf", "engine_seconds", "engine_max_seconds")
+        if k not in ("sgf", "engine_seconds", "engine_max_seconds", "move_seconds")
     }
 
 

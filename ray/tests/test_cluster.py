@@ -52,7 +52,8 @@ def comparable(line: str) -> dict:
     """A results line without the match key (the engines' command lines
     differ with the proxy), timings and the SGF path."""
     record = json.loads(line)
-    for key in ("match", "engines", "sgf", "engine_seconds", "engine_max_seconds"):
+    for key in ("match", "engines", "sgf", "engine_seconds", "engine_max_seconds",
+                "move_seconds"):
         record.pop(key, None)
     return record
 

@@ -1,5 +1,6 @@
 //! AMX tiles: `TDPBF16PS` on 16 × 16 f32 accumulator tiles, 2 × 2 of
-//! them per step (32 rows × 32 columns), the edges on AVX-512.
+//! them per step (32 rows × 32 columns); the last rows padded to a whole
+//! step, the columns past the whole blocks on AVX-512.
 
 use std::arch::asm;
 
@@ -32,7 +33,8 @@ fn config() -> TileConfig {
     c
 }
 
-/// See [`super::product`]: whole 32 × 32 blocks on tiles, the rest on
+/// See [`super::product`]: 32 × 32 blocks on tiles (the last rows in a
+/// block padded with zero rows), the columns past the whole blocks on
 /// AVX-512.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn product(
@@ -93,21 +95,79 @@ pub(super) unsafe fn product(
             };
         }
     }
-    // The rows past the whole tiles.
-    if full_rows < rows {
+    // The rows past the whole tiles: on the tiles too, as one block padded
+    // with zero rows. `TDPBF16PS` and `VDPBF16PS` round their sums
+    // differently, so a row must take the same unit wherever it falls in a
+    // product; otherwise a position's answer would change with the batch it
+    // is in and with how the rows are shared between threads.
+    let tail = rows - full_rows;
+    if tail == 0 {
+        return;
+    }
+    if full_blocks == 0 {
+        // Narrower than one block of columns: every row on AVX-512.
         // SAFETY: this function's target features; the slices carry their
         // own bounds.
         unsafe {
             super::x86::product(
                 &high[full_rows * w.pairs..],
                 low.map(|low| &low[full_rows * w.pairs..]),
-                rows - full_rows,
+                tail,
                 w,
                 &mut out[full_rows * w.n..],
                 accumulate,
             )
         };
+        return;
     }
+    let pairs = w.pairs;
+    let (tail_rows, tail_out) = (full_rows * pairs..rows * pairs, full_rows * w.n..rows * w.n);
+    TAIL.with_borrow_mut(|block| {
+        let TailBlock {
+            high: block_high,
+            low: block_low,
+            out: block_out,
+        } = block;
+        block_high.clear();
+        block_high.extend_from_slice(&high[tail_rows.clone()]);
+        block_high.resize(32 * pairs, 0);
+        if let Some(low) = low {
+            block_low.clear();
+            block_low.extend_from_slice(&low[tail_rows]);
+            block_low.resize(32 * pairs, 0);
+        }
+        block_out.clear();
+        if accumulate {
+            block_out.extend_from_slice(&out[tail_out.clone()]);
+        }
+        block_out.resize(32 * w.n, 0.0);
+        // SAFETY: this function's target features; 32 whole rows, so the
+        // call has no tail of its own.
+        unsafe {
+            product(
+                block_high,
+                low.map(|_| &block_low[..]),
+                32,
+                w,
+                block_out,
+                accumulate,
+            )
+        };
+        out[tail_out].copy_from_slice(&block_out[..tail * w.n]);
+    });
+}
+
+/// The rows of a product past its whole tiles, padded to one block of 32
+/// rows, and that block's sums; kept per thread between products.
+#[derive(Default)]
+struct TailBlock {
+    high: Vec<u32>,
+    low: Vec<u32>,
+    out: Vec<f32>,
+}
+
+thread_local! {
+    static TAIL: std::cell::RefCell<TailBlock> = std::cell::RefCell::default();
 }
 
 /// 32 rows × 32 columns: four accumulator tiles over the whole depth.

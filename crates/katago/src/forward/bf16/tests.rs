@@ -154,6 +154,51 @@ fn hardware_products_match_the_portable_one() {
     }
 }
 
+/// A row's sums do not depend on where it falls in a product: the rows
+/// taken in two pieces, cut anywhere, give the whole product's sums bit
+/// for bit. (AMX once left the rows past its last whole tile to
+/// AVX-512, whose sums round differently, so a position's answer changed
+/// with its batch and its threads.)
+#[test]
+fn a_product_in_pieces_is_the_whole_product() {
+    for path in all_paths() {
+        for &(rows, k, n) in &[(41, 64, 70), (75, 96, 64), (9, 130, 33)] {
+            for split in [false, true] {
+                for accumulate in [false, true] {
+                    let (a, w) = (values(rows * k, 6), values(k * n, 7));
+                    let start = values(rows * n, 8);
+                    let packed = PackedWeights::new(k, n, &w);
+                    let mut packed_rows = PackedRows::default();
+                    packed_rows.fill(path, rows, k, &a, split, 1);
+                    let mut whole = start.clone();
+                    product(path, &packed_rows, 0, rows, &packed, &mut whole, accumulate);
+                    for cut in [1, 5, 16, rows / 2, rows - 1]
+                        .into_iter()
+                        .filter(|&c| c < rows)
+                    {
+                        let mut pieces = start.clone();
+                        let (first, second) = pieces.split_at_mut(cut * n);
+                        product(path, &packed_rows, 0, cut, &packed, first, accumulate);
+                        product(
+                            path,
+                            &packed_rows,
+                            cut,
+                            rows - cut,
+                            &packed,
+                            second,
+                            accumulate,
+                        );
+                        assert!(
+                            pieces.iter().zip(&whole).all(|(x, y)| x.to_bits() == y.to_bits()),
+                            "{path:?} {rows}×{k}×{n} split {split} accumulate {accumulate}, cut at row {cut}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every path, the portable one included.
 fn all_paths() -> Vec<Bf16Path> {
     let mut paths = vec![Bf16Path::Portable];
