@@ -208,7 +208,7 @@ pub const fn limit_options<S: PuctSettings>() -> [Setting<S>; LIMIT_OPTIONS] {
             name: "batch",
             katago: &["searchBatchSize"],
             category: Category::Batching,
-            help: "leaves evaluated together in one forward pass",
+            help: "leaves evaluated together in one forward pass (at least one per thread of the network where one search has it to itself, so that no thread waits)",
             kind: Kind::Whole {
                 min: 1,
                 max: 256,

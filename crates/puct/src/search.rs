@@ -291,7 +291,11 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
                 self.prepare_root();
             }
             let root_visits = u64::from(self.tree.root().visits) + self.in_flight.len() as u64;
-            let mut want = self.config.batching.size.max(1) as u64;
+            // Never fewer leaves than the evaluator works on at once: with
+            // fewer positions than threads, the threads share each layer and
+            // wait for each other.
+            let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
+            let mut want = (self.config.batching.size.max(1) as u64).max(parallel);
             // Modelled search threads each gather one leaf at a time.
             if self.config.batching.in_flight > 1 {
                 want = want.min(self.config.batching.in_flight as u64);

@@ -566,6 +566,21 @@ fn small_budgets_get_small_batches() {
 }
 
 #[test]
+fn batches_hold_a_position_for_every_thread_of_the_network() {
+    // batch 8 and a network of 16 threads: batches of 16, else half the
+    // threads would wait.
+    let game = Game::new(size(9), rules(7.5));
+    let mut eval = TestEval::new(area_eval);
+    eval.parallel = 16;
+    let mut bot = puct_bot(config(800, 8), eval);
+    bot.search(&game);
+    let sizes = bot.tree_search().evaluator().batch_sizes();
+    assert!(sizes.iter().all(|&b| b <= 16), "{sizes:?}");
+    assert!(sizes.contains(&16), "{sizes:?}");
+    check_tree(bot.kept_tree().unwrap());
+}
+
+#[test]
 fn in_flight_batches_keep_that_many_descents_in_flight() {
     // 64 visits alone make batches of two; KataGo's four search threads
     // (in_flight 4) make them four, and never more than `batch` allows.

@@ -307,7 +307,7 @@ fn bench_bot_search(
 ) -> Result<()> {
     writeln!(
         out,
-        "\nsearch from the empty board ({} visits, the bot's default batches: up to 8, one position per 32 visits)",
+        "\nsearch from the empty board ({} visits, the bot's default batches: one position per 32 visits, at most 8, at least one per thread)",
         args.visits
     )?;
     writeln!(
