@@ -297,6 +297,10 @@ pub struct Candidate {
     /// The ownership after it, as [`Analysis::ownership`]; empty unless
     /// asked for ([`AnalysisDetail::moves_ownership`]).
     pub ownership: Vec<f32>,
+    /// The move this one copies under a symmetry of the root's board, when
+    /// the search pruned the symmetric moves and reports this one with the
+    /// other's values (KataGo's `isSymmetryOf`).
+    pub symmetry_of: Option<Move>,
 }
 
 impl Default for Candidate {
@@ -312,6 +316,7 @@ impl Default for Candidate {
             utility: None,
             lcb: None,
             ownership: Vec::new(),
+            symmetry_of: None,
         }
     }
 }

@@ -118,6 +118,7 @@ impl PuctAnalysis {
                     utility: Some(c.utility),
                     lcb: Some(c.lcb),
                     ownership: c.ownership.clone(),
+                    symmetry_of: c.symmetry_of,
                 })
                 .collect(),
             ownership: self.ownership.clone(),

@@ -225,7 +225,7 @@ pub fn format_report(
             ),
             Dialect::KataGo => write!(
                 line,
-                "info move {} visits {} edgeVisits {}{} winrate {:.6}{} prior {:.6} lcb {:.6} order {} pv {}",
+                "info move {} visits {} edgeVisits {}{} winrate {:.6}{} prior {:.6} lcb {:.6}{} order {} pv {}",
                 size.gtp(candidate.mv),
                 candidate.visits,
                 candidate.visits,
@@ -240,6 +240,11 @@ pub fn format_report(
                 )),
                 candidate.prior.clamp(0.0, 1.0),
                 lcb,
+                // A move pruned as a copy under the root's symmetries,
+                // reported with the values of the move it copies.
+                candidate
+                    .symmetry_of
+                    .map_or(String::new(), |of| format!(" isSymmetryOf {}", size.gtp(of))),
                 order,
                 pv.join(" ")
             ),
@@ -447,6 +452,42 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_move_pruned_by_symmetry_names_the_move_it_copies() {
+        // As KataGo's kata-analyze: `isSymmetryOf` after `lcb`, before
+        // `order`; Leela Zero's format has no such field.
+        let size = BoardSize::square(9).unwrap();
+        let (c3, g7) = (size.parse_gtp("C3").unwrap(), size.parse_gtp("G7").unwrap());
+        let analysis = Analysis {
+            candidates: vec![
+                Candidate {
+                    mv: c3,
+                    visits: 10,
+                    pv: vec![c3],
+                    ..Candidate::default()
+                },
+                Candidate {
+                    mv: g7,
+                    visits: 10,
+                    pv: vec![g7],
+                    symmetry_of: Some(c3),
+                    ..Candidate::default()
+                },
+            ],
+            ..Analysis::default()
+        };
+        let request = parse_request(&[], nine()).unwrap();
+        let kata = format_report(&analysis, size, Dialect::KataGo, &request, Color::Black);
+        let lines: Vec<&str> = kata.split(" info ").collect();
+        assert!(!lines[0].contains("isSymmetryOf"), "{kata}");
+        assert!(
+            lines[1].contains(" isSymmetryOf C3 order 1 pv G7"),
+            "{kata}"
+        );
+        let lz = format_report(&analysis, size, Dialect::LeelaZero, &request, Color::Black);
+        assert!(!lz.contains("isSymmetryOf"), "{lz}");
     }
 
     #[test]
