@@ -259,13 +259,17 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         }
     }
 
+    /// Positions the evaluator works on at once (at least one).
+    fn positions_in_parallel(&self) -> u64 {
+        self.evaluator.positions_in_parallel().max(1) as u64
+    }
+
     /// The largest batch for a budget of `visits`: one leaf per
     /// [`VISITS_PER_BATCH_LEAF`], but never fewer than the evaluator works
     /// on at once, nor than [`Batching::in_flight`](crate::Batching::in_flight).
     fn batch_for_budget(&self, visits: u64) -> u64 {
-        let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
         (visits / VISITS_PER_BATCH_LEAF)
-            .max(parallel)
+            .max(self.positions_in_parallel())
             .max(self.config.batching.in_flight as u64)
     }
 
@@ -294,8 +298,8 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             // Never fewer leaves than the evaluator works on at once: with
             // fewer positions than threads, the threads share each layer and
             // wait for each other.
-            let parallel = self.evaluator.positions_in_parallel().max(1) as u64;
-            let mut want = (self.config.batching.size.max(1) as u64).max(parallel);
+            let mut want =
+                (self.config.batching.size.max(1) as u64).max(self.positions_in_parallel());
             // Modelled search threads each gather one leaf at a time.
             if self.config.batching.in_flight > 1 {
                 want = want.min(self.config.batching.in_flight as u64);
