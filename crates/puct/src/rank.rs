@@ -25,15 +25,23 @@ const PASS_LOSS_LIMIT: f32 = 1.5;
 /// 19×19 on two cores.
 pub const STRONG_RANK_VISITS: u64 = 8;
 
+/// The least blunder limit of any rank on 19×19, in points: about the
+/// 8 kyu limit, where tengen's bot and KaTrain's scored alike. Tighter
+/// limits at 3 kyu (10.6 points) and 2 dan (6.1) made those bots clearly
+/// stronger than KaTrain's at their rank (72.5% and 77.5% over 40 games,
+/// `docs/experiments/2026-12-03-rank-bots.md`): the check must refuse the
+/// group thrown away, not the slack moves a player of that rank makes.
+pub const LEAST_BLUNDER_LIMIT: f32 = 20.0;
+
 /// The most points a player of `rank` loses in one move, on 19×19; a drawn
 /// move losing more by the network's reckoning is a blunder that rank
-/// would not make. About ten times the rank's typical loss per move: 4
-/// points at 5 dan, 7 at 1 dan, 21 at 8 kyu, 57 at 15 kyu. Scaled by the
-/// board's area on other sizes.
+/// would not make. About ten times the rank's typical loss per move for
+/// the weaker ranks (21 points at 8 kyu, 57 at 15 kyu), and never under
+/// [`LEAST_BLUNDER_LIMIT`]. Scaled by the board's area on other sizes.
 pub fn blunder_limit(rank: Rank, size: BoardSize) -> f32 {
     let from_5d = (rank.kyu_number() + 4) as f32;
     let area = size.points_count() as f32 / 361.0;
-    4.0 * 1.15f32.powf(from_5d) * area.max(0.1)
+    (4.0 * 1.15f32.powf(from_5d)).max(LEAST_BLUNDER_LIMIT) * area.max(0.1)
 }
 
 /// For ranks above 5 dan, the temperature in points of the draw among the
