@@ -22,12 +22,15 @@ pub const LOSS_CAP: f64 = 20.0;
 pub const MIN_MOVES: usize = 20;
 
 /// The kyu number at a mean loss of 1 point a move on 19×19: the line
-/// through the mean losses of 15k, 8k and 2d games reviewed at 4 visits
-/// (1.98, 1.57 and 0.53 points; `scripts/rank-estimate --fit`).
-const KYU_AT_ONE_POINT: f64 = 5.57;
+/// through the mean losses of 15k, 8k, 3k and 2d games of the ranked bots
+/// (against KaTrain's bot of the same rank, or each other) reviewed at 4
+/// visits, 20 games a rank (2.39, 1.65, 1.01 and 0.87 points;
+/// `scripts/rank-estimate --fit`; the fit and its check in
+/// `docs/experiments/2026-12-04-rank-estimate-refit.md`).
+const KYU_AT_ONE_POINT: f64 = 1.67;
 
 /// Kyu numbers per factor e of mean loss, from the same line.
-const KYU_PER_LOG_LOSS: f64 = 10.85;
+const KYU_PER_LOG_LOSS: f64 = 14.76;
 
 /// A side's estimated strength.
 #[derive(Clone, Copy, Debug, PartialEq)]
