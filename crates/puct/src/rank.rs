@@ -32,7 +32,9 @@ pub const STRONG_RANK_VISITS: u64 = 8;
 /// and 77.5% over 40 games (`docs/experiments/2026-12-03-rank-bots.md`);
 /// at 20 points, 3 kyu still scored 67.5%, its check refusing most of the
 /// more-than-20-point losses KaTrain's bot makes 1.2 times a game
-/// (`docs/experiments/2026-12-04-rank-blunder-limit.md`).
+/// (`docs/experiments/2026-12-04-rank-blunder-limit.md`); at 30 points it
+/// scored 57.5%, its losses matching KaTrain's column by column
+/// (`docs/experiments/2026-12-05-rank-blunder-floor-30.md`).
 pub const LEAST_BLUNDER_LIMIT: f32 = 30.0;
 
 /// The most points a player of `rank` loses in one move, on 19×19; a drawn
