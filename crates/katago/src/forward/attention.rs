@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
+use super::elementwise::widest_simd;
 use super::elementwise::{self, rms_norm_rows, softmax_numerators};
+#[cfg(target_arch = "x86_64")]
+use super::elementwise::{simd_level, SimdLevel};
 use super::kernels::{apply_matmul, apply_matmuls, gemm_strided, Grid, Layout};
 use super::profile::{self, region, LayerClass};
 use super::wide_f32::{self, PackedF32};
@@ -349,6 +352,14 @@ impl HeadOperands<'_> {
         let (q, k, v) = (self.q, self.k, self.v);
         let scale = shape.scale();
         let kvh = h / shape.group();
+        // The scores' columns, one per point: on AMX padded with zero keys
+        // to whole tiles, so that no column is left to the slower vector
+        // units.
+        let width = if path == bf16::Bf16Path::Amx {
+            points.next_multiple_of(bf16::COLUMN_BLOCK)
+        } else {
+            points
+        };
         ATTENTION_BF16.with_borrow_mut(|s| {
             let AttentionBf16 {
                 queries,
@@ -367,23 +378,31 @@ impl HeadOperands<'_> {
                     h_count * d,
                     split_queries,
                 );
-                keys.fill_columns(path, d, points, k, shape.k_at(pos, kvh), kv_count * d);
+                keys.fill_columns(
+                    path,
+                    d,
+                    points,
+                    width,
+                    k,
+                    shape.k_at(pos, kvh),
+                    kv_count * d,
+                );
                 values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
             let mut out = vec![0.0f32; points * dv];
             let mut inverse = vec![0.0f32; points];
-            elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * points);
+            elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * width);
             for first in (0..points).step_by(ATTENTION_ROWS) {
                 let rows = ATTENTION_ROWS.min(points - first);
-                let scores = &mut scores[..rows * points];
+                let scores = &mut scores[..rows * width];
                 profile::task(Some(LayerClass::AttentionScores), || {
                     bf16::product(path, queries, first, rows, keys, scores, false)
                 });
                 profile::task(Some(LayerClass::Softmax), || {
                     weights.reset(rows, points);
-                    for (r, row) in scores.chunks_exact(points).enumerate() {
+                    for (r, row) in scores.chunks_exact(width).enumerate() {
                         inverse[first + r] =
-                            bf16::softmax_pairs(path, row, scale, weights.row_mut(r));
+                            bf16::softmax_pairs(path, &row[..points], scale, weights.row_mut(r));
                     }
                 });
                 profile::task(Some(LayerClass::AttentionValues), || {
@@ -509,18 +528,25 @@ fn rotate_rows(
     block: &mut [f32],
 ) {
     let pairs = d / 2;
-    {
-        for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
-            let point = (first_row + row_index) % points;
-            for h in 0..head_count {
-                let kvh = h / group;
-                let angles = &table[(point * kv_heads + kvh) * pairs..][..pairs];
-                let head = &mut row[h * d..(h + 1) * d];
-                for (pair, &(cos, sin)) in angles.iter().enumerate() {
-                    let (a, b) = (head[2 * pair], head[2 * pair + 1]);
-                    head[2 * pair] = a * cos - b * sin;
-                    head[2 * pair + 1] = a * sin + b * cos;
-                }
+    for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
+        let point = (first_row + row_index) % points;
+        let angles = &table[point * kv_heads * pairs..][..kv_heads * pairs];
+        rotate_point(row, angles, d, group);
+    }
+}
+
+widest_simd! {
+    /// Rotates the pairs of one point's heads (`d` values each, heads
+    /// `group` at a time sharing a kv head's `angles`); written over whole
+    /// pairs so that the loop vectorises.
+    fn rotate_point(row: &mut [f32], angles: &[(f32, f32)], d: usize, group: usize) {
+        let pairs = d / 2;
+        for (h, head) in row.chunks_exact_mut(d).enumerate() {
+            let angles = &angles[(h / group) * pairs..][..pairs];
+            for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(angles) {
+                let (a, b) = (pair[0], pair[1]);
+                pair[0] = a * cos - b * sin;
+                pair[1] = a * sin + b * cos;
             }
         }
     }

@@ -102,6 +102,10 @@ pub(crate) struct PackedWeights {
     /// Packed data, `n.div_ceil(COLUMN_BLOCK)` blocks of `pairs` ×
     /// [`COLUMN_BLOCK`].
     pub data: Vec<u32>,
+    /// The rows and the columns written by the last fill of a reused
+    /// buffer: a fill of the same shape writes the same entries, so the
+    /// padding is still zero and need not be cleared again.
+    filled: Option<(usize, usize)>,
 }
 
 impl PackedWeights {
@@ -120,7 +124,12 @@ impl PackedWeights {
                     if high { bits << 16 } else { bits };
             }
         }
-        PackedWeights { n, pairs, data }
+        PackedWeights {
+            n,
+            pairs,
+            data,
+            filled: None,
+        }
     }
 
     /// No weights yet: a buffer for [`PackedWeights::fill_columns`] and
@@ -130,31 +139,42 @@ impl PackedWeights {
             n: 0,
             pairs: 0,
             data: Vec::new(),
+            filled: None,
         }
     }
 
-    /// Sizes the buffer for a `k` × `n` matrix, all zeros.
-    fn reset(&mut self, k: usize, n: usize) {
-        self.n = n;
+    /// Sizes the buffer for a `k` × `width` matrix of which the first
+    /// `columns` columns are about to be written whole (and the pad of an
+    /// odd `k` with them); every other entry zero.
+    fn reset(&mut self, k: usize, width: usize, columns: usize) {
+        if self.filled == Some((k, columns)) && self.n == width {
+            return;
+        }
+        self.n = width;
         self.pairs = padded_pairs(k);
+        self.filled = Some((k, columns));
         self.data.clear();
         self.data
-            .resize(n.div_ceil(COLUMN_BLOCK) * self.pairs * COLUMN_BLOCK, 0);
+            .resize(width.div_ceil(COLUMN_BLOCK) * self.pairs * COLUMN_BLOCK, 0);
     }
 
-    /// Packs, as a `k` × `n` matrix, the transpose of `n` vectors of `k`
-    /// values, column `j` being `src[offset + j * stride..][..k]`
-    /// (attention's keys, one point a column).
+    /// Packs, as a `k` × `width` matrix, the transpose of `n` vectors of
+    /// `k` values, column `j` being `src[offset + j * stride..][..k]`
+    /// (attention's keys, one point a column), and `width - n` columns of
+    /// zeros after them (a whole block of columns for the AMX tiles).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn fill_columns(
         &mut self,
         path: Bf16Path,
         k: usize,
         n: usize,
+        width: usize,
         src: &[f32],
         offset: usize,
         stride: usize,
     ) {
-        self.reset(k, n);
+        assert!(width >= n, "room for every column");
+        self.reset(k, width, n);
         let pairs = self.pairs;
         let mut column = vec![0u32; k.div_ceil(2)];
         for j in 0..n {
@@ -177,7 +197,7 @@ impl PackedWeights {
         offset: usize,
         stride: usize,
     ) {
-        self.reset(k, n);
+        self.reset(k, n, n);
         let pairs = self.pairs;
         let zeros = vec![0.0f32; n];
         for p in 0..k.div_ceil(2) {

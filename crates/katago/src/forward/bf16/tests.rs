@@ -226,9 +226,27 @@ fn attention_operands_pack_as_their_dense_matrices() {
         let expected = PackedWeights::new(k, n, &transposed);
         for path in all_paths() {
             let mut keys = PackedWeights::empty();
-            keys.fill_columns(path, k, n, &src, offset, stride);
+            keys.fill_columns(path, k, n, n, &src, offset, stride);
             assert_eq!((keys.n, keys.pairs), (expected.n, expected.pairs));
             assert_eq!(keys.data, expected.data, "{path:?} keys {k}×{n}");
+        }
+        // Padded with zero columns to whole blocks, into a buffer used
+        // before for another shape, and filled twice (the second fill keeps
+        // the padding it found).
+        let width = n.next_multiple_of(super::COLUMN_BLOCK);
+        let mut wide = vec![0.0f32; k * width];
+        for i in 0..k {
+            wide[i * width..][..n].copy_from_slice(&transposed[i * n..][..n]);
+        }
+        let expected = PackedWeights::new(k, width, &wide);
+        for path in all_paths() {
+            let mut keys = PackedWeights::empty();
+            keys.fill_columns(path, k - 1, n + 3, width + 32, &src, offset + 1, stride);
+            for _ in 0..2 {
+                keys.fill_columns(path, k, n, width, &src, offset, stride);
+                assert_eq!((keys.n, keys.pairs), (width, expected.pairs));
+                assert_eq!(keys.data, expected.data, "{path:?} keys {k}×{n} in {width}");
+            }
         }
         // Values: row i is src[offset + i * stride..][..n], n ≤ stride.
         let n = n.min(stride);
