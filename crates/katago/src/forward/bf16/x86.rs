@@ -141,54 +141,66 @@ pub(crate) unsafe fn store_tile(
     }
 }
 
-/// [`super::softmax_pairs`] on AVX-512.
+/// [`super::softmax_pairs`] on AVX-512: whole 32s of the row unmasked, two
+/// vectors at a time, the last values under masks.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
     let n = row.len();
+    let whole = n / 32 * 32;
     let src = row.as_ptr();
-    let mut maxima = _mm512_set1_ps(f32::NEG_INFINITY);
-    let mut i = 0;
-    while i < n {
-        // SAFETY: the mask keeps the load inside `row`.
-        let x = unsafe { _mm512_mask_loadu_ps(maxima, first_lanes(n - i), src.wrapping_add(i)) };
-        maxima = _mm512_max_ps(maxima, x);
-        i += 16;
+    let (tail_a, tail_b) = (
+        first_lanes(n - whole),
+        first_lanes((n - whole).saturating_sub(16)),
+    );
+    // SAFETY (every load below): whole 32s lie inside `row`, and the masks
+    // keep the tail's loads inside it.
+    let load = |at: usize| unsafe { _mm512_loadu_ps(src.add(at)) };
+    let load_masked = |m, at: usize| unsafe { _mm512_maskz_loadu_ps(m, src.wrapping_add(at)) };
+    let lowest = _mm512_set1_ps(f32::NEG_INFINITY);
+    let (mut max_a, mut max_b) = (lowest, lowest);
+    for i in (0..whole).step_by(32) {
+        max_a = _mm512_max_ps(max_a, load(i));
+        max_b = _mm512_max_ps(max_b, load(i + 16));
     }
-    let max = _mm512_set1_ps(_mm512_reduce_max_ps(maxima));
-    // e^((x − max) · scale) = 2^((x − max) · scale · log2 e)
-    let scale = _mm512_set1_ps(scale * std::f32::consts::LOG2_E);
-    let mut sums = _mm512_setzero_ps();
-    let (mut i, mut pair) = (0, 0);
-    while i < n {
-        let (m0, m1) = (first_lanes(n - i), first_lanes(n.saturating_sub(i + 16)));
-        // SAFETY: the masks keep the loads inside `row`, and the store
-        // to the pairs of the row, which `dst` holds (asserted by the
-        // caller).
+    max_a = _mm512_mask_max_ps(max_a, tail_a, max_a, load_masked(tail_a, whole));
+    max_b = _mm512_mask_max_ps(max_b, tail_b, max_b, load_masked(tail_b, whole + 16));
+    let max = _mm512_reduce_max_ps(_mm512_max_ps(max_a, max_b));
+    // e^((x − max) · scale) = 2^(x · s − max · s) for s = scale · log2 e.
+    let scale = scale * std::f32::consts::LOG2_E;
+    let (factor, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(max * scale));
+    let exp = |x| exp2_16(_mm512_fmsub_ps(x, factor, shift));
+    let (mut sum_a, mut sum_b) = (_mm512_setzero_ps(), _mm512_setzero_ps());
+    for i in (0..whole).step_by(32) {
+        let (a, b) = (exp(load(i)), exp(load(i + 16)));
+        sum_a = _mm512_add_ps(sum_a, a);
+        sum_b = _mm512_add_ps(sum_b, b);
+        // SAFETY: the row's pairs, which `dst` holds (asserted by the
+        // caller), include the 16 from i / 2.
         unsafe {
-            let load = |m, at: usize| _mm512_maskz_loadu_ps(m, src.wrapping_add(at));
-            let a = _mm512_maskz_mov_ps(
-                m0,
-                exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m0, i), max), scale)),
-            );
-            let b = _mm512_maskz_mov_ps(
-                m1,
-                exp2_16(_mm512_mul_ps(_mm512_sub_ps(load(m1, i + 16), max), scale)),
-            );
-            sums = _mm512_add_ps(sums, _mm512_add_ps(a, b));
-            let packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
-            let pairs_here = (n - i).div_ceil(2).min(16);
+            _mm512_storeu_si512(
+                dst.as_mut_ptr().add(i / 2).cast(),
+                bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
+            )
+        };
+    }
+    if whole < n {
+        let a = _mm512_maskz_mov_ps(tail_a, exp(load_masked(tail_a, whole)));
+        let b = _mm512_maskz_mov_ps(tail_b, exp(load_masked(tail_b, whole + 16)));
+        sum_a = _mm512_add_ps(sum_a, a);
+        sum_b = _mm512_add_ps(sum_b, b);
+        let pairs_here = (n - whole).div_ceil(2);
+        // SAFETY: as above, for the tail's pairs.
+        unsafe {
             _mm512_mask_storeu_epi32(
-                dst.as_mut_ptr().add(pair).cast(),
+                dst.as_mut_ptr().add(whole / 2).cast(),
                 first_lanes(pairs_here),
-                packed,
-            );
-        }
-        i += 32;
-        pair += 16;
+                bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
+            )
+        };
     }
     let written = n.div_ceil(2);
     dst[written..].fill(0);
-    1.0 / _mm512_reduce_add_ps(sums)
+    1.0 / _mm512_reduce_add_ps(_mm512_add_ps(sum_a, sum_b))
 }
 
 /// [`super::pack_pairs`] of `src` into `high`, and of what that

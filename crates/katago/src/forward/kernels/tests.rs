@@ -1,7 +1,9 @@
-//! Rounding to bf16, the flush of subnormals and the fast exponential.
+//! Rounding to bf16, the flush of subnormals, the fast exponential and the
+//! activations built on it.
 
-use super::super::elementwise::fast_exp;
+use super::super::elementwise::{activate, fast_exp};
 use super::{flush_subnormals, round_to_bf16};
+use crate::model::Activation;
 
 #[test]
 fn bf16_rounding_is_to_nearest_even_as_the_half_crate_rounds() {
@@ -87,4 +89,24 @@ fn fast_exp_is_within_two_ulp_of_the_library() {
     assert_eq!(fast_exp(-1000.0), fast_exp(-87.0));
     assert!(fast_exp(-87.0) > 0.0);
     assert_eq!(fast_exp(0.0), 1.0);
+}
+
+#[test]
+fn activations_match_their_definitions() {
+    let mut x = -200.0f32;
+    while x <= 200.0 {
+        let e = (x as f64).exp();
+        let silu = x as f64 / (1.0 + (-x as f64).exp());
+        let softplus = if x > 20.0 { x as f64 } else { e.ln_1p() };
+        let mish = x as f64 * softplus.tanh();
+        for (act, exact) in [(Activation::Silu, silu), (Activation::Mish, mish)] {
+            let got = activate(act, x) as f64;
+            let tolerance = 1e-6 * exact.abs() + 1e-30;
+            assert!(
+                (got - exact).abs() <= tolerance,
+                "{act:?}({x}) = {got}, exactly {exact}"
+            );
+        }
+        x += 0.003_17;
+    }
 }
