@@ -152,10 +152,16 @@ pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> 
         first_lanes(n - whole),
         first_lanes((n - whole).saturating_sub(16)),
     );
-    // SAFETY (every load below): whole 32s lie inside `row`, and the masks
-    // keep the tail's loads inside it.
-    let load = |at: usize| unsafe { _mm512_loadu_ps(src.add(at)) };
-    let load_masked = |m, at: usize| unsafe { _mm512_maskz_loadu_ps(m, src.wrapping_add(at)) };
+    // Called only for the whole 32s, which lie inside `row`.
+    let load = |at: usize| {
+        // SAFETY: 16 values from `at` are inside `row` (above).
+        unsafe { _mm512_loadu_ps(src.add(at)) }
+    };
+    // Called only for the tail, with its masks.
+    let load_masked = |m, at: usize| {
+        // SAFETY: the mask keeps the load inside `row`.
+        unsafe { _mm512_maskz_loadu_ps(m, src.wrapping_add(at)) }
+    };
     let lowest = _mm512_set1_ps(f32::NEG_INFINITY);
     let (mut max_a, mut max_b) = (lowest, lowest);
     for i in (0..whole).step_by(32) {
