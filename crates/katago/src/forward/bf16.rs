@@ -227,6 +227,36 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
     k.div_ceil(2).div_ceil(PAIR_BLOCK) * PAIR_BLOCK
 }
 
+/// The rows [`PackedRows::fill`] packs: a row-major matrix, or rows made
+/// as they are packed.
+pub(crate) trait Rows: Sync {
+    /// Row `r`, `k` values; `made` holds it where it is made.
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
+}
+
+impl Rows for [f32] {
+    fn row<'a>(&'a self, r: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
+        &self[r * k..][..k]
+    }
+}
+
+/// The gated feed-forward's hidden rows, `silu(values) · gate`, made a row
+/// at a time as they are packed: they never go to memory in f32, which at
+/// a batch's size is what the gating costs.
+pub(crate) struct GatedRows<'a> {
+    pub values: &'a [f32],
+    pub gate: &'a [f32],
+}
+
+impl Rows for GatedRows<'_> {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+        super::elementwise::resize_for_overwrite(made, k);
+        let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
+        super::elementwise::silu_gate_into(values, gate, made);
+        made
+    }
+}
+
 /// Activations rounded to bf16 pairs: `rows` rows of `pairs` pairs
 /// (padded as [`PackedWeights`]), and in split mode a second set holding
 /// what the first rounding lost, itself rounded to bf16.
@@ -239,39 +269,34 @@ pub(crate) struct PackedRows {
 }
 
 impl PackedRows {
-    /// Rounds `rows` rows of `k` values (row-major) to bf16 pairs; with
-    /// `split`, the remainders too.
-    /// The rows are shared between `threads` threads of the current pool
-    /// when there are enough of them.
+    /// Rounds `rows` rows of `k` values (from `src`, a row-major matrix or
+    /// rows made on the way) to bf16 pairs; with `split`, the remainders
+    /// too. The rows are shared between `threads` threads of the current
+    /// pool when there are enough of them.
     pub(crate) fn fill(
         &mut self,
         path: Bf16Path,
         rows: usize,
         k: usize,
-        src: &[f32],
+        src: &(impl Rows + ?Sized),
         split: bool,
         threads: usize,
     ) {
         // Every pair is written below (padding included), so the buffers
         // are only sized, not cleared.
         let pairs = self.size(rows, k, split);
-        let pack_rows = |src: &[f32], high: &mut [u32], mut low: Option<&mut [u32]>| {
-            let mut rest = Vec::new();
-            for (r, (row, high)) in src
-                .chunks_exact(k)
-                .zip(high.chunks_exact_mut(pairs))
-                .enumerate()
-            {
+        let pack_rows = |first: usize, high: &mut [u32], mut low: Option<&mut [u32]>| {
+            let (mut rest, mut made) = (Vec::new(), Vec::new());
+            for (r, high) in high.chunks_exact_mut(pairs).enumerate() {
                 let low = low
                     .as_deref_mut()
                     .map(|low| &mut low[r * pairs..(r + 1) * pairs]);
-                pack_row(path, row, high, low, &mut rest);
+                pack_row(path, src.row(first + r, k, &mut made), high, low, &mut rest);
             }
         };
-        let src = &src[..rows * k];
         if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {
             let low = split.then_some(&mut self.low[..]);
-            pack_rows(src, &mut self.high, low);
+            pack_rows(0, &mut self.high, low);
             return;
         }
         let block = rows.div_ceil(threads);
@@ -282,13 +307,16 @@ impl PackedRows {
         };
         super::profile::scoped(|| {
             rayon::scope(|scope| {
-                for ((src, high), low) in src
-                    .chunks(block * k)
-                    .zip(self.high.chunks_mut(block * pairs))
+                for (index, (high, low)) in self
+                    .high
+                    .chunks_mut(block * pairs)
                     .zip(lows.iter_mut().map(Option::take))
+                    .enumerate()
                 {
                     let pack_rows = &pack_rows;
-                    scope.spawn(move |_| super::profile::task(None, || pack_rows(src, high, low)));
+                    scope.spawn(move |_| {
+                        super::profile::task(None, || pack_rows(index * block, high, low))
+                    });
                 }
             })
         });

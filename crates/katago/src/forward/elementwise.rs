@@ -375,6 +375,15 @@ widest_simd! {
     }
 }
 
+widest_simd! {
+    /// The gate into another buffer: `out = silu(values) · gate`.
+    pub(crate) fn silu_gate_into(values: &[f32], gate: &[f32], out: &mut [f32]) {
+        for ((o, &x), &g) in out.iter_mut().zip(values).zip(gate) {
+            *o = activate(Activation::Silu, x) * g;
+        }
+    }
+}
+
 /// Sizes `values` to `len` without clearing what it held: for buffers that
 /// the next layer overwrites whole.
 pub(crate) fn resize_for_overwrite(values: &mut Vec<f32>, len: usize) {

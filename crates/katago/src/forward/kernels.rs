@@ -297,6 +297,45 @@ pub(crate) fn apply_matmul(
     );
 }
 
+/// `out (+)= (silu(values) · gate) · weights`, the gated feed-forward's
+/// second product (`values` and `gate` are `rows` × `k`). On the bf16
+/// units the gated rows are made as they are packed; otherwise `values`
+/// is gated in place first.
+pub(crate) fn apply_gated_matmul(
+    layer: &MatMul,
+    rows: usize,
+    (values, gate): (&mut [f32], &[f32]),
+    out: &mut [f32],
+    accumulate: bool,
+    exec: Exec,
+) {
+    let (k, n) = (layer.in_channels, layer.out_channels);
+    let bf16_path = match exec.int8_for(rows, k, n, false) {
+        Some(_) => None,
+        None => exec.bf16_for(rows, k, n),
+    };
+    if let Some(path) = bf16_path {
+        let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
+        BF16_ROWS.with_borrow_mut(|a| {
+            {
+                let _gating = profile::region(LayerClass::NormAndActivation);
+                let split = exec.kernel.rounding.splits(false);
+                let hidden = bf16::GatedRows { values, gate };
+                a.fill(path, rows, k, &hidden, split, exec.threads);
+            }
+            matmul_bf16(path, a, packed, out, accumulate, exec.threads);
+        });
+        return;
+    }
+    {
+        let _gating = profile::region(LayerClass::NormAndActivation);
+        super::elementwise::for_row_blocks(values, k, |first_row, block| {
+            super::elementwise::silu_gate(block, &gate[first_row * k..][..block.len()]);
+        });
+    }
+    apply_matmul(layer, rows, values, out, accumulate, exec);
+}
+
 /// `out (+)= input · weights` in f32 (`rows` × `k` by `k` × `n`): on
 /// 512-bit registers where the CPU has them (the weights packed once, in
 /// `packed`), else over `gemm`.

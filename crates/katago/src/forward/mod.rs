@@ -15,7 +15,7 @@ pub mod profile;
 mod wide_f32;
 
 pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
-pub(crate) use kernels::{apply_matmul, apply_matmuls};
+pub(crate) use kernels::{apply_gated_matmul, apply_matmul, apply_matmuls};
 pub use kernels::{flush_subnormals, round_to_bf16, Exec};
 
 use elementwise::{
@@ -753,14 +753,8 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
         exec,
     );
     drop(products);
-    let gating = region(LayerClass::NormAndActivation);
-    let gate = &s.c;
-    elementwise::for_row_blocks(&mut s.b, width, |first_row, block| {
-        elementwise::silu_gate(block, &gate[first_row * width..][..block.len()]);
-    });
-    drop(gating);
     let _products = region(LayerClass::FeedForward);
-    apply_matmul(&b.linear2, rows, &s.b, t, true, exec);
+    apply_gated_matmul(&b.linear2, rows, (&mut s.b, &s.c), t, true, exec);
 }
 
 /// Adds `bias` to every row of `values` (rows as wide as `bias`).

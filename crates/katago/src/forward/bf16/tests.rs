@@ -65,7 +65,7 @@ fn the_portable_product_is_the_product_of_the_rounded_operands() {
             let (a, w) = (values(rows * k, 1), values(k * n, 2));
             let packed = PackedWeights::new(k, n, &w);
             let mut rows_bf16 = PackedRows::default();
-            rows_bf16.fill(Bf16Path::Portable, rows, k, &a, split, 1);
+            rows_bf16.fill(Bf16Path::Portable, rows, k, &a[..], split, 1);
             let mut out = vec![0.0f32; rows * n];
             product(
                 Bf16Path::Portable,
@@ -117,9 +117,9 @@ fn hardware_products_match_the_portable_one() {
                     let start = values(rows * n, 5);
                     let packed = PackedWeights::new(k, n, &w);
                     let mut reference_rows = PackedRows::default();
-                    reference_rows.fill(Bf16Path::Portable, rows, k, &a, split, 1);
+                    reference_rows.fill(Bf16Path::Portable, rows, k, &a[..], split, 1);
                     let mut hardware_rows = PackedRows::default();
-                    hardware_rows.fill(path, rows, k, &a, split, 2);
+                    hardware_rows.fill(path, rows, k, &a[..], split, 2);
                     assert_eq!(
                         reference_rows.high, hardware_rows.high,
                         "{path:?} rounds as the reference"
@@ -169,7 +169,7 @@ fn a_product_in_pieces_is_the_whole_product() {
                     let start = values(rows * n, 8);
                     let packed = PackedWeights::new(k, n, &w);
                     let mut packed_rows = PackedRows::default();
-                    packed_rows.fill(path, rows, k, &a, split, 1);
+                    packed_rows.fill(path, rows, k, &a[..], split, 1);
                     let mut whole = start.clone();
                     product(path, &packed_rows, 0, rows, &packed, &mut whole, accumulate);
                     for cut in [1, 5, 16, rows / 2, rows - 1]
@@ -268,7 +268,7 @@ fn attention_operands_pack_as_their_dense_matrices() {
         for path in all_paths() {
             for split in [false, true] {
                 let mut expected = PackedRows::default();
-                expected.fill(Bf16Path::Portable, n, k, &dense_rows, split, 1);
+                expected.fill(Bf16Path::Portable, n, k, &dense_rows[..], split, 1);
                 let mut strided = PackedRows::default();
                 strided.fill_strided(path, n, k, &src, offset, stride, split);
                 assert_eq!(strided.high, expected.high, "{path:?} queries");
@@ -396,9 +396,48 @@ fn unrolled_rows_are_the_rows_of_the_unrolled_input() {
     for split in [true, false, true] {
         direct.fill_unrolled(Bf16Path::Portable, grid, (ky, kx), channels, &input, split);
         let mut via_f32 = PackedRows::default();
-        via_f32.fill(Bf16Path::Portable, grid.rows(), row, &unrolled, split, 2);
+        via_f32.fill(
+            Bf16Path::Portable,
+            grid.rows(),
+            row,
+            &unrolled[..],
+            split,
+            2,
+        );
         assert_eq!(direct.pairs, via_f32.pairs);
         assert_eq!(direct.high, via_f32.high);
         assert_eq!(direct.low, via_f32.low);
+    }
+}
+
+#[test]
+fn gated_rows_pack_as_the_gated_matrix() {
+    // Enough values that the packing is shared between threads.
+    let (rows, k) = (300, 256);
+    let hidden = values(rows * k, 21);
+    let gate = values(rows * k, 22);
+    let mut gated = hidden.clone();
+    crate::forward::elementwise::silu_gate(&mut gated, &gate);
+    let made = super::GatedRows {
+        values: &hidden,
+        gate: &gate,
+    };
+    for path in all_paths() {
+        for split in [false, true] {
+            for threads in [1, 2] {
+                let mut expected = PackedRows::default();
+                expected.fill(path, rows, k, &gated[..], split, 1);
+                let mut packed = PackedRows::default();
+                packed.fill(path, rows, k, &made, split, threads);
+                assert_eq!(
+                    packed.high, expected.high,
+                    "{path:?}, split {split}, {threads} threads"
+                );
+                assert_eq!(
+                    packed.low, expected.low,
+                    "{path:?}, split {split}, {threads} threads"
+                );
+            }
+        }
     }
 }
