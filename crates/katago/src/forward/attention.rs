@@ -352,14 +352,9 @@ impl HeadOperands<'_> {
         let (q, k, v) = (self.q, self.k, self.v);
         let scale = shape.scale();
         let kvh = h / shape.group();
-        // The scores' columns, one per point: on AMX padded with zero keys
-        // to whole tiles, so that no column is left to the slower vector
-        // units.
-        let width = if path == bf16::Bf16Path::Amx {
-            points.next_multiple_of(bf16::COLUMN_BLOCK)
-        } else {
-            points
-        };
+        // The scores' columns, one per point, padded with zero keys as the
+        // path runs fastest.
+        let width = path.product_width(points);
         ATTENTION_BF16.with_borrow_mut(|s| {
             let AttentionBf16 {
                 queries,

@@ -31,6 +31,18 @@ pub(crate) enum Bf16Path {
     Amx,
 }
 
+impl Bf16Path {
+    /// The columns to give a product of `n` columns whose extra columns
+    /// may be zero: on AMX whole tiles, so that no column is left to the
+    /// slower vector units; elsewhere `n`.
+    pub(crate) fn product_width(self, n: usize) -> usize {
+        match self {
+            Bf16Path::Amx => n.next_multiple_of(COLUMN_BLOCK),
+            Bf16Path::Portable | Bf16Path::Avx512 => n,
+        }
+    }
+}
+
 /// The bf16 bits of `x` rounded to nearest, ties to even.
 #[inline]
 fn bf16_bits(x: f32) -> u32 {
