@@ -13,6 +13,7 @@ use super::elementwise::widest_simd;
 #[cfg(target_arch = "x86_64")]
 use super::elementwise::{simd_level, SimdLevel};
 use super::kernels::{round_to_bf16, unroll, Grid};
+use super::words::Words;
 
 /// Pairs of the inner dimension are padded to a multiple of this: one AMX
 /// tile row holds 16 pairs (32 bf16).
@@ -113,7 +114,7 @@ pub(crate) struct PackedWeights {
     pub pairs: usize,
     /// Packed data, `n.div_ceil(COLUMN_BLOCK)` blocks of `pairs` ×
     /// [`COLUMN_BLOCK`].
-    pub data: Vec<u32>,
+    pub data: Words,
     /// The rows and the columns written by the last fill of a reused
     /// buffer: a fill of the same shape writes the same entries, so the
     /// padding is still zero and need not be cleared again.
@@ -126,7 +127,7 @@ impl PackedWeights {
         assert_eq!(weights.len(), k * n, "weights are k × n");
         let pairs = padded_pairs(k);
         let blocks = n.div_ceil(COLUMN_BLOCK);
-        let mut data = vec![0u32; blocks * pairs * COLUMN_BLOCK];
+        let mut data = Words::zeros(blocks * pairs * COLUMN_BLOCK);
         for row in 0..k {
             let (p, high) = (row / 2, row % 2 == 1);
             for col in 0..n {
@@ -150,7 +151,7 @@ impl PackedWeights {
         PackedWeights {
             n: 0,
             pairs: 0,
-            data: Vec::new(),
+            data: Words::default(),
             filled: None,
         }
     }
@@ -276,8 +277,8 @@ impl Rows for GatedRows<'_> {
 pub(crate) struct PackedRows {
     pub rows: usize,
     pub pairs: usize,
-    pub high: Vec<u32>,
-    pub low: Vec<u32>,
+    pub high: Words,
+    pub low: Words,
 }
 
 impl PackedRows {
@@ -403,6 +404,8 @@ impl PackedRows {
         let pairs = padded_pairs(kernel_y * kernel_x * channels);
         self.rows = rows;
         self.pairs = pairs;
+        // Every pair is written by `unroll`, so the buffers are only sized.
+        self.high.resize(rows * pairs, 0);
         unroll(
             grid,
             (kernel_y, kernel_x),
@@ -412,6 +415,7 @@ impl PackedRows {
             &mut self.high,
         );
         if split {
+            self.low.resize(rows * pairs, 0);
             unroll(
                 grid,
                 (kernel_y, kernel_x),

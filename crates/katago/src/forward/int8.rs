@@ -15,6 +15,8 @@
 //! every machine) and [`Int8Path::Avx512Vnni`]. A path the CPU lacks is
 //! never called ([`crate::forward::cpu`]).
 
+use super::words::Words;
+
 /// Quads (four bytes of the inner dimension) are padded to a multiple of
 /// this: 64 bytes, one cache line and one AMX tile row.
 pub(crate) const QUAD_BLOCK: usize = 16;
@@ -70,7 +72,7 @@ pub(crate) struct QuantWeights {
     pub quads: usize,
     /// Packed bytes, `n.div_ceil(COLUMN_BLOCK)` blocks of `quads` ×
     /// [`COLUMN_BLOCK`].
-    pub data: Vec<u32>,
+    pub data: Words,
     /// Each column's scale (zero past `n`, to the end of the last block).
     pub scales: Vec<f32>,
     /// Each column's `128 · Σₖ w[k][j]` in quantised units: what the
@@ -84,7 +86,7 @@ impl QuantWeights {
         assert_eq!(weights.len(), k * n, "weights are k × n");
         let quads = padded_quads(k);
         let blocks = n.div_ceil(COLUMN_BLOCK);
-        let mut data = vec![0u32; blocks * quads * COLUMN_BLOCK];
+        let mut data = Words::zeros(blocks * quads * COLUMN_BLOCK);
         let mut column_scales = vec![0.0f32; blocks * COLUMN_BLOCK];
         let mut offsets = vec![0i32; blocks * COLUMN_BLOCK];
         for col in 0..n {
@@ -153,9 +155,9 @@ impl QuantLayer {
 pub(crate) struct QuantRows {
     pub rows: usize,
     pub quads: usize,
-    pub data: Vec<u32>,
+    pub data: Words,
     pub scales: Vec<f32>,
-    pub low: Vec<u32>,
+    pub low: Words,
     pub low_scales: Vec<f32>,
 }
 

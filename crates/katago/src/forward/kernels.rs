@@ -587,6 +587,8 @@ pub(crate) fn apply_conv(
     let row = taps * cin;
     {
         let _layout = profile::region(LayerClass::PackingAndLayout);
+        // Every element is written by `unroll`, so the buffer is only sized.
+        super::elementwise::resize_for_overwrite(scratch, grid.rows() * row);
         unroll(
             grid,
             (conv.kernel_y, conv.kernel_x),
@@ -612,18 +614,17 @@ pub(crate) fn apply_conv(
 /// `grid`: each point's row of `dst` (`row` wide, at least taps × `width`)
 /// holds its neighbourhood's `width` values per tap, in the weights'
 /// `[y][x][in]` order, zero off the board and past the taps. `T` is an f32
-/// channel, or a pair of bf16 channels.
+/// channel, or a pair of bf16 channels. Every element of `dst` (sized by
+/// the caller) is written.
 pub(crate) fn unroll<T: Copy + Default>(
     grid: Grid,
     (kernel_y, kernel_x): (usize, usize),
     width: usize,
     src: &[T],
     row: usize,
-    dst: &mut Vec<T>,
+    dst: &mut [T],
 ) {
-    // Every element is written below, so the buffer is only sized.
-    dst.truncate(grid.rows() * row);
-    dst.resize(grid.rows() * row, T::default());
+    assert_eq!(dst.len(), grid.rows() * row, "one row a point");
     let (half_y, half_x) = (kernel_y as isize / 2, kernel_x as isize / 2);
     let points = grid.points();
     let on_board = |v: isize, size: usize| (0..size as isize).contains(&v);

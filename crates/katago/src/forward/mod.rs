@@ -13,6 +13,7 @@ mod int8;
 mod kernels;
 pub mod profile;
 mod wide_f32;
+mod words;
 
 pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_gated_matmul, apply_matmul, apply_matmuls};

@@ -5,6 +5,7 @@
 use std::arch::asm;
 
 use super::{PackedWeights, COLUMN_BLOCK, PAIR_BLOCK};
+use crate::forward::words::Words;
 
 /// The tile configuration (`LDTILECFG`'s 64-byte operand): palette 1;
 /// tiles 0–3 the accumulators (16 rows of 64 bytes), 4–5 activations
@@ -161,8 +162,8 @@ pub(super) unsafe fn product(
 /// rows, and that block's sums; kept per thread between products.
 #[derive(Default)]
 struct TailBlock {
-    high: Vec<u32>,
-    low: Vec<u32>,
+    high: Words,
+    low: Words,
     out: Vec<f32>,
 }
 
