@@ -347,9 +347,9 @@ impl PackedRows {
         let pairs = padded_pairs(k);
         self.rows = rows;
         self.pairs = pairs;
-        self.high.resize(rows * pairs, 0);
+        self.high.resize_for_overwrite(rows * pairs);
         if split {
-            self.low.resize(rows * pairs, 0);
+            self.low.resize_for_overwrite(rows * pairs);
         } else {
             self.low.clear();
         }
@@ -383,10 +383,10 @@ impl PackedRows {
         let mut packed_input = POINTS.take();
         packed_input.rows = rows;
         packed_input.pairs = half;
-        packed_input.high.resize(rows * half, 0);
+        packed_input.high.resize_for_overwrite(rows * half);
         packed_input
             .low
-            .resize(if split { rows * half } else { 0 }, 0);
+            .resize_for_overwrite(if split { rows * half } else { 0 });
         let mut rest = Vec::new();
         for r in 0..rows {
             let (high, low) = (
@@ -405,7 +405,7 @@ impl PackedRows {
         self.rows = rows;
         self.pairs = pairs;
         // Every pair is written by `unroll`, so the buffers are only sized.
-        self.high.resize(rows * pairs, 0);
+        self.high.resize_for_overwrite(rows * pairs);
         unroll(
             grid,
             (kernel_y, kernel_x),
@@ -415,7 +415,7 @@ impl PackedRows {
             &mut self.high,
         );
         if split {
-            self.low.resize(rows * pairs, 0);
+            self.low.resize_for_overwrite(rows * pairs);
             unroll(
                 grid,
                 (kernel_y, kernel_x),

@@ -179,10 +179,10 @@ impl QuantRows {
         self.quads = quads;
         // Every quad and scale is written below, so the buffers are only
         // sized.
-        self.data.resize(rows * quads, 0);
+        self.data.resize_for_overwrite(rows * quads);
         self.scales.resize(rows, 0.0);
         let low_rows = if split { rows } else { 0 };
-        self.low.resize(low_rows * quads, 0);
+        self.low.resize_for_overwrite(low_rows * quads);
         self.low_scales.resize(low_rows, 0.0);
         let src = &src[..rows * k];
         let quantise_rows = |src: &[f32], high: Part<'_>, mut low: Option<Part<'_>>| {

@@ -44,16 +44,20 @@ impl Words {
         }
     }
 
+    /// Sets the length to `len` for a caller that writes every word: words
+    /// the buffer already had room for keep whatever they held (no fill),
+    /// new room is zeroed.
+    pub(crate) fn resize_for_overwrite(&mut self, len: usize) {
+        let lines = len.div_ceil(LINE_WORDS);
+        if lines > self.lines.len() {
+            self.lines.resize(lines, Line([0; LINE_WORDS]));
+        }
+        self.len = len;
+    }
+
     /// Empties the buffer, keeping its memory.
     pub(crate) fn clear(&mut self) {
         self.len = 0;
-    }
-
-    /// Appends `words`.
-    pub(crate) fn extend_from_slice(&mut self, words: &[u32]) {
-        let old = self.len;
-        self.resize(old + words.len(), 0);
-        self[old..].copy_from_slice(words);
     }
 }
 
@@ -105,11 +109,15 @@ mod tests {
         words.resize(3, 1);
         words.resize(6, 2);
         assert_eq!(&words[..], &[0, 0, 0, 2, 2, 2], "shrunk words are gone");
+        words.resize(2, 0);
+        words.resize_for_overwrite(6);
+        assert_eq!(&words[..], &[0, 0, 0, 2, 2, 2], "room already there is kept");
+        words.resize_for_overwrite(20);
+        assert_eq!(words[16..], [0; 4], "new room is zeroed");
         words.clear();
         assert!(words.is_empty());
-        words.extend_from_slice(&[1, 2, 3]);
-        words.extend_from_slice(&[4]);
-        assert_eq!(&words[..], &[1, 2, 3, 4]);
+        words.resize(3, 4);
+        assert_eq!(&words[..], &[4, 4, 4], "cleared words are gone");
         for len in [1, 17, 1000, 1 << 20] {
             let words = Words::zeros(len);
             assert_eq!(words.as_ptr() as usize % 64, 0, "{len} words aligned");

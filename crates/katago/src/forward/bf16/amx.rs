@@ -129,19 +129,19 @@ pub(super) unsafe fn product(
             low: block_low,
             out: block_out,
         } = block;
-        block_high.clear();
-        block_high.extend_from_slice(&high[tail_rows.clone()]);
-        block_high.resize(32 * pairs, 0);
+        // A row of sums depends on its own row of activations alone, so the
+        // padding rows keep whatever they held: their sums are dropped.
+        let tail_len = tail * pairs;
+        block_high.resize_for_overwrite(32 * pairs);
+        block_high[..tail_len].copy_from_slice(&high[tail_rows.clone()]);
         if let Some(low) = low {
-            block_low.clear();
-            block_low.extend_from_slice(&low[tail_rows]);
-            block_low.resize(32 * pairs, 0);
+            block_low.resize_for_overwrite(32 * pairs);
+            block_low[..tail_len].copy_from_slice(&low[tail_rows]);
         }
-        block_out.clear();
+        crate::forward::elementwise::resize_for_overwrite(block_out, 32 * w.n);
         if accumulate {
-            block_out.extend_from_slice(&out[tail_out.clone()]);
+            block_out[..tail * w.n].copy_from_slice(&out[tail_out.clone()]);
         }
-        block_out.resize(32 * w.n, 0.0);
         // SAFETY: this function's target features; 32 whole rows, so the
         // call has no tail of its own.
         unsafe {
