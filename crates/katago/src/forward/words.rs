@@ -111,7 +111,11 @@ mod tests {
         assert_eq!(&words[..], &[0, 0, 0, 2, 2, 2], "shrunk words are gone");
         words.resize(2, 0);
         words.resize_for_overwrite(6);
-        assert_eq!(&words[..], &[0, 0, 0, 2, 2, 2], "room already there is kept");
+        assert_eq!(
+            &words[..],
+            &[0, 0, 0, 2, 2, 2],
+            "room already there is kept"
+        );
         words.resize_for_overwrite(20);
         assert_eq!(words[16..], [0; 4], "new room is zeroed");
         words.clear();
