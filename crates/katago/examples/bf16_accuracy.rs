@@ -189,7 +189,9 @@ fn main() {
     // The int8 products, each rounding of the activations (which in int8
     // splits both operands where it splits).
     let features = Features::detect();
+    // AMX-INT8 gives AVX-512-VNNI's answers bit for bit (`tests/kernels.rs`).
     let int8_units: &[Int8Unit] = match (features.avx512_vnni, options.emulate) {
+        (true, _) if features.amx_int8 => &[Int8Unit::AmxInt8],
         (true, _) => &[Int8Unit::Avx512Vnni],
         (false, true) => &[Int8Unit::Portable],
         (false, false) => &[],

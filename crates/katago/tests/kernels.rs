@@ -133,8 +133,8 @@ fn assert_close(kernel: &str, exact: &[Evaluation], rounded: &[Evaluation]) {
 }
 
 /// The portable int8 products, on any CPU: through the whole network they
-/// give the AVX-512-VNNI kernel's answers bit for bit where the CPU has
-/// it, and stay within the bounds of f32 everywhere (a few positions: the
+/// give the answers of every int8 unit the CPU has (AVX-512-VNNI,
+/// AMX-INT8) bit for bit, and stay within the bounds of f32 everywhere (a few positions: the
 /// portable products are slow).
 #[test]
 fn portable_int8_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
@@ -151,15 +151,25 @@ fn portable_int8_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
     let network = Network::new(model.clone(), 2).with_kernel(portable);
     assert_eq!(network.kernel(), portable);
     let answers = evaluate(&network, &games);
-    if fast.int8.is_some() {
-        let network = Network::new(model.clone(), 2).with_kernel(fast);
+    if fast.int8.is_none() {
+        eprintln!("no int8 unit on this CPU: the portable products only");
+    }
+    // Every int8 unit of this CPU, beside the one the setting picks.
+    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8] {
+        if !unit.runs_on(features) {
+            continue;
+        }
+        let kernel = Kernel {
+            int8: Some(unit),
+            ..fast
+        };
+        let network = Network::new(model.clone(), 2).with_kernel(kernel);
+        assert_eq!(network.kernel(), kernel);
         assert_eq!(
             evaluate(&network, &games),
             answers,
-            "{fast} against {portable}"
+            "{kernel} against {portable}"
         );
-    } else {
-        eprintln!("no int8 unit on this CPU: the portable products only");
     }
     let exact = evaluate(&Network::new(model, 2), &games);
     assert_close(&portable.to_string(), &exact, &answers);
@@ -180,12 +190,14 @@ fn precisions_pick_kernels_this_cpu_has() {
             .with_kernel(Kernel::bf16(Unit::AmxBf16, Bf16Rounding::Once));
         assert_eq!(network.kernel(), Kernel::F32);
     }
-    if !features.avx512_vnni {
-        let network = Network::new(model, 1).with_kernel(Kernel {
-            int8: Some(Int8Unit::Avx512Vnni),
-            ..Kernel::F32
-        });
-        assert_eq!(network.kernel(), Kernel::F32);
+    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8] {
+        if !unit.runs_on(features) {
+            let network = Network::new(model.clone(), 1).with_kernel(Kernel {
+                int8: Some(unit),
+                ..Kernel::F32
+            });
+            assert_eq!(network.kernel(), Kernel::F32);
+        }
     }
 }
 

@@ -20,6 +20,9 @@ pub struct Features {
     pub amx_bf16: bool,
     /// AVX-512 with `VPDPBUSD` (AVX-512-VNNI): 8-bit integer products.
     pub avx512_vnni: bool,
+    /// AMX tiles with `TDPBUSD` (AMX-INT8) and the tile state, beside
+    /// AVX-512-VNNI (which does the products' edges).
+    pub amx_int8: bool,
     /// AVX-512F: f32 products on 512-bit registers.
     pub avx512f: bool,
     /// `VDPBF16PS` does twice the multiply-adds a cycle of an f32 fused
@@ -67,9 +70,10 @@ fn detect_now() -> Features {
         && cap >= KernelCap::Avx512Bf16;
     Features {
         avx512_bf16,
-        // The AMX path does its edges on AVX-512-BF16.
-        amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(),
+        // The AMX paths do their edges on AVX-512-BF16 and -VNNI.
+        amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(AMX_BF16),
         avx512_vnni,
+        amx_int8: avx512_vnni && cap >= KernelCap::Amx && amx_usable(AMX_INT8),
         avx512f: std::arch::is_x86_feature_detected!("avx512f") && cap >= KernelCap::Avx512Bf16,
         fast_bf16_dot: avx512_bf16 && is_amd(),
     }
@@ -139,10 +143,18 @@ fn detect_now() -> Features {
     Features::default()
 }
 
-/// Whether the CPU has AMX-TILE and AMX-BF16 and the kernel lets this
-/// process use the tile data (Linux asks each process to request it).
+/// AMX-BF16's bit in CPUID leaf 7's EDX.
 #[cfg(target_arch = "x86_64")]
-fn amx_usable() -> bool {
+const AMX_BF16: u32 = 1 << 22;
+/// AMX-INT8's bit in CPUID leaf 7's EDX.
+#[cfg(target_arch = "x86_64")]
+const AMX_INT8: u32 = 1 << 25;
+
+/// Whether the CPU has AMX-TILE and the AMX instructions of `unit` (a bit
+/// of CPUID leaf 7's EDX) and the kernel lets this process use the tile
+/// data (Linux asks each process to request it).
+#[cfg(target_arch = "x86_64")]
+fn amx_usable(unit: u32) -> bool {
     use std::arch::x86_64::__cpuid_count;
     // CPUID exists on every x86-64 CPU; leaf 7 is read only where it exists.
     let leaf0 = __cpuid_count(0, 0);
@@ -150,9 +162,8 @@ fn amx_usable() -> bool {
         return false;
     }
     let leaf7 = __cpuid_count(7, 0);
-    let amx_bf16 = leaf7.edx & (1 << 22) != 0;
     let amx_tile = leaf7.edx & (1 << 24) != 0;
-    amx_bf16 && amx_tile && request_tile_state()
+    leaf7.edx & unit != 0 && amx_tile && request_tile_state()
 }
 
 /// Asks Linux for permission to use AMX's tile data
@@ -242,6 +253,8 @@ pub enum Int8Unit {
     Portable,
     /// `VPDPBUSD` on 512-bit registers (AVX-512-VNNI).
     Avx512Vnni,
+    /// `TDPBUSD` on AMX tiles (AMX-INT8), the edges on AVX-512-VNNI.
+    AmxInt8,
 }
 
 impl Int8Unit {
@@ -250,6 +263,7 @@ impl Int8Unit {
         match self {
             Int8Unit::Portable => Int8Path::Portable,
             Int8Unit::Avx512Vnni => Int8Path::Avx512Vnni,
+            Int8Unit::AmxInt8 => Int8Path::AmxInt8,
         }
     }
 
@@ -259,6 +273,7 @@ impl Int8Unit {
         match self {
             Int8Unit::Portable => true,
             Int8Unit::Avx512Vnni => features.avx512_vnni,
+            Int8Unit::AmxInt8 => features.amx_int8,
         }
     }
 
@@ -267,6 +282,7 @@ impl Int8Unit {
         match self {
             Int8Unit::Portable => "portable int8",
             Int8Unit::Avx512Vnni => "AVX-512-VNNI",
+            Int8Unit::AmxInt8 => "AMX-INT8",
         }
     }
 }
@@ -386,7 +402,7 @@ pub enum Precision {
     Bf16,
     /// Every matrix layer and 1×1 convolution in 8-bit integers, each
     /// operand split in two quantisations, where the CPU has AVX-512-VNNI
-    /// (attention's scores and wider convolutions on the bf16 units, split,
+    /// (on AMX-INT8's tiles where it has those too; attention's scores and wider convolutions on the bf16 units, split,
     /// or in f32); `auto` elsewhere. As accurate as `auto`
     /// (`docs/performance.md`); faster where the CPU's integer products
     /// are more than four times its bf16 ones.
@@ -430,7 +446,11 @@ impl Precision {
             Precision::Int8 if features.avx512_vnni => Kernel {
                 unit,
                 rounding: Bf16Rounding::Split,
-                int8: Some(Int8Unit::Avx512Vnni),
+                int8: Some(if features.amx_int8 {
+                    Int8Unit::AmxInt8
+                } else {
+                    Int8Unit::Avx512Vnni
+                }),
             },
             Precision::Int8 => Precision::Auto.kernel(features),
         }
@@ -473,6 +493,7 @@ mod tests {
                             avx512_bf16,
                             amx_bf16,
                             avx512_vnni,
+                            amx_int8: amx_bf16 && avx512_vnni,
                             avx512f: avx512_bf16 || avx512_vnni,
                             fast_bf16_dot,
                         });
@@ -502,7 +523,7 @@ mod tests {
                     "{precision} chose {kernel} on {features:?}"
                 );
                 assert!(
-                    kernel.int8.is_none() || features.avx512_vnni,
+                    kernel.int8.is_none_or(|unit| unit.runs_on(features)),
                     "{precision} chose {kernel} on {features:?}"
                 );
                 assert_ne!(kernel.int8, Some(Int8Unit::Portable), "never chosen");
@@ -521,6 +542,7 @@ mod tests {
             avx512_bf16: true,
             amx_bf16: false,
             avx512_vnni: false,
+            amx_int8: false,
             avx512f: true,
             fast_bf16_dot: true,
         };
@@ -532,6 +554,7 @@ mod tests {
             avx512_bf16: true,
             amx_bf16: true,
             avx512_vnni: true,
+            amx_int8: true,
             avx512f: true,
             fast_bf16_dot: false,
         };
@@ -547,6 +570,17 @@ mod tests {
         );
         assert_eq!(
             Precision::Int8.kernel(amx),
+            Kernel {
+                int8: Some(Int8Unit::AmxInt8),
+                ..bf16(Unit::AmxBf16, Bf16Rounding::Split)
+            }
+        );
+        let amx_bf16_only = Features {
+            amx_int8: false,
+            ..amx
+        };
+        assert_eq!(
+            Precision::Int8.kernel(amx_bf16_only),
             Kernel {
                 int8: Some(Int8Unit::Avx512Vnni),
                 ..bf16(Unit::AmxBf16, Bf16Rounding::Split)

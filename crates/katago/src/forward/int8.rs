@@ -10,10 +10,11 @@
 //!
 //! `out[r][j] = (Σₖ u[r][k] · w[k][j] − 128 · Σₖ w[k][j]) · sa[r] · sw[j]`.
 //!
-//! Two implementations compute the same integers and the same f32 results,
-//! bit for bit: [`Int8Path::Portable`] in plain Rust (the reference, on
-//! every machine) and [`Int8Path::Avx512Vnni`]. A path the CPU lacks is
-//! never called ([`crate::forward::cpu`]).
+//! Three implementations compute the same integers and the same f32
+//! results, bit for bit: [`Int8Path::Portable`] in plain Rust (the
+//! reference, on every machine), [`Int8Path::Avx512Vnni`] and
+//! [`Int8Path::AmxInt8`] (`TDPBUSD`, the same unsigned-by-signed quads). A
+//! path the CPU lacks is never called ([`crate::forward::cpu`]).
 
 use super::words::Words;
 
@@ -34,6 +35,8 @@ pub(crate) enum Int8Path {
     Portable,
     /// `VPDPBUSD` on 512-bit registers.
     Avx512Vnni,
+    /// `TDPBUSD` on AMX tiles, the edges on `VPDPBUSD`.
+    AmxInt8,
 }
 
 /// Quads of an inner dimension `k`, padded to a whole [`QUAD_BLOCK`].
@@ -269,11 +272,11 @@ fn quantise_row(path: Int8Path, row: &[f32], dst: &mut [u32]) -> f32 {
     match path {
         Int8Path::Portable => quantise_row_portable(row, dst),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: this path is chosen only where the CPU has AVX-512-VNNI
-        // (`cpu::Features`).
-        Int8Path::Avx512Vnni => unsafe { x86::quantise_row(row, dst) },
+        // SAFETY: these paths are chosen only where the CPU has
+        // AVX-512-VNNI (`cpu::Features`).
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unsafe { x86::quantise_row(row, dst) },
         #[cfg(not(target_arch = "x86_64"))]
-        Int8Path::Avx512Vnni => unreachable!("no VNNI off x86-64"),
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unreachable!("no VNNI off x86-64"),
     }
 }
 
@@ -362,8 +365,12 @@ fn product_part(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: this path is chosen only where the CPU has AVX-512-VNNI.
         Int8Path::Avx512Vnni => unsafe { x86::product(data, row_scales, w, out, accumulate) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AMX-INT8, the
+        // process its tile state, and AVX-512-VNNI.
+        Int8Path::AmxInt8 => unsafe { amx::product(data, row_scales, w, out, accumulate) },
         #[cfg(not(target_arch = "x86_64"))]
-        Int8Path::Avx512Vnni => unreachable!("no VNNI off x86-64"),
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unreachable!("no VNNI off x86-64"),
     }
 }
 
@@ -406,6 +413,8 @@ fn product_portable(
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+mod amx;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

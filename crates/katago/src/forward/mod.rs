@@ -5,6 +5,8 @@
 //! network to the board), so every point is on the board and no layer needs
 //! a mask.
 
+#[cfg(target_arch = "x86_64")]
+mod amx_tiles;
 mod attention;
 mod bf16;
 pub mod cpu;

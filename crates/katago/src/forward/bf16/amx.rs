@@ -5,34 +5,8 @@
 use std::arch::asm;
 
 use super::{PackedWeights, COLUMN_BLOCK, PAIR_BLOCK};
+use crate::forward::amx_tiles;
 use crate::forward::words::Words;
-
-/// The tile configuration (`LDTILECFG`'s 64-byte operand): palette 1;
-/// tiles 0–3 the accumulators (16 rows of 64 bytes), 4–5 activations
-/// (16 rows × 16 pairs), 6–7 weights (16 pairs × 16 columns).
-#[repr(C, align(64))]
-struct TileConfig {
-    palette: u8,
-    start_row: u8,
-    reserved: [u8; 14],
-    bytes_per_row: [u16; 16],
-    rows: [u8; 16],
-}
-
-fn config() -> TileConfig {
-    let mut c = TileConfig {
-        palette: 1,
-        start_row: 0,
-        reserved: [0; 14],
-        bytes_per_row: [0; 16],
-        rows: [0; 16],
-    };
-    for t in 0..8 {
-        c.bytes_per_row[t] = 64;
-        c.rows[t] = 16;
-    }
-    c
-}
 
 /// See [`super::product`]: 32 × 32 blocks on tiles (the last rows in a
 /// block padded with zero rows), the columns past the whole blocks on
@@ -49,10 +23,9 @@ pub(super) unsafe fn product(
     let full_rows = rows / 32 * 32;
     let full_blocks = w.n / COLUMN_BLOCK;
     if full_rows > 0 && full_blocks > 0 {
-        let cfg = config();
         // SAFETY: the tile state was granted to the process before this
-        // path was chosen; the configuration is valid for palette 1.
-        unsafe { asm!("ldtilecfg [{}]", in(reg) &cfg as *const TileConfig, options(nostack)) };
+        // path was chosen; released below.
+        unsafe { amx_tiles::configure() };
         for r in (0..full_rows).step_by(32) {
             for block in 0..full_blocks {
                 // SAFETY: 32 rows from r and the block's 32 columns are
@@ -72,7 +45,7 @@ pub(super) unsafe fn product(
         }
         // SAFETY: releases the tile state configured above; the tiles are
         // not used after this.
-        unsafe { asm!("tilerelease", options(nostack, nomem)) };
+        unsafe { amx_tiles::release() };
     }
     // The columns past the whole blocks, for the rows done on tiles.
     if full_rows > 0 && full_blocks * COLUMN_BLOCK < w.n {

@@ -16,18 +16,25 @@ fn hardware_paths() -> Vec<Int8Path> {
     if features.avx512_vnni {
         paths.push(Int8Path::Avx512Vnni);
     }
+    if features.amx_int8 {
+        paths.push(Int8Path::AmxInt8);
+    }
     paths
 }
 
 /// Sizes with edges: fewer rows than a tile and more, columns short of a
 /// block, an inner dimension that is not a multiple of four.
-pub(crate) const SHAPES: [(usize, usize, usize); 6] = [
+pub(crate) const SHAPES: [(usize, usize, usize); 8] = [
     (1, 1, 1),
     (3, 5, 7),
     (13, 40, 33),
     (20, 64, 64),
     (25, 131, 70),
     (12, 384, 32),
+    // Whole blocks of 32 × 32 for the tiles, and rows, columns and quads
+    // past them.
+    (64, 128, 64),
+    (75, 150, 70),
 ];
 
 fn run(path: Int8Path, a: &[f32], w: &QuantLayer, rows: usize, k: usize, init: &[f32]) -> Vec<f32> {
@@ -75,19 +82,19 @@ fn the_portable_product_is_the_exact_product_of_the_quantised_operands() {
             k,
             &vec![0.0; rows * n],
         );
+        // Each value quantised as defined: times the f32 inverse of its
+        // step, rounded to nearest even (a value near half a step may round
+        // otherwise in f64).
+        let quantise = |x: f32, max: f32| (x * (127.0 / max)).round_ties_even() as f64;
         for r in 0..rows {
             let row = &a[r * k..(r + 1) * k];
-            let max = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64));
-            let a_scale = max / 127.0;
+            let max = row.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+            let a_scale = (max / 127.0) as f64;
             for c in 0..n {
-                let column_max = (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64));
-                let w_scale = column_max / 127.0;
+                let column_max = (0..k).fold(0.0f32, |m, i| m.max(w[i * n + c].abs()));
+                let w_scale = (column_max / 127.0) as f64;
                 let exact: f64 = (0..k)
-                    .map(|i| {
-                        let qa = (row[i] as f64 / a_scale).round();
-                        let qw = (w[i * n + c] as f64 / w_scale).round();
-                        qa * qw
-                    })
+                    .map(|i| quantise(row[i], max) * quantise(w[i * n + c], column_max))
                     .sum::<f64>()
                     * a_scale
                     * w_scale;

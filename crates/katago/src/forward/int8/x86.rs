@@ -62,13 +62,28 @@ pub(super) unsafe fn product(
     out: &mut [f32],
     accumulate: bool,
 ) {
+    // SAFETY: this function's target features; bounds checked there.
+    unsafe { product_columns(data, row_scales, w, 0, out, accumulate) }
+}
+
+/// [`product`] for the columns of blocks `first_block..` alone (`out`
+/// still `w.n` wide).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn product_columns(
+    data: &[u32],
+    row_scales: &[f32],
+    w: &QuantWeights,
+    first_block: usize,
+    out: &mut [f32],
+    accumulate: bool,
+) {
     let rows = row_scales.len();
     assert!(data.len() >= rows * w.quads && out.len() >= rows * w.n);
     let blocks = w.n.div_ceil(COLUMN_BLOCK);
     let mut r = 0;
     while r < rows {
         let tile = (rows - r).min(TILE_ROWS);
-        for block in 0..blocks {
+        for block in first_block..blocks {
             let cols = (w.n - block * COLUMN_BLOCK).min(COLUMN_BLOCK);
             let first_col = block * COLUMN_BLOCK;
             let operands = Operands {
