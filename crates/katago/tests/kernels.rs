@@ -134,7 +134,7 @@ fn assert_close(kernel: &str, exact: &[Evaluation], rounded: &[Evaluation]) {
 
 /// The portable int8 products, on any CPU: through the whole network they
 /// give the answers of every int8 unit the CPU has (AVX-512-VNNI,
-/// AMX-INT8) bit for bit, and stay within the bounds of f32 everywhere (a few positions: the
+/// AMX-INT8, AVX-VNNI) bit for bit, and stay within the bounds of f32 everywhere (a few positions: the
 /// portable products are slow).
 #[test]
 fn portable_int8_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
@@ -155,7 +155,7 @@ fn portable_int8_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
         eprintln!("no int8 unit on this CPU: the portable products only");
     }
     // Every int8 unit of this CPU, beside the one the setting picks.
-    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8] {
+    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8, Int8Unit::AvxVnni] {
         if !unit.runs_on(features) {
             continue;
         }
@@ -190,7 +190,7 @@ fn precisions_pick_kernels_this_cpu_has() {
             .with_kernel(Kernel::bf16(Unit::AmxBf16, Bf16Rounding::Once));
         assert_eq!(network.kernel(), Kernel::F32);
     }
-    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8] {
+    for unit in [Int8Unit::Avx512Vnni, Int8Unit::AmxInt8, Int8Unit::AvxVnni] {
         if !unit.runs_on(features) {
             let network = Network::new(model.clone(), 1).with_kernel(Kernel {
                 int8: Some(unit),

@@ -153,11 +153,12 @@ fn write_katago_header(
     )?;
     writeln!(
         out,
-        "CPU: AVX-512-BF16 {}, AMX-BF16 {}, AVX-512-VNNI {}, AMX-INT8 {} (TENGEN_KERNEL: {}); the plain GFLOP/s is a 1024×1024×1024 product on the same kernel",
+        "CPU: AVX-512-BF16 {}, AMX-BF16 {}, AVX-512-VNNI {}, AMX-INT8 {}, AVX-VNNI {} (TENGEN_KERNEL: {}); the plain GFLOP/s is a 1024×1024×1024 product on the same kernel",
         if features.avx512_bf16 { "yes" } else { "no" },
         if features.amx_bf16 { "yes" } else { "no" },
         if features.avx512_vnni { "yes" } else { "no" },
         if features.amx_int8 { "yes" } else { "no" },
+        if features.avx_vnni { "yes" } else { "no" },
         tengen_katago::forward::KernelCap::from_env().name(),
     )?;
     writeln!(

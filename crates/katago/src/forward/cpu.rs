@@ -23,6 +23,9 @@ pub struct Features {
     /// AMX tiles with `TDPBUSD` (AMX-INT8) and the tile state, beside
     /// AVX-512-VNNI (which does the products' edges).
     pub amx_int8: bool,
+    /// `VPDPBUSD` on 256-bit registers (AVX-VNNI, with AVX2 and FMA): the
+    /// int8 products of CPUs without AVX-512.
+    pub avx_vnni: bool,
     /// AVX-512F: f32 products on 512-bit registers.
     pub avx512f: bool,
     /// `VDPBF16PS` does twice the multiply-adds a cycle of an f32 fused
@@ -74,6 +77,9 @@ fn detect_now() -> Features {
         amx_bf16: avx512_bf16 && cap >= KernelCap::Amx && amx_usable(AMX_BF16),
         avx512_vnni,
         amx_int8: avx512_vnni && cap >= KernelCap::Amx && amx_usable(AMX_INT8),
+        avx_vnni: std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("fma")
+            && std::arch::is_x86_feature_detected!("avxvnni"),
         avx512f: std::arch::is_x86_feature_detected!("avx512f") && cap >= KernelCap::Avx512Bf16,
         fast_bf16_dot: avx512_bf16 && is_amd(),
     }
@@ -92,8 +98,8 @@ fn is_amd() -> bool {
 /// The most the forward pass may use, from the environment variable
 /// `TENGEN_KERNEL`, so that any machine can measure the paths of lesser
 /// CPUs: `avx2` (f32 products, element-wise loops on 256-bit vectors at
-/// most: no int8, and f32 products on the `gemm` crate's 256-bit
-/// kernels), `avx512-bf16` (no AMX; AVX-512-VNNI allowed), or
+/// most, the `gemm` crate's 256-bit kernels, and int8 only on AVX-VNNI's
+/// 256-bit registers), `avx512-bf16` (no AMX; AVX-512-VNNI allowed), or
 /// `auto` (everything the CPU has; also when unset). Another value is ignored, and `tengen bench katago` says
 /// which cap is in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -255,6 +261,8 @@ pub enum Int8Unit {
     Avx512Vnni,
     /// `TDPBUSD` on AMX tiles (AMX-INT8), the edges on AVX-512-VNNI.
     AmxInt8,
+    /// `VPDPBUSD` on 256-bit registers (AVX-VNNI).
+    AvxVnni,
 }
 
 impl Int8Unit {
@@ -264,6 +272,7 @@ impl Int8Unit {
             Int8Unit::Portable => Int8Path::Portable,
             Int8Unit::Avx512Vnni => Int8Path::Avx512Vnni,
             Int8Unit::AmxInt8 => Int8Path::AmxInt8,
+            Int8Unit::AvxVnni => Int8Path::AvxVnni,
         }
     }
 
@@ -274,6 +283,7 @@ impl Int8Unit {
             Int8Unit::Portable => true,
             Int8Unit::Avx512Vnni => features.avx512_vnni,
             Int8Unit::AmxInt8 => features.amx_int8,
+            Int8Unit::AvxVnni => features.avx_vnni,
         }
     }
 
@@ -283,6 +293,7 @@ impl Int8Unit {
             Int8Unit::Portable => "portable int8",
             Int8Unit::Avx512Vnni => "AVX-512-VNNI",
             Int8Unit::AmxInt8 => "AMX-INT8",
+            Int8Unit::AvxVnni => "AVX-VNNI",
         }
     }
 }
@@ -443,13 +454,15 @@ impl Precision {
             }
             Precision::Auto => Kernel::F32,
             Precision::Bf16 => Kernel::bf16(unit, Bf16Rounding::Once),
-            Precision::Int8 if features.avx512_vnni => Kernel {
+            Precision::Int8 if features.avx512_vnni || features.avx_vnni => Kernel {
                 unit,
                 rounding: Bf16Rounding::Split,
                 int8: Some(if features.amx_int8 {
                     Int8Unit::AmxInt8
-                } else {
+                } else if features.avx512_vnni {
                     Int8Unit::Avx512Vnni
+                } else {
+                    Int8Unit::AvxVnni
                 }),
             },
             Precision::Int8 => Precision::Auto.kernel(features),
@@ -494,6 +507,7 @@ mod tests {
                             amx_bf16,
                             avx512_vnni,
                             amx_int8: amx_bf16 && avx512_vnni,
+                            avx_vnni: fast_bf16_dot,
                             avx512f: avx512_bf16 || avx512_vnni,
                             fast_bf16_dot,
                         });
@@ -543,6 +557,7 @@ mod tests {
             amx_bf16: false,
             avx512_vnni: false,
             amx_int8: false,
+            avx_vnni: false,
             avx512f: true,
             fast_bf16_dot: true,
         };
@@ -555,6 +570,7 @@ mod tests {
             amx_bf16: true,
             avx512_vnni: true,
             amx_int8: true,
+            avx_vnni: true,
             avx512f: true,
             fast_bf16_dot: false,
         };
@@ -575,6 +591,18 @@ mod tests {
                 ..bf16(Unit::AmxBf16, Bf16Rounding::Split)
             }
         );
+        let avx_vnni = Features {
+            avx_vnni: true,
+            ..Features::default()
+        };
+        assert_eq!(
+            Precision::Int8.kernel(avx_vnni),
+            Kernel {
+                int8: Some(Int8Unit::AvxVnni),
+                ..bf16(Unit::F32, Bf16Rounding::Split)
+            }
+        );
+        assert_eq!(Precision::Auto.kernel(avx_vnni), Kernel::F32);
         let amx_bf16_only = Features {
             amx_int8: false,
             ..amx

@@ -10,11 +10,12 @@
 //!
 //! `out[r][j] = (Σₖ u[r][k] · w[k][j] − 128 · Σₖ w[k][j]) · sa[r] · sw[j]`.
 //!
-//! Three implementations compute the same integers and the same f32
+//! Four implementations compute the same integers and the same f32
 //! results, bit for bit: [`Int8Path::Portable`] in plain Rust (the
-//! reference, on every machine), [`Int8Path::Avx512Vnni`] and
-//! [`Int8Path::AmxInt8`] (`TDPBUSD`, the same unsigned-by-signed quads). A
-//! path the CPU lacks is never called ([`crate::forward::cpu`]).
+//! reference, on every machine), [`Int8Path::Avx512Vnni`],
+//! [`Int8Path::AmxInt8`] (`TDPBUSD`, the same unsigned-by-signed quads) and
+//! [`Int8Path::AvxVnni`] (256-bit). A path the CPU lacks is never called
+//! ([`crate::forward::cpu`]).
 
 use super::words::Words;
 
@@ -37,6 +38,8 @@ pub(crate) enum Int8Path {
     Avx512Vnni,
     /// `TDPBUSD` on AMX tiles, the edges on `VPDPBUSD`.
     AmxInt8,
+    /// `VPDPBUSD` on 256-bit registers (AVX-VNNI).
+    AvxVnni,
 }
 
 /// Quads of an inner dimension `k`, padded to a whole [`QUAD_BLOCK`].
@@ -275,8 +278,13 @@ fn quantise_row(path: Int8Path, row: &[f32], dst: &mut [u32]) -> f32 {
         // SAFETY: these paths are chosen only where the CPU has
         // AVX-512-VNNI (`cpu::Features`).
         Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unsafe { x86::quantise_row(row, dst) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-VNNI.
+        Int8Path::AvxVnni => unsafe { avx_vnni::quantise_row(row, dst) },
         #[cfg(not(target_arch = "x86_64"))]
-        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unreachable!("no VNNI off x86-64"),
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 | Int8Path::AvxVnni => {
+            unreachable!("no VNNI off x86-64")
+        }
     }
 }
 
@@ -369,8 +377,13 @@ fn product_part(
         // SAFETY: this path is chosen only where the CPU has AMX-INT8, the
         // process its tile state, and AVX-512-VNNI.
         Int8Path::AmxInt8 => unsafe { amx::product(data, row_scales, w, out, accumulate) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-VNNI.
+        Int8Path::AvxVnni => unsafe { avx_vnni::product(data, row_scales, w, out, accumulate) },
         #[cfg(not(target_arch = "x86_64"))]
-        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unreachable!("no VNNI off x86-64"),
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 | Int8Path::AvxVnni => {
+            unreachable!("no VNNI off x86-64")
+        }
     }
 }
 
@@ -415,6 +428,8 @@ fn product_portable(
 
 #[cfg(target_arch = "x86_64")]
 mod amx;
+#[cfg(target_arch = "x86_64")]
+mod avx_vnni;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

@@ -19,6 +19,9 @@ fn hardware_paths() -> Vec<Int8Path> {
     if features.amx_int8 {
         paths.push(Int8Path::AmxInt8);
     }
+    if features.avx_vnni {
+        paths.push(Int8Path::AvxVnni);
+    }
     paths
 }
 
