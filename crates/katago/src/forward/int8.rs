@@ -195,12 +195,13 @@ impl QuantRows {
             let mut rest = Vec::new();
             for (r, row) in src.chunks_exact(k).enumerate() {
                 let dst = &mut high.data[r * quads..(r + 1) * quads];
-                let scale = quantise_row(path, row, dst);
-                high.scales[r] = scale;
-                if let Some(low) = low.as_mut() {
-                    remainder(row, dst, scale, &mut rest);
-                    let dst = &mut low.data[r * quads..(r + 1) * quads];
-                    low.scales[r] = quantise_row(path, &rest, dst);
+                match low.as_mut() {
+                    Some(low) => {
+                        let low_dst = &mut low.data[r * quads..(r + 1) * quads];
+                        (high.scales[r], low.scales[r]) =
+                            quantise_row_split(path, row, dst, low_dst, &mut rest);
+                    }
+                    None => high.scales[r] = quantise_row(path, row, dst),
                 }
             }
         };
@@ -267,6 +268,30 @@ fn remainder(row: &[f32], quads: &[u32], scale: f32, rest: &mut Vec<f32>) {
         let byte = (quads[i / 4] >> (8 * (i % 4))) as u8 as i32;
         x - (byte - OFFSET) as f32 * scale
     }));
+}
+
+/// Quantises one row into `high`, and what that lost into `low` (their
+/// quads, padding included); returns both scales.
+fn quantise_row_split(
+    path: Int8Path,
+    row: &[f32],
+    high: &mut [u32],
+    low: &mut [u32],
+    rest: &mut Vec<f32>,
+) -> (f32, f32) {
+    match path {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: these paths are chosen only where the CPU has
+        // AVX-512-VNNI (`cpu::Features`).
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unsafe {
+            x86::quantise_row_split(row, high, low, rest)
+        },
+        _ => {
+            let scale = quantise_row(path, row, high);
+            remainder(row, high, scale, rest);
+            (scale, quantise_row(path, rest, low))
+        }
+    }
 }
 
 /// Quantises one row into `dst` (its quads, padding included); returns its

@@ -9,8 +9,8 @@ use crate::forward::amx_tiles;
 use crate::forward::words::Words;
 
 /// See [`super::product`]: 32 × 32 blocks on tiles (the last rows in a
-/// block padded with zero rows), the columns past the whole blocks on
-/// AVX-512.
+/// block padded to 32 rows whose sums are dropped), the columns past the
+/// whole blocks on AVX-512.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn product(
     high: &[u32],
@@ -70,7 +70,7 @@ pub(super) unsafe fn product(
         }
     }
     // The rows past the whole tiles: on the tiles too, as one block padded
-    // with zero rows. `TDPBF16PS` and `VDPBF16PS` round their sums
+    // to 32 rows. `TDPBF16PS` and `VDPBF16PS` round their sums
     // differently, so a row must take the same unit wherever it falls in a
     // product; otherwise a position's answer would change with the batch it
     // is in and with how the rows are shared between threads.

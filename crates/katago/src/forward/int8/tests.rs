@@ -3,8 +3,8 @@
 //! quantisation's own bound.
 
 use super::{
-    padded_quads, product, quantise_row, Int8Path, QuantLayer, QuantRows, QuantWeights,
-    COLUMN_BLOCK,
+    padded_quads, product, quantise_row, quantise_row_split, Int8Path, QuantLayer, QuantRows,
+    QuantWeights, COLUMN_BLOCK,
 };
 use crate::forward::bf16::tests::values;
 use crate::forward::cpu::Features;
@@ -204,6 +204,26 @@ fn rows_quantise_alike_on_every_path_and_pad_with_zeros() {
                 "{path:?}: scale of a row of {len}"
             );
             assert_eq!(portable, fast, "{path:?}: bytes of a row of {len}");
+            // Split: the row, then what its quantisation lost.
+            let mut rest = Vec::new();
+            let (mut portable_low, mut fast_low) = (vec![7u32; quads], vec![9u32; quads]);
+            let a = quantise_row_split(
+                Int8Path::Portable,
+                &row,
+                &mut portable,
+                &mut portable_low,
+                &mut rest,
+            );
+            let b = quantise_row_split(path, &row, &mut fast, &mut fast_low, &mut rest);
+            assert_eq!(
+                (a.0.to_bits(), a.1.to_bits()),
+                (b.0.to_bits(), b.1.to_bits())
+            );
+            assert_eq!(
+                (&portable, &portable_low),
+                (&fast, &fast_low),
+                "{path:?}: split {len}"
+            );
         }
     }
     let mut quads = vec![0u32; padded_quads(5)];

@@ -53,6 +53,43 @@ pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
     scale
 }
 
+/// [`super::quantise_row_split`] on 512-bit registers, with the same
+/// results: the row quantised, what that lost (`x − q · scale`, a multiply
+/// then a subtraction, as [`super::remainder`] computes it) into `rest`,
+/// and that quantised.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn quantise_row_split(
+    row: &[f32],
+    high: &mut [u32],
+    low: &mut [u32],
+    rest: &mut Vec<f32>,
+) -> (f32, f32) {
+    // SAFETY: this function's target features; `quantise_row` checks its
+    // bounds.
+    let scale = unsafe { quantise_row(row, high) };
+    rest.resize(row.len(), 0.0);
+    let (step, offset) = (_mm512_set1_ps(scale), _mm512_set1_epi32(OFFSET));
+    let bytes: *const u8 = high.as_ptr().cast();
+    let mut i = 0;
+    while i < row.len() {
+        let mask = first_lanes(row.len() - i);
+        // SAFETY: the mask keeps the loads inside `row` and the row's
+        // bytes of `high` (room for every byte, asserted by
+        // `quantise_row`), and the store inside `rest`.
+        unsafe {
+            let x = _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i));
+            let q = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(mask, bytes.add(i).cast()));
+            let q = _mm512_cvtepi32_ps(_mm512_sub_epi32(q, offset));
+            let lost = _mm512_sub_ps(x, _mm512_mul_ps(q, step));
+            _mm512_mask_storeu_ps(rest.as_mut_ptr().add(i), mask, lost);
+        }
+        i += 16;
+    }
+    // SAFETY: as above.
+    let low_scale = unsafe { quantise_row(rest, low) };
+    (scale, low_scale)
+}
+
 /// See [`super::product`].
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn product(
