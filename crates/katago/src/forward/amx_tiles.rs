@@ -1,6 +1,8 @@
 //! The AMX tile configuration the bf16 and int8 products share: palette 1,
-//! eight tiles of 16 rows × 64 bytes — four accumulators (16 × 16 sums of
-//! 32 bits), two of activations and two of weights.
+//! eight tiles of up to 16 rows × 64 bytes — four accumulators (16 × 16
+//! sums of 32 bits: 0 and 1 the top half of a block, 2 and 3 the bottom
+//! half), two of activations (4 the top half, 5 the bottom) and two of
+//! weights (6, 7).
 
 use std::arch::asm;
 
@@ -14,14 +16,19 @@ struct TileConfig {
     rows: [u8; 16],
 }
 
-/// Loads the configuration: tiles 0–7 of 16 rows × 64 bytes.
+/// Loads the configuration for a block of `top + bottom` rows: the top
+/// half's accumulators and activations (tiles 0, 1, 4) `top` rows, the
+/// bottom half's (2, 3, 5) `bottom` rows (left unconfigured where 0, and
+/// then not to be used), the weights (6, 7) 16 rows; every row 64 bytes.
+/// A row's sums do not depend on how many rows its tile holds.
 ///
 /// # Safety
 /// The CPU must have AMX and the process the tile state
 /// ([`crate::forward::cpu::Features`] grants both before an AMX path is
 /// chosen); [`release`] must follow before the thread does anything else
 /// with the tiles.
-pub(crate) unsafe fn configure() {
+pub(crate) unsafe fn configure(top: usize, bottom: usize) {
+    assert!((1..=16).contains(&top) && bottom <= 16, "rows of a tile");
     let mut config = TileConfig {
         palette: 1,
         start_row: 0,
@@ -29,9 +36,14 @@ pub(crate) unsafe fn configure() {
         bytes_per_row: [0; 16],
         rows: [0; 16],
     };
-    for t in 0..8 {
-        config.bytes_per_row[t] = 64;
-        config.rows[t] = 16;
+    for (t, rows) in [top, top, bottom, bottom, top, bottom, 16, 16]
+        .into_iter()
+        .enumerate()
+    {
+        if rows > 0 {
+            config.bytes_per_row[t] = 64;
+            config.rows[t] = rows as u8;
+        }
     }
     // SAFETY: the caller vouches for the tile state; the configuration is
     // valid for palette 1.

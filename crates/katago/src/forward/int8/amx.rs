@@ -37,7 +37,7 @@ pub(super) unsafe fn product(
     let mut sums = Sums([[0; BLOCK]; BLOCK]);
     // SAFETY: the tile state was granted to the process before this path
     // was chosen; released below.
-    unsafe { amx_tiles::configure() };
+    unsafe { amx_tiles::configure(16, 16) };
     for r in (0..full_rows).step_by(BLOCK) {
         for block in 0..full_blocks {
             let first_col = block * COLUMN_BLOCK;
