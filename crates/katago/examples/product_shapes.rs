@@ -38,6 +38,9 @@ fn main() {
         (361, 361, 64, "attention's values"),
     ] {
         let rate = gemm_rate(m, n, k, exec, Duration::from_secs(2));
-        println!("{m:>5} × {k:<5} by {k:>5} × {n:<5} {:>8.0}  {what}", rate.gflops);
+        println!(
+            "{m:>5} × {k:<5} by {k:>5} × {n:<5} {:>8.0}  {what}",
+            rate.gflops
+        );
     }
 }
