@@ -3,9 +3,9 @@
 //! The matrix units load a tile row by row, 64 bytes a row: a row that
 //! starts on a cache line is one line, a row that does not is two. A
 //! `Vec<u32>` is only 4-byte aligned (large ones land 16 bytes past a page),
-//! so a product's speed depended on where its buffers happened to be
-//! allocated. [`Words`] starts every buffer on a 64-byte line, and the packed
-//! layouts keep each row a whole number of lines long.
+//! so in one a product's speed would depend on where the allocator put it
+//! (a third either way on AMX). [`Words`] starts every buffer on a 64-byte
+//! line, and the packed layouts keep each row a whole number of lines long.
 
 use std::ops::{Deref, DerefMut};
 
