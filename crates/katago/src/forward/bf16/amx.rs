@@ -68,25 +68,8 @@ pub(super) unsafe fn product(
     unsafe { amx_tiles::release() };
     // The columns past the whole blocks, on AVX-512.
     if full_blocks * COLUMN_BLOCK < w.n {
-        let block = full_blocks;
-        let cols = w.n - block * COLUMN_BLOCK;
-        for r in (0..rows).step_by(8) {
-            // SAFETY: up to 8 rows from r and the last block's `cols`
-            // columns are inside the operands.
-            unsafe {
-                super::x86::tile_dispatch(
-                    (rows - r).min(8),
-                    high.as_ptr().add(r * w.pairs),
-                    low.map(|low| low.as_ptr().add(r * w.pairs)),
-                    w.pairs,
-                    w.block(block).as_ptr(),
-                    out.as_mut_ptr().add(r * w.n + block * COLUMN_BLOCK),
-                    w.n,
-                    cols,
-                    accumulate,
-                )
-            };
-        }
+        // SAFETY: this function's target features; bounds asserted above.
+        unsafe { super::x86::product_columns(high, low, rows, w, full_blocks, out, accumulate) };
     }
 }
 

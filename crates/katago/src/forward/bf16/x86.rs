@@ -260,11 +260,29 @@ pub(super) unsafe fn product(
     out: &mut [f32],
     accumulate: bool,
 ) {
+    // SAFETY: this function's target features; the caller's bounds.
+    unsafe { product_columns(high, low, rows, w, 0, out, accumulate) }
+}
+
+/// [`product`] for the columns of blocks `first_block..` alone (`out`
+/// still `w.n` wide). A row's sums do not depend on the height of the
+/// register tile that takes it.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn product_columns(
+    high: &[u32],
+    low: Option<&[u32]>,
+    rows: usize,
+    w: &PackedWeights,
+    first_block: usize,
+    out: &mut [f32],
+    accumulate: bool,
+) {
     let blocks = w.n.div_ceil(COLUMN_BLOCK);
     let mut r = 0;
     while r < rows {
         let tile = (rows - r).min(TILE_ROWS);
-        for block in 0..blocks {
+        for block in first_block..blocks {
             let cols = (w.n - block * COLUMN_BLOCK).min(COLUMN_BLOCK);
             // SAFETY: the tile's rows and columns are inside `high`,
             // `low`, `w` and `out` (asserted by `super::product`).
@@ -289,7 +307,7 @@ pub(super) unsafe fn product(
 /// [`tile`] for `rows` (1 to [`TILE_ROWS`]) rows.
 #[allow(clippy::too_many_arguments)]
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-pub(super) unsafe fn tile_dispatch(
+unsafe fn tile_dispatch(
     rows: usize,
     a: *const u32,
     low: Option<*const u32>,

@@ -8,6 +8,7 @@
 use std::arch::asm;
 use std::arch::x86_64::*;
 
+use super::x86::{block_scales, dequantise_16};
 use super::{QuantWeights, COLUMN_BLOCK, QUAD_BLOCK};
 use crate::forward::amx_tiles;
 use crate::forward::bf16::x86::{first_lanes, store_lanes};
@@ -153,8 +154,8 @@ unsafe fn tile_block(a: *const u32, quads: usize, b: *const u32, sums: &mut Sums
 
 /// A block's sums, less the columns' offsets, times the rows' and the
 /// columns' scales, stored to (or added to) `out` with row stride
-/// `out_stride`: the same operations in the same order as
-/// [`super::x86`]'s registers, so the same f32 results.
+/// `out_stride`, through [`dequantise_16`] as [`super::x86`]'s registers
+/// are, so the same f32 results.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 fn dequantise(
     sums: &Sums,
@@ -169,27 +170,16 @@ fn dequantise(
         out.len() >= (BLOCK - 1) * out_stride + BLOCK,
         "32 rows of 32"
     );
-    // SAFETY: 32 scales and offsets (sliced by the caller).
-    let (scales, offs) = unsafe {
-        (
-            [
-                _mm512_loadu_ps(column_scales.as_ptr()),
-                _mm512_loadu_ps(column_scales.as_ptr().add(16)),
-            ],
-            [
-                _mm512_loadu_si512(offsets.as_ptr().cast()),
-                _mm512_loadu_si512(offsets.as_ptr().add(16).cast()),
-            ],
-        )
-    };
+    assert!(column_scales.len() >= BLOCK && offsets.len() >= BLOCK);
+    // SAFETY: 32 scales and offsets (asserted).
+    let (scales, offs) = unsafe { block_scales(column_scales.as_ptr(), offsets.as_ptr()) };
     let all = first_lanes(16);
     for (r, (row, &row_scale)) in sums.0.iter().zip(row_scales).enumerate() {
         let row_scale = _mm512_set1_ps(row_scale);
         for half in 0..2 {
             // SAFETY: 16 sums of row r from half * 16.
             let sum = unsafe { _mm512_loadu_si512(row.as_ptr().add(half * 16).cast()) };
-            let sum = _mm512_cvtepi32_ps(_mm512_sub_epi32(sum, offs[half]));
-            let value = _mm512_mul_ps(sum, _mm512_mul_ps(row_scale, scales[half]));
+            let value = dequantise_16(sum, offs[half], row_scale, scales[half]);
             // SAFETY: row r's 16 columns from half * 16 are inside `out`
             // (asserted above).
             unsafe {

@@ -4,6 +4,7 @@
 
 use std::arch::x86_64::*;
 
+use super::x86::Operands;
 use super::{QuantWeights, COLUMN_BLOCK, LEVELS, OFFSET};
 
 /// Rows of one register tile: 6 rows × 2 registers of sums, two of
@@ -106,18 +107,6 @@ pub(super) unsafe fn product(
         }
         r += tile;
     }
-}
-
-/// What one tile reads: rows of activations from `a` (`quads` a row), 16
-/// columns of a packed block from `b` (a quad's row every
-/// [`COLUMN_BLOCK`]), and the rows' and the columns' scales and offsets.
-struct Operands {
-    a: *const u32,
-    quads: usize,
-    b: *const u32,
-    row_scales: *const f32,
-    column_scales: *const f32,
-    offsets: *const i32,
 }
 
 /// [`tile`] for `rows` (1 to [`TILE_ROWS`]) rows.

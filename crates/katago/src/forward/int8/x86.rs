@@ -149,16 +149,18 @@ pub(super) unsafe fn product_columns(
     }
 }
 
-/// What one tile reads: `R` rows of activations from `a` (`quads` a row),
-/// a block of packed weights `b`, the rows' and the block's scales, and
-/// the block's offsets.
-struct Operands {
-    a: *const u32,
-    quads: usize,
-    b: *const u32,
-    row_scales: *const f32,
-    column_scales: *const f32,
-    offsets: *const i32,
+/// What one register tile reads: rows of activations from `a` (`quads` a
+/// row), its columns of a packed block from `b` (a quad's row every
+/// [`COLUMN_BLOCK`]), the rows' scales, and its columns' scales and
+/// offsets. The 512-bit tile takes a whole block, the 256-bit one
+/// (`super::avx_vnni`) half of one.
+pub(super) struct Operands {
+    pub a: *const u32,
+    pub quads: usize,
+    pub b: *const u32,
+    pub row_scales: *const f32,
+    pub column_scales: *const f32,
+    pub offsets: *const i32,
 }
 
 /// [`tile`] for `rows` (1 to [`TILE_ROWS`]) rows.
@@ -220,7 +222,35 @@ unsafe fn tile<const R: usize>(
         }
     }
     // SAFETY: the scales and offsets of a whole block are there (padded).
-    let (scales, offs) = unsafe {
+    let (scales, offs) = unsafe { block_scales(column_scales, offsets) };
+    let masks = [first_lanes(cols), first_lanes(cols.saturating_sub(16))];
+    for (r, acc) in acc.iter().enumerate() {
+        // SAFETY: the tile's row r has a scale.
+        let row_scale = _mm512_set1_ps(unsafe { *row_scales.add(r) });
+        for half in 0..2 {
+            let mask = masks[half];
+            if mask == 0 {
+                continue;
+            }
+            let value = dequantise_16(acc[half], offs[half], row_scale, scales[half]);
+            // SAFETY: the mask keeps the store to the tile's columns.
+            unsafe { store_lanes(out.add(r * out_stride + half * 16), mask, value, accumulate) };
+        }
+    }
+}
+
+/// The 32 column scales and offsets of a block, in two halves.
+///
+/// # Safety
+/// 32 of each must be readable from `column_scales` and `offsets`.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) unsafe fn block_scales(
+    column_scales: *const f32,
+    offsets: *const i32,
+) -> ([__m512; 2], [__m512i; 2]) {
+    // SAFETY: the caller's.
+    unsafe {
         (
             [
                 _mm512_loadu_ps(column_scales),
@@ -231,20 +261,20 @@ unsafe fn tile<const R: usize>(
                 _mm512_loadu_si512(offsets.add(16).cast()),
             ],
         )
-    };
-    let masks = [first_lanes(cols), first_lanes(cols.saturating_sub(16))];
-    for (r, acc) in acc.iter().enumerate() {
-        // SAFETY: the tile's row r has a scale.
-        let row_scale = _mm512_set1_ps(unsafe { *row_scales.add(r) });
-        for half in 0..2 {
-            let mask = masks[half];
-            if mask == 0 {
-                continue;
-            }
-            let sum = _mm512_cvtepi32_ps(_mm512_sub_epi32(acc[half], offs[half]));
-            let value = _mm512_mul_ps(sum, _mm512_mul_ps(row_scale, scales[half]));
-            // SAFETY: the mask keeps the store to the tile's columns.
-            unsafe { store_lanes(out.add(r * out_stride + half * 16), mask, value, accumulate) };
-        }
     }
+}
+
+/// 16 integer sums scaled back as [`super::dequantise`] does: less the
+/// columns' offsets, times the row's scale times the columns' scales. Every
+/// path on 512-bit registers goes through here, so all give the same f32.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn dequantise_16(
+    sums: __m512i,
+    offsets: __m512i,
+    row_scale: __m512,
+    column_scales: __m512,
+) -> __m512 {
+    let sums = _mm512_cvtepi32_ps(_mm512_sub_epi32(sums, offsets));
+    _mm512_mul_ps(sums, _mm512_mul_ps(row_scale, column_scales))
 }
