@@ -1,6 +1,8 @@
 //! The plain matrix product's speed at the shapes of a 19×19 position in
-//! `b10c384h6nbttflrs` (361 rows, 384 channels, a hidden layer of 1,024,
-//! attention heads 64 wide), beside the 1024³ product that
+//! `b10c384h6nbttflrs` (361 rows a position; a trunk of 384 channels
+//! whose nested bottlenecks enter 192; attention in six heads 32 wide; a
+//! gated feed-forward 512 wide), at batch 1 and 8, the activations'
+//! rounding included, beside the 1024³ product that
 //! `tengen bench katago` quotes, on the kernel a precision picks:
 //!
 //! ```sh
@@ -29,13 +31,14 @@ fn main() {
     println!("{precision} ({kernel}), {threads} thread(s); m × k by k × n, GFLOP/s");
     for (m, k, n, what) in [
         (1024, 1024, 1024, "the plain product"),
-        (361, 384, 384, "a projection"),
-        (352, 384, 384, "a projection, whole 32-row blocks only"),
-        (384, 384, 384, "a projection, 384 rows"),
-        (361, 384, 1024, "the feed-forward's first"),
-        (361, 1024, 384, "the feed-forward's second"),
-        (361, 64, 384, "attention's scores (keys padded to 384)"),
-        (361, 361, 64, "attention's values"),
+        (2888, 192, 192, "a projection, batch 8"),
+        (361, 192, 192, "a projection, batch 1"),
+        (2888, 192, 512, "the feed-forward's first, batch 8"),
+        (2888, 512, 192, "the feed-forward's second, batch 8"),
+        (2888, 384, 192, "the bottleneck's way in, batch 8"),
+        (2888, 192, 384, "the bottleneck's way out, batch 8"),
+        (361, 32, 361, "attention's scores, one head"),
+        (361, 361, 32, "attention's values, one head"),
     ] {
         let rate = gemm_rate(m, n, k, exec, Duration::from_secs(2));
         println!(

@@ -23,6 +23,11 @@ thread_local! {
     /// 512-bit f32 products (its scores go in [`SCORES`]).
     static HEAD_F32: std::cell::RefCell<(Vec<f32>, PackedF32, PackedF32)> =
         std::cell::RefCell::default();
+    /// One head's queries and keys, a row per point, gathered (and
+    /// rotated) for packing.
+    static HEAD_ROWS: std::cell::RefCell<(Vec<f32>, Vec<f32>)> = const {
+        std::cell::RefCell::new((Vec::new(), Vec::new()))
+    };
     /// One head's operands on bf16 units, kept between heads.
     static ATTENTION_BF16: std::cell::RefCell<AttentionBf16> = std::cell::RefCell::new(AttentionBf16::default());
 }
@@ -75,12 +80,13 @@ pub(super) fn attention(
         d: b.q_head_dim,
         dv: b.v_head_dim,
     };
-    project(b, grid, shape, t, s, exec);
+    let rope = project(b, grid, shape, t, s, exec);
     let operands = HeadOperands {
         shape,
         q: &s.q,
         k: &s.k,
         v: &s.v,
+        rope: rope.as_deref(),
     };
     let blocks = run_heads(&operands, grid.batch, exec);
     let layout = region(LayerClass::PackingAndLayout);
@@ -139,7 +145,10 @@ impl HeadShape {
 }
 
 /// The normalised residual stream's queries, keys and values, into `s.q`,
-/// `s.k` and `s.v`, rotated where the block has rotary encoding.
+/// `s.k` and `s.v`. Where the block has rotary encoding, the heads rotate
+/// their queries and keys as they gather them, and the table is returned
+/// for them; only the heads over `gemm`, which read the queries and keys
+/// in place, have them rotated here.
 fn project(
     b: &AttentionBlock,
     grid: Grid,
@@ -147,7 +156,7 @@ fn project(
     t: &[f32],
     s: &mut Scratch,
     exec: Exec,
-) {
+) -> Option<RopeTable> {
     let rows = grid.rows();
     let (h_count, kv_count, d, dv) = (shape.heads, shape.kv_heads, shape.d, shape.dv);
     let norm = region(LayerClass::NormAndActivation);
@@ -169,15 +178,17 @@ fn project(
         exec,
     );
     drop(projections);
-    let rotation = region(LayerClass::NormAndActivation);
-    if let Some(rope) = &b.rope {
-        let table = b
-            .derived
-            .get_or_init(RopeTables::default)
-            .get(grid, || rope_table(rope, grid, kv_count, d));
-        apply_rope(&table, grid, h_count, kv_count, d, q, k);
+    let rope = b.rope.as_ref()?;
+    let table = b
+        .derived
+        .get_or_init(RopeTables::default)
+        .get(grid, || rope_table(rope, grid, kv_count, d));
+    if exec.kernel.unit.bf16_path().is_some() || wide_f32::available() {
+        return Some(table);
     }
-    drop(rotation);
+    let _rotation = region(LayerClass::NormAndActivation);
+    apply_rope(&table, grid, h_count, kv_count, d, q, k);
+    None
 }
 
 /// One head's output: its values, a row per point, not yet divided by the
@@ -194,6 +205,9 @@ struct HeadOperands<'a> {
     k: &'a [f32],
     /// Values, likewise.
     v: &'a [f32],
+    /// The rotary table (see [`rope_table`]) where the heads rotate their
+    /// queries and keys as they gather them.
+    rope: Option<&'a [f32]>,
 }
 
 /// Every head of every position of the batch, one task each, each with its
@@ -226,25 +240,43 @@ fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec) -> Vec<HeadO
 }
 
 impl HeadOperands<'_> {
+    /// Query head `h` of position `pos` into `queries` and its key head
+    /// into `keys`, a row of `d` per point, rotated where the heads rotate.
+    fn gather(&self, pos: usize, h: usize, queries: &mut Vec<f32>, keys: &mut Vec<f32>) {
+        let shape = self.shape;
+        let kvh = h / shape.group();
+        let (q_stride, k_stride) = (shape.heads * shape.d, shape.kv_heads * shape.d);
+        for (src, at, stride, out) in [
+            (self.q, shape.q_at(pos, h), q_stride, queries),
+            (self.k, shape.k_at(pos, kvh), k_stride, keys),
+        ] {
+            elementwise::resize_for_overwrite(out, shape.points * shape.d);
+            let table = self.rope.unwrap_or(&[]);
+            gather_rows(
+                src,
+                (at, stride, shape.d),
+                table,
+                (shape.kv_heads, kvh),
+                out,
+            );
+        }
+    }
+
     /// Head `h` of position `pos` in f32 on 512-bit registers: the queries
     /// gathered, the keys and values packed as [`wide_f32`] reads them,
     /// then all its scores, their softmax and the product with the values.
     fn head_wide_f32(&self, pos: usize, h: usize) -> HeadOut {
         let shape = self.shape;
-        let (points, h_count, kv_count, d, dv) =
-            (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
+        let (points, kv_count, d, dv) = (shape.points, shape.kv_heads, shape.d, shape.dv);
         let kvh = h / shape.group();
         let head = |(queries, keys, values): &mut (Vec<f32>, PackedF32, PackedF32),
                     scores: &mut Vec<f32>| {
             profile::task(Some(LayerClass::AttentionScores), || {
                 // scores = q_h · k_hᵀ
-                elementwise::resize_for_overwrite(queries, points * d);
-                let q_at = shape.q_at(pos, h);
-                for (p, row) in queries.chunks_exact_mut(d).enumerate() {
-                    row.copy_from_slice(&self.q[q_at + p * h_count * d..][..d]);
-                }
-                let k_at = shape.k_at(pos, kvh);
-                keys.pack_with(d, points, |i, p| self.k[k_at + p * kv_count * d + i]);
+                HEAD_ROWS.with_borrow_mut(|(_, rows)| {
+                    self.gather(pos, h, queries, rows);
+                    keys.pack_with(d, points, |i, p| rows[p * d + i]);
+                });
                 elementwise::resize_for_overwrite(scores, points * points);
                 wide_f32::product(queries, points, keys, scores, false);
             });
@@ -347,9 +379,8 @@ impl HeadOperands<'_> {
         h: usize,
     ) -> HeadOut {
         let shape = self.shape;
-        let (points, h_count, kv_count, d, dv) =
-            (shape.points, shape.heads, shape.kv_heads, shape.d, shape.dv);
-        let (q, k, v) = (self.q, self.k, self.v);
+        let (points, kv_count, d, dv) = (shape.points, shape.kv_heads, shape.d, shape.dv);
+        let v = self.v;
         let scale = shape.scale();
         let kvh = h / shape.group();
         // The scores' columns, one per point, padded with zero keys as the
@@ -364,24 +395,11 @@ impl HeadOperands<'_> {
                 values,
             } = s;
             profile::task(Some(LayerClass::PackingAndLayout), || {
-                queries.fill_strided(
-                    path,
-                    points,
-                    d,
-                    q,
-                    shape.q_at(pos, h),
-                    h_count * d,
-                    split_queries,
-                );
-                keys.fill_columns(
-                    path,
-                    d,
-                    points,
-                    width,
-                    k,
-                    shape.k_at(pos, kvh),
-                    kv_count * d,
-                );
+                HEAD_ROWS.with_borrow_mut(|(q_rows, k_rows)| {
+                    self.gather(pos, h, q_rows, k_rows);
+                    queries.fill_strided(path, points, d, q_rows, 0, d, split_queries);
+                    keys.fill_columns(path, d, points, width, k_rows, 0, d);
+                });
                 values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
             let mut out = vec![0.0f32; points * dv];
@@ -428,19 +446,19 @@ fn gather_heads(shape: HeadShape, rows: usize, blocks: &[HeadOut], o: &mut Vec<f
     });
 }
 
-/// An attention block's rotary angles as (cos, sin) by `[point][kv
-/// head][pair]`, for each board size met, kept with the block: the same on
-/// every evaluation of a size, and costly (a sine and cosine per entry) to
-/// make again each time.
+/// An attention block's rotary tables (see [`rope_table`]) for each board
+/// size met, kept with the block: the same on every evaluation of a size,
+/// and costly (a sine and cosine per entry) to make again each time.
 #[derive(Default)]
 pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), RopeTable)>>);
 
-/// Rotary angles as (cos, sin) by `[point][kv head][pair]`.
-type RopeTable = Arc<[(f32, f32)]>;
+/// Rotary factors by `[point][kv head]`: `d` cosines, then `d` sines
+/// signed for the lane they multiply (see [`rope_table`]).
+type RopeTable = Arc<[f32]>;
 
 impl RopeTables {
     /// The table for `grid`'s board size, made by `make` on first use.
-    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<(f32, f32)>) -> RopeTable {
+    fn get(&self, grid: Grid, make: impl FnOnce() -> Vec<f32>) -> RopeTable {
         let key = (grid.width, grid.height);
         let mut tables = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some((_, table)) = tables.iter().find(|(k, _)| *k == key) {
@@ -452,14 +470,19 @@ impl RopeTables {
     }
 }
 
-/// The rotary angles of every point of `grid`'s board as (cos, sin), by
-/// `[point][kv head][pair]`.
-fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f32)> {
+/// The rotary factors of every point of `grid`'s board, by `[point][kv
+/// head]`: for a pair `(a, b)` at lanes `2i, 2i + 1` turned by θ, the
+/// cosines `[cos θ, cos θ]` and the sines `[−sin θ, sin θ]`, so that a
+/// head's rotation is `x · cos + swap(x) · sin` lane by lane, `swap`
+/// exchanging the two lanes of each pair.
+fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<f32> {
     let pairs = d / 2;
-    let mut table = vec![(0.0f32, 0.0f32); grid.points() * kv_heads * pairs];
+    let mut table = vec![0.0f32; grid.points() * kv_heads * 2 * d];
     for y in 0..grid.height {
         for x in 0..grid.width {
             for kvh in 0..kv_heads {
+                let at = ((y * grid.width + x) * kv_heads + kvh) * 2 * d;
+                let (cosines, sines) = table[at..at + 2 * d].split_at_mut(d);
                 for pair in 0..pairs {
                     let theta = match rope {
                         Rope::Learned(freqs) => {
@@ -475,8 +498,9 @@ fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f
                             }
                         }
                     };
-                    table[((y * grid.width + x) * kv_heads + kvh) * pairs + pair] =
-                        (theta.cos(), theta.sin());
+                    let (sin, cos) = theta.sin_cos();
+                    cosines[2 * pair..2 * pair + 2].copy_from_slice(&[cos, cos]);
+                    sines[2 * pair..2 * pair + 2].copy_from_slice(&[-sin, sin]);
                 }
             }
         }
@@ -484,10 +508,10 @@ fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<(f32, f
     table
 }
 
-/// Rotates query and key pairs by the angles of `table` (see
+/// Rotates query and key pairs by the factors of `table` (see
 /// [`rope_table`]), which depend on each point's column and row.
 fn apply_rope(
-    table: &[(f32, f32)],
+    table: &[f32],
     grid: Grid,
     heads: usize,
     kv_heads: usize,
@@ -513,7 +537,7 @@ fn apply_rope(
 /// row `first_row` of the batch; heads `group` at a time share a kv head.
 #[allow(clippy::too_many_arguments)]
 fn rotate_rows(
-    table: &[(f32, f32)],
+    table: &[f32],
     points: usize,
     kv_heads: usize,
     d: usize,
@@ -522,26 +546,68 @@ fn rotate_rows(
     first_row: usize,
     block: &mut [f32],
 ) {
-    let pairs = d / 2;
     for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
         let point = (first_row + row_index) % points;
-        let angles = &table[point * kv_heads * pairs..][..kv_heads * pairs];
-        rotate_point(row, angles, d, group);
+        let factors = &table[point * kv_heads * 2 * d..][..kv_heads * 2 * d];
+        rotate_point(row, factors, d, group);
     }
 }
 
 widest_simd! {
     /// Rotates the pairs of one point's heads (`d` values each, heads
-    /// `group` at a time sharing a kv head's `angles`); written over whole
-    /// pairs so that the loop vectorises.
-    fn rotate_point(row: &mut [f32], angles: &[(f32, f32)], d: usize, group: usize) {
-        let pairs = d / 2;
+    /// `group` at a time sharing a kv head's `factors`).
+    fn rotate_point(row: &mut [f32], factors: &[f32], d: usize, group: usize) {
         for (h, head) in row.chunks_exact_mut(d).enumerate() {
-            let angles = &angles[(h / group) * pairs..][..pairs];
-            for (pair, &(cos, sin)) in head.chunks_exact_mut(2).zip(angles) {
-                let (a, b) = (pair[0], pair[1]);
-                pair[0] = a * cos - b * sin;
-                pair[1] = a * sin + b * cos;
+            let (cosines, sines) = factors[(h / group) * 2 * d..][..2 * d].split_at(d);
+            rotate_head(head, cosines, sines);
+        }
+    }
+}
+
+/// Rotates the pairs of one head by its factors (see [`rope_table`]):
+/// eight pairs at a time as whole vectors, the swap within each pair a
+/// shuffle.
+#[inline(always)]
+fn rotate_head(head: &mut [f32], cosines: &[f32], sines: &[f32]) {
+    let mut lanes = head.chunks_exact_mut(16);
+    let mut cos_lanes = cosines.chunks_exact(16);
+    let mut sin_lanes = sines.chunks_exact(16);
+    for ((x, c), s) in (&mut lanes).zip(&mut cos_lanes).zip(&mut sin_lanes) {
+        let v: [f32; 16] = std::array::from_fn(|i| x[i]);
+        for i in 0..16 {
+            x[i] = v[i] * c[i] + v[i ^ 1] * s[i];
+        }
+    }
+    let rest = lanes.into_remainder();
+    let (c, s) = (cos_lanes.remainder(), sin_lanes.remainder());
+    for pair in (0..rest.len()).step_by(2) {
+        let (a, b) = (rest[pair], rest[pair + 1]);
+        rest[pair] = a * c[pair] + b * s[pair];
+        rest[pair + 1] = b * c[pair + 1] + a * s[pair + 1];
+    }
+}
+
+widest_simd! {
+    /// The rows of one head, `out.len() / d` points of `d` values from
+    /// `src[at + p · stride..]`, each rotated by kv head `kvh`'s factors
+    /// in `table` (see [`rope_table`]; none where it is empty).
+    fn gather_rows(
+        src: &[f32],
+        place: (usize, usize, usize),
+        table: &[f32],
+        heads: (usize, usize),
+        out: &mut [f32]
+    ) {
+        // Where the head starts, the stride between points, its width.
+        let (at, stride, d) = place;
+        // The kv heads and the one that rotates these rows.
+        let (kv_heads, kvh) = heads;
+        for (p, row) in out.chunks_exact_mut(d).enumerate() {
+            row.copy_from_slice(&src[at + p * stride..][..d]);
+            if !table.is_empty() {
+                let (cosines, sines) =
+                    table[(p * kv_heads + kvh) * 2 * d..][..2 * d].split_at(d);
+                rotate_head(row, cosines, sines);
             }
         }
     }

@@ -318,26 +318,21 @@ fn trunk_tip(trunk: &Trunk, grid: Grid, t: &[f32], trunk_out: &mut Vec<f32>) {
             gamma,
             beta,
         } => {
-            trunk_out.resize(t.len(), 0.0);
-            let mean_square = |x: &[f32]| x.iter().map(|v| v * v).sum::<f32>() / x.len() as f32;
+            elementwise::resize_for_overwrite(trunk_out, t.len());
             let sample = grid.points() * channels;
             for (part, dst) in t
                 .chunks_exact(sample)
                 .zip(trunk_out.chunks_exact_mut(sample))
             {
-                // Spatial: one scale for the whole position; else one per point.
-                let position_scale = spatial.then(|| 1.0 / (mean_square(part) + epsilon).sqrt());
-                for (row, out) in part
-                    .chunks_exact(channels)
-                    .zip(dst.chunks_exact_mut(channels))
-                {
-                    let r =
-                        position_scale.unwrap_or_else(|| 1.0 / (mean_square(row) + epsilon).sqrt());
-                    for c in 0..channels {
-                        out[c] =
-                            elementwise::activate(trunk.tip_act, row[c] * r * gamma[c] + beta[c]);
-                    }
-                }
+                elementwise::rms_tip_position(
+                    trunk.tip_act,
+                    *epsilon,
+                    *spatial,
+                    gamma,
+                    beta,
+                    part,
+                    dst,
+                );
             }
         }
     }

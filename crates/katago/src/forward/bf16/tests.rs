@@ -108,6 +108,9 @@ fn hardware_products_match_the_portable_one() {
         (64, 64, 64),
         (70, 130, 100),
         (96, 288, 96),
+        (40, 32, 96),
+        (9, 20, 64),
+        (57, 30, 160),
     ];
     for path in paths {
         for &(rows, k, n) in &shapes {
@@ -162,7 +165,7 @@ fn hardware_products_match_the_portable_one() {
 #[test]
 fn a_product_in_pieces_is_the_whole_product() {
     for path in all_paths() {
-        for &(rows, k, n) in &[(41, 64, 70), (75, 96, 64), (9, 130, 33)] {
+        for &(rows, k, n) in &[(41, 64, 70), (75, 96, 64), (9, 130, 33), (41, 32, 128)] {
             for split in [false, true] {
                 for accumulate in [false, true] {
                     let (a, w) = (values(rows * k, 6), values(k * n, 7));

@@ -37,7 +37,7 @@ pub(super) unsafe fn product(
     }
     let mut sums = Sums([[0; BLOCK]; BLOCK]);
     // SAFETY: the tile state was granted to the process before this path
-    // was chosen; released below.
+    // was chosen.
     unsafe { amx_tiles::configure(16, 16) };
     for r in (0..full_rows).step_by(BLOCK) {
         for block in 0..full_blocks {
@@ -63,8 +63,6 @@ pub(super) unsafe fn product(
             );
         }
     }
-    // SAFETY: releases the tile state configured above.
-    unsafe { amx_tiles::release() };
     if full_blocks * COLUMN_BLOCK < w.n {
         // The last columns of the rows done on tiles: the last block's
         // packed weights, as a layer of their own.

@@ -1,7 +1,7 @@
-//! Rounding to bf16, the flush of subnormals, the fast exponential and the
-//! activations built on it.
+//! Rounding to bf16, the flush of subnormals, the fast exponential and
+//! reciprocal, and the activations built on them.
 
-use super::super::elementwise::{activate, fast_exp};
+use super::super::elementwise::{activate, fast_exp, fast_recip};
 use super::{flush_subnormals, round_to_bf16};
 use crate::model::Activation;
 
@@ -89,6 +89,18 @@ fn fast_exp_is_within_two_ulp_of_the_library() {
     assert_eq!(fast_exp(-1000.0), fast_exp(-87.0));
     assert!(fast_exp(-87.0) > 0.0);
     assert_eq!(fast_exp(0.0), 1.0);
+}
+
+#[test]
+fn fast_recip_is_within_two_ulp_of_the_division() {
+    let mut y = 1e-30f32;
+    while y < 1e37 {
+        let (fast, exact) = (fast_recip(y), 1.0 / y);
+        let ulp = (exact.to_bits() as i64 - fast.to_bits() as i64).abs();
+        assert!(ulp <= 2, "1 / {y} = {fast}, divided {exact}: {ulp} ulp");
+        y *= 1.000_37;
+    }
+    assert_eq!(fast_recip(1e38), fast_recip(1e37));
 }
 
 #[test]
