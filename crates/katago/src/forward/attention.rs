@@ -88,9 +88,11 @@ pub(super) fn attention(
         v: &s.v,
         rope: rope.as_deref(),
     };
-    let blocks = run_heads(&operands, grid.batch, exec);
+    let mut outs = std::mem::take(&mut s.head_outs);
+    run_heads(&operands, grid.batch, exec, &mut outs);
     let layout = region(LayerClass::PackingAndLayout);
-    gather_heads(shape, rows, &blocks, &mut s.o);
+    gather_heads(shape, rows, &outs, &mut s.o);
+    s.head_outs = outs;
     drop(layout);
     let _projections = region(LayerClass::Projections);
     // Into the residual stream: rounded as a convolution's input is.
@@ -193,7 +195,7 @@ fn project(
 
 /// One head's output: its values, a row per point, not yet divided by the
 /// softmax's sums; and the inverse of each point's sum.
-type HeadOut = (Vec<f32>, Vec<f32>);
+pub(super) type HeadOut = (Vec<f32>, Vec<f32>);
 
 /// The queries, keys and values of every head of a batch.
 struct HeadOperands<'a> {
@@ -211,32 +213,37 @@ struct HeadOperands<'a> {
 }
 
 /// Every head of every position of the batch, one task each, each with its
-/// own score matrix and output block, in order of position then head.
-fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec) -> Vec<HeadOut> {
+/// own score matrix, into `outs` in order of position then head (their
+/// buffers kept from the last block: fresh ones would be zeroed by the
+/// system, page by page).
+fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec, outs: &mut Vec<HeadOut>) {
     let h_count = operands.shape.heads;
-    let heads: Vec<(usize, usize)> = (0..batch)
-        .flat_map(|pos| (0..h_count).map(move |h| (pos, h)))
-        .collect();
+    outs.resize_with(batch * h_count, HeadOut::default);
     // Where the kernel splits any activations, the queries are split too:
     // the scores' rounding error, through the softmax, is most of what
     // bf16 attention costs in accuracy (`docs/performance.md`).
     let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
     let bf16_path = exec.kernel.unit.bf16_path();
-    let run_head = |&(pos, h): &(usize, usize)| match bf16_path {
-        Some(path) => operands.head_bf16(path, split_queries, pos, h),
-        None => operands.head_f32(pos, h),
+    let run_head = |(index, out): (usize, &mut HeadOut)| {
+        let (pos, h) = (index / h_count, index % h_count);
+        let (values, inverse) = out;
+        elementwise::resize_for_overwrite(values, operands.shape.points * operands.shape.dv);
+        elementwise::resize_for_overwrite(inverse, operands.shape.points);
+        match bf16_path {
+            Some(path) => operands.head_bf16(path, split_queries, pos, h, values, inverse),
+            None => operands.head_f32(pos, h, values, inverse),
+        }
     };
     let heads_section = region(LayerClass::AttentionScores);
-    let blocks: Vec<HeadOut> = profile::scoped(|| {
+    profile::scoped(|| {
         if exec.threads > 1 {
             use rayon::prelude::*;
-            heads.par_iter().map(run_head).collect()
+            outs.par_iter_mut().enumerate().for_each(run_head);
         } else {
-            heads.iter().map(run_head).collect()
+            outs.iter_mut().enumerate().for_each(run_head);
         }
     });
     drop(heads_section);
-    blocks
 }
 
 impl HeadOperands<'_> {
@@ -265,12 +272,12 @@ impl HeadOperands<'_> {
     /// Head `h` of position `pos` in f32 on 512-bit registers: the queries
     /// gathered, the keys and values packed as [`wide_f32`] reads them,
     /// then all its scores, their softmax and the product with the values.
-    fn head_wide_f32(&self, pos: usize, h: usize) -> HeadOut {
+    fn head_wide_f32(&self, pos: usize, h: usize, out: &mut [f32], inverse: &mut [f32]) {
         let shape = self.shape;
         let (points, kv_count, d, dv) = (shape.points, shape.kv_heads, shape.d, shape.dv);
         let kvh = h / shape.group();
-        let head = |(queries, keys, values): &mut (Vec<f32>, PackedF32, PackedF32),
-                    scores: &mut Vec<f32>| {
+        let mut head = |(queries, keys, values): &mut (Vec<f32>, PackedF32, PackedF32),
+                        scores: &mut Vec<f32>| {
             profile::task(Some(LayerClass::AttentionScores), || {
                 // scores = q_h · k_hᵀ
                 HEAD_ROWS.with_borrow_mut(|(_, rows)| {
@@ -280,19 +287,14 @@ impl HeadOperands<'_> {
                 elementwise::resize_for_overwrite(scores, points * points);
                 wide_f32::product(queries, points, keys, scores, false);
             });
-            let inverse = profile::task(Some(LayerClass::Softmax), || {
-                let mut inverse = vec![0.0f32; points];
-                softmax_numerators(scores, points, shape.scale(), &mut inverse);
-                inverse
+            profile::task(Some(LayerClass::Softmax), || {
+                softmax_numerators(scores, points, shape.scale(), inverse);
             });
-            let out = profile::task(Some(LayerClass::AttentionValues), || {
+            profile::task(Some(LayerClass::AttentionValues), || {
                 let v_at = shape.v_at(pos, kvh);
                 values.pack_with(points, dv, |p, c| self.v[v_at + p * kv_count * dv + c]);
-                let mut out = vec![0.0f32; points * dv];
-                wide_f32::product(scores, points, values, &mut out, false);
-                out
+                wide_f32::product(scores, points, values, out, false);
             });
-            (out, inverse)
         };
         HEAD_F32.with_borrow_mut(|operands| SCORES.with_borrow_mut(|scores| head(operands, scores)))
     }
@@ -300,9 +302,9 @@ impl HeadOperands<'_> {
     /// Head `h` of position `pos` in f32 through `gemm` (on 512-bit
     /// registers where the CPU has them): all its scores, their softmax,
     /// then the product with the values.
-    fn head_f32(&self, pos: usize, h: usize) -> HeadOut {
+    fn head_f32(&self, pos: usize, h: usize, out: &mut [f32], inverse: &mut [f32]) {
         if wide_f32::available() {
-            return self.head_wide_f32(pos, h);
+            return self.head_wide_f32(pos, h, out, inverse);
         }
         let shape = self.shape;
         let (points, h_count, kv_count, d, dv) =
@@ -335,18 +337,15 @@ impl HeadOperands<'_> {
                     1,
                 )
             });
-            let inverse = profile::task(Some(LayerClass::Softmax), || {
-                let mut inverse = vec![0.0f32; points];
-                softmax_numerators(scores, points, shape.scale(), &mut inverse);
-                inverse
+            profile::task(Some(LayerClass::Softmax), || {
+                softmax_numerators(scores, points, shape.scale(), inverse);
             });
-            let out = profile::task(Some(LayerClass::AttentionValues), || {
-                let mut out = vec![0.0f32; points * dv];
+            profile::task(Some(LayerClass::AttentionValues), || {
                 gemm_strided(
                     points,
                     dv,
                     points,
-                    &mut out,
+                    out,
                     Layout::rows(0, dv),
                     scores,
                     Layout::rows(0, points),
@@ -360,9 +359,7 @@ impl HeadOperands<'_> {
                     false,
                     1,
                 );
-                out
             });
-            (out, inverse)
         })
     }
 
@@ -377,7 +374,9 @@ impl HeadOperands<'_> {
         split_queries: bool,
         pos: usize,
         h: usize,
-    ) -> HeadOut {
+        out: &mut [f32],
+        inverse: &mut [f32],
+    ) {
         let shape = self.shape;
         let (points, kv_count, d, dv) = (shape.points, shape.kv_heads, shape.d, shape.dv);
         let v = self.v;
@@ -402,8 +401,6 @@ impl HeadOperands<'_> {
                 });
                 values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
-            let mut out = vec![0.0f32; points * dv];
-            let mut inverse = vec![0.0f32; points];
             elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * width);
             for first in (0..points).step_by(ATTENTION_ROWS) {
                 let rows = ATTENTION_ROWS.min(points - first);
@@ -423,7 +420,6 @@ impl HeadOperands<'_> {
                     bf16::product(path, weights, 0, rows, values, out, false)
                 });
             }
-            (out, inverse)
         })
     }
 }
@@ -546,44 +542,54 @@ fn rotate_rows(
     first_row: usize,
     block: &mut [f32],
 ) {
+    let mut head = vec![0.0f32; d];
     for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
         let point = (first_row + row_index) % points;
         let factors = &table[point * kv_heads * 2 * d..][..kv_heads * 2 * d];
-        rotate_point(row, factors, d, group);
+        rotate_point(row, factors, d, group, &mut head);
     }
 }
 
 widest_simd! {
     /// Rotates the pairs of one point's heads (`d` values each, heads
-    /// `group` at a time sharing a kv head's `factors`).
-    fn rotate_point(row: &mut [f32], factors: &[f32], d: usize, group: usize) {
-        for (h, head) in row.chunks_exact_mut(d).enumerate() {
+    /// `group` at a time sharing a kv head's `factors`), each copied to
+    /// `head` (`d` values) first.
+    fn rotate_point(row: &mut [f32], factors: &[f32], d: usize, group: usize, head: &mut [f32]) {
+        for (h, dst) in row.chunks_exact_mut(d).enumerate() {
             let (cosines, sines) = factors[(h / group) * 2 * d..][..2 * d].split_at(d);
-            rotate_head(head, cosines, sines);
+            head.copy_from_slice(dst);
+            rotate_head(dst, &head, cosines, sines);
         }
     }
 }
 
-/// Rotates the pairs of one head by its factors (see [`rope_table`]):
-/// eight pairs at a time as whole vectors, the swap within each pair a
-/// shuffle.
+/// Rotates the pairs of one head, `src`, into `dst` by its factors (see
+/// [`rope_table`]): eight pairs at a time as whole vectors, the swap
+/// within each pair a shuffle.
 #[inline(always)]
-fn rotate_head(head: &mut [f32], cosines: &[f32], sines: &[f32]) {
-    let mut lanes = head.chunks_exact_mut(16);
+fn rotate_head(dst: &mut [f32], src: &[f32], cosines: &[f32], sines: &[f32]) {
+    let mut lanes = dst.chunks_exact_mut(16);
+    let mut src_lanes = src.chunks_exact(16);
     let mut cos_lanes = cosines.chunks_exact(16);
     let mut sin_lanes = sines.chunks_exact(16);
-    for ((x, c), s) in (&mut lanes).zip(&mut cos_lanes).zip(&mut sin_lanes) {
-        let v: [f32; 16] = std::array::from_fn(|i| x[i]);
+    for (((x, v), c), s) in (&mut lanes)
+        .zip(&mut src_lanes)
+        .zip(&mut cos_lanes)
+        .zip(&mut sin_lanes)
+    {
         for i in 0..16 {
             x[i] = v[i] * c[i] + v[i ^ 1] * s[i];
         }
     }
     let rest = lanes.into_remainder();
-    let (c, s) = (cos_lanes.remainder(), sin_lanes.remainder());
+    let (v, c, s) = (
+        src_lanes.remainder(),
+        cos_lanes.remainder(),
+        sin_lanes.remainder(),
+    );
     for pair in (0..rest.len()).step_by(2) {
-        let (a, b) = (rest[pair], rest[pair + 1]);
-        rest[pair] = a * c[pair] + b * s[pair];
-        rest[pair + 1] = b * c[pair + 1] + a * s[pair + 1];
+        rest[pair] = v[pair] * c[pair] + v[pair + 1] * s[pair];
+        rest[pair + 1] = v[pair + 1] * c[pair + 1] + v[pair] * s[pair + 1];
     }
 }
 
@@ -603,11 +609,13 @@ widest_simd! {
         // The kv heads and the one that rotates these rows.
         let (kv_heads, kvh) = heads;
         for (p, row) in out.chunks_exact_mut(d).enumerate() {
-            row.copy_from_slice(&src[at + p * stride..][..d]);
-            if !table.is_empty() {
+            let head = &src[at + p * stride..][..d];
+            if table.is_empty() {
+                row.copy_from_slice(head);
+            } else {
                 let (cosines, sines) =
                     table[(p * kv_heads + kvh) * 2 * d..][..2 * d].split_at(d);
-                rotate_head(row, cosines, sines);
+                rotate_head(row, head, cosines, sines);
             }
         }
     }

@@ -62,6 +62,8 @@ struct Scratch {
     k: Vec<f32>,
     v: Vec<f32>,
     o: Vec<f32>,
+    /// Each attention head's values and the inverses of its sums.
+    head_outs: Vec<attention::HeadOut>,
     unrolled: Vec<f32>,
     /// The inner stream of a nested-bottleneck block.
     nested: Vec<f32>,

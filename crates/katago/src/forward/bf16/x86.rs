@@ -240,6 +240,12 @@ pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [
         }
         i += 32;
     }
+    if i == src.len() {
+        // Whole 32s only (attention's heads): the padding, if any.
+        high[i / 2..].fill(0);
+        low[i / 2..].fill(0);
+        return;
+    }
     let mut rest = Vec::new();
     super::pack_row(
         super::Bf16Path::Portable,
