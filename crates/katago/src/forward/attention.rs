@@ -558,7 +558,7 @@ widest_simd! {
         for (h, dst) in row.chunks_exact_mut(d).enumerate() {
             let (cosines, sines) = factors[(h / group) * 2 * d..][..2 * d].split_at(d);
             head.copy_from_slice(dst);
-            rotate_head(dst, &head, cosines, sines);
+            rotate_head(dst, head, cosines, sines);
         }
     }
 }
