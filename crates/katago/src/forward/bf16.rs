@@ -285,7 +285,7 @@ impl Rows for GatedRows<'_> {
     /// there; otherwise as [`Rows::pack`].
     fn pack(&self, path: Bf16Path, r: usize, k: usize, out: RowOut<'_>, made: &mut Vec<f32>) {
         #[cfg(target_arch = "x86_64")]
-        if path != Bf16Path::Portable && k % 32 == 0 {
+        if path != Bf16Path::Portable && k.is_multiple_of(32) {
             let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
             let (high, low, _) = out;
             // SAFETY: the AVX-512 paths are chosen only where the CPU has

@@ -129,7 +129,7 @@ pub(super) unsafe fn pack_gated(
     mut low: Option<&mut [u32]>,
 ) {
     let k = values.len();
-    assert!(k % 32 == 0 && gate.len() == k && high.len() * 2 >= k);
+    assert!(k.is_multiple_of(32) && gate.len() == k && high.len() * 2 >= k);
     assert!(low.as_ref().is_none_or(|low| low.len() == high.len()));
     for i in (0..k).step_by(32) {
         // SAFETY: 32 values from i are in `values` and `gate` (asserted).
