@@ -444,7 +444,7 @@ fn gated_rows_pack_as_the_gated_matrix() {
                     let value = |rows: &PackedRows, i: usize| {
                         let at = (i / k) * rows.pairs + (i % k) / 2;
                         let half = |bits: u32| {
-                            f32::from_bits(if i % 2 == 0 {
+                            f32::from_bits(if i.is_multiple_of(2) {
                                 bits << 16
                             } else {
                                 bits & 0xffff_0000
