@@ -245,19 +245,7 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
 pub(crate) trait Rows: Sync {
     /// Row `r`, `k` values; `made` holds it where it is made.
     fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
-
-    /// Row `r` rounded to pairs in `high` and, where given, what the
-    /// rounding lost in `low` (see [`pack_row`]); `made` and `rest` are
-    /// room for the work.
-    fn pack(&self, path: Bf16Path, r: usize, k: usize, out: RowOut<'_>, made: &mut Vec<f32>) {
-        let (high, low, rest) = out;
-        pack_row(path, self.row(r, k, made), high, low, rest);
-    }
 }
-
-/// Where [`Rows::pack`] puts a row: its pairs, its remainders' pairs where
-/// it is split, and room for the remainders in f32.
-pub(crate) type RowOut<'a> = (&'a mut [u32], Option<&'a mut [u32]>, &'a mut Vec<f32>);
 
 impl Rows for [f32] {
     fn row<'a>(&'a self, r: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
@@ -279,22 +267,6 @@ impl Rows for GatedRows<'_> {
         let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
         super::elementwise::silu_gate_into(values, gate, made);
         made
-    }
-
-    /// On AVX-512 whole 32s of a row are gated in registers and rounded
-    /// there; otherwise as [`Rows::pack`].
-    fn pack(&self, path: Bf16Path, r: usize, k: usize, out: RowOut<'_>, made: &mut Vec<f32>) {
-        #[cfg(target_arch = "x86_64")]
-        if path != Bf16Path::Portable && k.is_multiple_of(32) {
-            let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
-            let (high, low, _) = out;
-            // SAFETY: the AVX-512 paths are chosen only where the CPU has
-            // AVX-512-BF16 (`cpu::Features`).
-            unsafe { x86::pack_gated(values, gate, high, low) };
-            return;
-        }
-        let (high, low, rest) = out;
-        pack_row(path, self.row(r, k, made), high, low, rest);
     }
 }
 
@@ -332,7 +304,7 @@ impl PackedRows {
                 let low = low
                     .as_deref_mut()
                     .map(|low| &mut low[r * pairs..(r + 1) * pairs]);
-                src.pack(path, first + r, k, (high, low, &mut rest), &mut made);
+                pack_row(path, src.row(first + r, k, &mut made), high, low, &mut rest);
             }
         };
         if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {

@@ -74,95 +74,6 @@ fn exp2_16(t: __m512) -> __m512 {
     _mm512_scalef_ps(p, n)
 }
 
-/// 16 values rounded to bf16, and those back in f32.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-fn round_16(x: __m512) -> (__m256i, __m512) {
-    let rounded = bf16_bits_256(_mm512_cvtneps_pbh(x));
-    let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
-    (rounded, back)
-}
-
-/// `2^t` of 16 values to about 2⁻²³ relative, for activations that keep
-/// more than bf16's bits (split into two roundings): [`exp2_16`] with the
-/// Taylor polynomial of degree 6.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-fn exp2_16_fine(t: __m512) -> __m512 {
-    let n = _mm512_roundscale_ps::<{ _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC }>(t);
-    let f = _mm512_mul_ps(_mm512_sub_ps(t, n), _mm512_set1_ps(std::f32::consts::LN_2));
-    // 1/6!, 1/5!, ..., 1/1!, 1: Σ (f ln 2)^i / i!.
-    let mut p = _mm512_set1_ps(1.0 / 720.0);
-    for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
-        p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c));
-    }
-    _mm512_scalef_ps(p, n)
-}
-
-/// `silu(x) · g` of 16 values: `x / (1 + e^−x)`, the reciprocal by
-/// `VRCP14PS` and one Newton step (about 2⁻²⁸).
-#[inline]
-#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-fn silu_gate_16(x: __m512, g: __m512) -> __m512 {
-    // e^−x = 2^(−x log₂ e), kept below 2^126 so that its reciprocal is a
-    // normal float (silu is 0 there to f32's precision anyway).
-    let t = _mm512_min_ps(
-        _mm512_mul_ps(x, _mm512_set1_ps(-std::f32::consts::LOG2_E)),
-        _mm512_set1_ps(126.0),
-    );
-    let y = _mm512_add_ps(exp2_16_fine(t), _mm512_set1_ps(1.0));
-    let r = _mm512_rcp14_ps(y);
-    let r = _mm512_fmadd_ps(_mm512_fnmadd_ps(y, r, _mm512_set1_ps(1.0)), r, r);
-    _mm512_mul_ps(_mm512_mul_ps(x, r), g)
-}
-
-/// The gated feed-forward's hidden row `silu(values) · gate` rounded to
-/// bf16 pairs in `high` and, where given, what the rounding lost in `low`
-/// (see [`super::pack_pairs`]; padding to the end of `high` zero): the
-/// row never goes to memory in f32. `values.len()` must be a multiple of
-/// 32, as `gate`'s.
-#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-pub(super) unsafe fn pack_gated(
-    values: &[f32],
-    gate: &[f32],
-    high: &mut [u32],
-    mut low: Option<&mut [u32]>,
-) {
-    let k = values.len();
-    assert!(k.is_multiple_of(32) && gate.len() == k && high.len() * 2 >= k);
-    assert!(low.as_ref().is_none_or(|low| low.len() == high.len()));
-    for i in (0..k).step_by(32) {
-        // SAFETY: 32 values from i are in `values` and `gate` (asserted).
-        let (a, b) = unsafe {
-            (
-                silu_gate_16(
-                    _mm512_loadu_ps(values.as_ptr().add(i)),
-                    _mm512_loadu_ps(gate.as_ptr().add(i)),
-                ),
-                silu_gate_16(
-                    _mm512_loadu_ps(values.as_ptr().add(i + 16)),
-                    _mm512_loadu_ps(gate.as_ptr().add(i + 16)),
-                ),
-            )
-        };
-        let (ha, back_a) = round_16(a);
-        let (hb, back_b) = round_16(b);
-        let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
-        // SAFETY: the 16 pairs from i / 2 are in `high` (asserted).
-        unsafe { _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed) };
-        if let Some(low) = low.as_deref_mut() {
-            // Each value less its rounding, itself rounded.
-            let lost = _mm512_cvtne2ps_pbh(_mm512_sub_ps(b, back_b), _mm512_sub_ps(a, back_a));
-            // SAFETY: `low` is as long as `high` (asserted).
-            unsafe { _mm512_storeu_si512(low.as_mut_ptr().add(i / 2).cast(), bf16_bits(lost)) };
-        }
-    }
-    high[k / 2..].fill(0);
-    if let Some(low) = low {
-        low[k / 2..].fill(0);
-    }
-}
-
 /// The lanes of the first `count` of 16 values.
 #[inline]
 pub(crate) fn first_lanes(count: usize) -> __mmask16 {
@@ -302,6 +213,14 @@ pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> 
 /// rounding lost into `low`.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [u32]) {
+    /// 16 values rounded to bf16, and those back in f32.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+    fn round(x: __m512) -> (__m256i, __m512) {
+        let rounded = bf16_bits_256(_mm512_cvtneps_pbh(x));
+        let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
+        (rounded, back)
+    }
     let mut i = 0;
     while i + 32 <= src.len() {
         // SAFETY: 32 values from i are in `src`, 16 pairs from i / 2
@@ -309,8 +228,8 @@ pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [
         unsafe {
             let a = _mm512_loadu_ps(src.as_ptr().add(i));
             let b = _mm512_loadu_ps(src.as_ptr().add(i + 16));
-            let (ha, back_a) = round_16(a);
-            let (hb, back_b) = round_16(b);
+            let (ha, back_a) = round(a);
+            let (hb, back_b) = round(b);
             let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
             _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed);
             let lost = bf16_bits(_mm512_cvtne2ps_pbh(
