@@ -113,6 +113,20 @@ export async function emptyPoint(page, wanted = []) {
   return page.evaluate((wanted) => {
     const taken = new Set([...document.querySelectorAll("[data-stone]")].map((s) => s.dataset.vertex));
     const all = [...document.querySelectorAll("[data-point]")].map((t) => t.dataset.point);
-    return wanted.find((v) => !taken.has(v) && all.includes(v)) || all.find((v) => !taken.has(v));
+    const onBoard = new Set(all);
+    const columns = [...new Set(all.map((v) => v[0]))].sort();
+    // An empty point beside another empty point is always a legal move:
+    // never suicide, never a ko recapture. (The bot's stones can leave an
+    // empty point of the list with no liberty: an eye.)
+    const hasLiberty = (v) => {
+      const c = columns.indexOf(v[0]);
+      const r = Number(v.slice(1));
+      return [[c - 1, r], [c + 1, r], [c, r - 1], [c, r + 1]].some(([nc, nr]) => {
+        const n = `${columns[nc] ?? ""}${nr}`;
+        return onBoard.has(n) && !taken.has(n);
+      });
+    };
+    const playable = (v) => onBoard.has(v) && !taken.has(v) && hasLiberty(v);
+    return wanted.find(playable) || all.find(playable) || all.find((v) => !taken.has(v));
   }, wanted);
 }
