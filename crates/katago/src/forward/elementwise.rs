@@ -244,16 +244,8 @@ widest_simd! {
             .chunks_exact_mut(channels)
             .zip(source.chunks_exact(channels))
         {
-            // One loop per activation, so that each vectorises.
-            let rows = dst_row.iter_mut().zip(row).zip(&norm.scale).zip(&norm.bias);
-            match act {
-                Activation::Identity => rows.for_each(|(((d, &x), &s), &b)| *d = x * s + b),
-                Activation::Relu => rows.for_each(|(((d, &x), &s), &b)| *d = (x * s + b).max(0.0)),
-                Activation::Mish => rows.for_each(|(((d, &x), &s), &b)| *d = mish(x * s + b)),
-                Activation::Silu => rows.for_each(|(((d, &x), &s), &b)| {
-                    *d = activate(Activation::Silu, x * s + b)
-                }),
-            }
+            let values = row.iter().zip(&norm.scale).zip(&norm.bias);
+            activate_into(act, dst_row, values.map(|((&x, &s), &b)| x * s + b));
         }
     }
 }
@@ -364,8 +356,7 @@ widest_simd! {
             .chunks_exact(channels)
             .zip(block.chunks_exact_mut(channels))
         {
-            let mean_square = sum_of_squares(row) / channels as f32;
-            let r = 1.0 / (mean_square + epsilon).sqrt();
+            let r = inverse_rms(row, epsilon);
             for ((d, &x), &w) in dst.iter_mut().zip(row).zip(weight) {
                 *d = x * r * w;
             }
@@ -387,24 +378,32 @@ widest_simd! {
         out: &mut [f32]
     ) {
         let channels = gamma.len();
-        let scale = |values: &[f32]| {
-            1.0 / (sum_of_squares(values) / values.len() as f32 + epsilon).sqrt()
-        };
-        let position_scale = spatial.then(|| scale(source));
+        let position_scale = spatial.then(|| inverse_rms(source, epsilon));
         for (row, dst) in source.chunks_exact(channels).zip(out.chunks_exact_mut(channels)) {
-            let r = position_scale.unwrap_or_else(|| scale(row));
-            let values = dst.iter_mut().zip(row).zip(gamma).zip(beta);
-            // One loop per activation, so that each vectorises.
-            match act {
-                Activation::Identity => values.for_each(|(((d, &x), &g), &b)| *d = x * r * g + b),
-                Activation::Relu => values.for_each(|(((d, &x), &g), &b)| *d = (x * r * g + b).max(0.0)),
-                Activation::Mish => values.for_each(|(((d, &x), &g), &b)| *d = mish(x * r * g + b)),
-                Activation::Silu => values.for_each(|(((d, &x), &g), &b)| {
-                    *d = activate(Activation::Silu, x * r * g + b)
-                }),
-            }
+            let r = position_scale.unwrap_or_else(|| inverse_rms(row, epsilon));
+            let values = row.iter().zip(gamma).zip(beta);
+            activate_into(act, dst, values.map(|((&x, &g), &b)| x * r * g + b));
         }
     }
+}
+
+/// `act` of each of `values` into `out`: one loop per activation, so that
+/// each vectorises where it is inlined.
+#[inline(always)]
+fn activate_into(act: Activation, out: &mut [f32], values: impl Iterator<Item = f32>) {
+    let pairs = out.iter_mut().zip(values);
+    match act {
+        Activation::Identity => pairs.for_each(|(d, v)| *d = v),
+        Activation::Relu => pairs.for_each(|(d, v)| *d = v.max(0.0)),
+        Activation::Mish => pairs.for_each(|(d, v)| *d = mish(v)),
+        Activation::Silu => pairs.for_each(|(d, v)| *d = activate(Activation::Silu, v)),
+    }
+}
+
+/// One over the root mean square of `values`, `epsilon` added to the mean.
+#[inline(always)]
+fn inverse_rms(values: &[f32], epsilon: f32) -> f32 {
+    1.0 / (sum_of_squares(values) / values.len() as f32 + epsilon).sqrt()
 }
 
 /// The sum of the squares of `values`, in sixteen partial sums so that it

@@ -39,10 +39,11 @@ pub(super) unsafe fn product(
     assert!(high.len() >= rows * w.pairs && out.len() >= rows * w.n);
     assert!(low.is_none_or(|low| low.len() >= rows * w.pairs));
     if w.pairs == PAIR_BLOCK {
-        // SAFETY: bounds asserted above; the tile state as below.
+        // SAFETY: this function's target features and the tile state
+        // (granted before this path was chosen); bounds asserted above.
         unsafe { shallow_product(high, low, rows, w, out, accumulate) };
     } else {
-        // SAFETY: as above.
+        // SAFETY: as for the shallow product.
         unsafe { deep_product(high, low, rows, w, out, accumulate) };
     }
     // The columns past the whole blocks, on AVX-512.
