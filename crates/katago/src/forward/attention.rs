@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use super::elementwise::widest_simd;
-use super::elementwise::{self, rms_norm_rows, softmax_numerators};
+use super::elementwise::{self, softmax_numerators};
 #[cfg(target_arch = "x86_64")]
 use super::elementwise::{simd_level, SimdLevel};
 use super::kernels::{apply_matmul, apply_matmuls, gemm_strided, Grid, Layout};
@@ -161,10 +161,12 @@ fn project(
 ) -> Option<RopeTable> {
     let rows = grid.rows();
     let (h_count, kv_count, d, dv) = (shape.heads, shape.kv_heads, shape.d, shape.dv);
-    let norm = region(LayerClass::NormAndActivation);
-    rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
-    drop(norm);
     let projections = region(LayerClass::Projections);
+    let normed = elementwise::RmsRows {
+        weight: &b.norm_weight,
+        epsilon: b.norm_epsilon,
+        input: t,
+    };
     let (q, k, v) = (&mut s.q, &mut s.k, &mut s.v);
     elementwise::resize_for_overwrite(q, rows * h_count * d);
     elementwise::resize_for_overwrite(k, rows * kv_count * d);
@@ -176,7 +178,8 @@ fn project(
             (&b.v_proj, &mut v[..]),
         ],
         rows,
-        &s.a,
+        &normed,
+        &mut s.a,
         exec,
     );
     drop(projections);
@@ -259,13 +262,7 @@ impl HeadOperands<'_> {
         ] {
             elementwise::resize_for_overwrite(out, shape.points * shape.d);
             let table = self.rope.unwrap_or(&[]);
-            gather_rows(
-                src,
-                (at, stride, shape.d),
-                table,
-                (shape.kv_heads, kvh),
-                out,
-            );
+            gather_rows(src, (at, stride, shape.d), table, kvh, out);
         }
     }
 
@@ -409,11 +406,8 @@ impl HeadOperands<'_> {
                     bf16::product(path, queries, first, rows, keys, scores, false)
                 });
                 profile::task(Some(LayerClass::Softmax), || {
-                    weights.reset(rows, points);
-                    for (r, row) in scores.chunks_exact(width).enumerate() {
-                        inverse[first + r] =
-                            bf16::softmax_pairs(path, &row[..points], scale, weights.row_mut(r));
-                    }
+                    let inverse = &mut inverse[first..first + rows];
+                    weights.fill_softmax(path, (rows, points, width), scores, scale, inverse);
                 });
                 profile::task(Some(LayerClass::AttentionValues), || {
                     let out = &mut out[first * dv..(first + rows) * dv];
@@ -448,7 +442,7 @@ fn gather_heads(shape: HeadShape, rows: usize, blocks: &[HeadOut], o: &mut Vec<f
 #[derive(Default)]
 pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), RopeTable)>>);
 
-/// Rotary factors by `[point][kv head]`: `d` cosines, then `d` sines
+/// Rotary factors by `[kv head][point]`: `d` cosines, then `d` sines
 /// signed for the lane they multiply (see [`rope_table`]).
 type RopeTable = Arc<[f32]>;
 
@@ -466,8 +460,9 @@ impl RopeTables {
     }
 }
 
-/// The rotary factors of every point of `grid`'s board, by `[point][kv
-/// head]`: for a pair `(a, b)` at lanes `2i, 2i + 1` turned by θ, the
+/// The rotary factors of every point of `grid`'s board, by `[kv
+/// head][point]` (a head's points one after another, so that a head reads
+/// its factors in order): for a pair `(a, b)` at lanes `2i, 2i + 1` turned by θ, the
 /// cosines `[cos θ, cos θ]` and the sines `[−sin θ, sin θ]`, so that a
 /// head's rotation is `x · cos + swap(x) · sin` lane by lane, `swap`
 /// exchanging the two lanes of each pair.
@@ -477,7 +472,7 @@ fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<f32> {
     for y in 0..grid.height {
         for x in 0..grid.width {
             for kvh in 0..kv_heads {
-                let at = ((y * grid.width + x) * kv_heads + kvh) * 2 * d;
+                let at = (kvh * grid.points() + y * grid.width + x) * 2 * d;
                 let (cosines, sines) = table[at..at + 2 * d].split_at_mut(d);
                 for pair in 0..pairs {
                     let theta = match rope {
@@ -520,9 +515,7 @@ fn apply_rope(
     let group = heads / kv_heads;
     let rotate = |values: &mut [f32], head_count: usize, group: usize| {
         elementwise::for_row_blocks(values, head_count * d, |first_row, block| {
-            rotate_rows(
-                table, points, kv_heads, d, head_count, group, first_row, block,
-            )
+            rotate_rows(table, points, d, head_count, group, first_row, block)
         });
     };
     rotate(q, heads, group);
@@ -535,7 +528,6 @@ fn apply_rope(
 fn rotate_rows(
     table: &[f32],
     points: usize,
-    kv_heads: usize,
     d: usize,
     head_count: usize,
     group: usize,
@@ -545,18 +537,32 @@ fn rotate_rows(
     let mut head = vec![0.0f32; d];
     for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
         let point = (first_row + row_index) % points;
-        let factors = &table[point * kv_heads * 2 * d..][..kv_heads * 2 * d];
-        rotate_point(row, factors, d, group, &mut head);
+        rotate_point(
+            row,
+            &table[point * 2 * d..],
+            points * 2 * d,
+            d,
+            group,
+            &mut head,
+        );
     }
 }
 
 widest_simd! {
     /// Rotates the pairs of one point's heads (`d` values each, heads
-    /// `group` at a time sharing a kv head's `factors`), each copied to
-    /// `head` (`d` values) first.
-    fn rotate_point(row: &mut [f32], factors: &[f32], d: usize, group: usize, head: &mut [f32]) {
+    /// `group` at a time sharing a kv head's factors, those of kv head
+    /// `i` at `factors[i · stride..]`), each copied to `head` (`d` values)
+    /// first.
+    fn rotate_point(
+        row: &mut [f32],
+        factors: &[f32],
+        stride: usize,
+        d: usize,
+        group: usize,
+        head: &mut [f32]
+    ) {
         for (h, dst) in row.chunks_exact_mut(d).enumerate() {
-            let (cosines, sines) = factors[(h / group) * 2 * d..][..2 * d].split_at(d);
+            let (cosines, sines) = factors[(h / group) * stride..][..2 * d].split_at(d);
             head.copy_from_slice(dst);
             rotate_head(dst, head, cosines, sines);
         }
@@ -601,20 +607,24 @@ widest_simd! {
         src: &[f32],
         place: (usize, usize, usize),
         table: &[f32],
-        heads: (usize, usize),
+        kvh: usize,
         out: &mut [f32]
     ) {
         // Where the head starts, the stride between points, its width.
         let (at, stride, d) = place;
-        // The kv heads and the one that rotates these rows.
-        let (kv_heads, kvh) = heads;
+        // Rows this far ahead are asked for as these are rotated.
+        const AHEAD: usize = 16;
+        let points = out.len() / d;
         for (p, row) in out.chunks_exact_mut(d).enumerate() {
+            if p + AHEAD < points {
+                elementwise::prefetch(&src[at + (p + AHEAD) * stride..][..d]);
+            }
             let head = &src[at + p * stride..][..d];
             if table.is_empty() {
                 row.copy_from_slice(head);
             } else {
                 let (cosines, sines) =
-                    table[(p * kv_heads + kvh) * 2 * d..][..2 * d].split_at(d);
+                    table[(kvh * points + p) * 2 * d..][..2 * d].split_at(d);
                 rotate_head(row, head, cosines, sines);
             }
         }

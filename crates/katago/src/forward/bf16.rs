@@ -92,7 +92,7 @@ pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [
     if path != Bf16Path::Portable {
         // SAFETY: the AVX-512 paths are chosen only where the CPU has
         // AVX-512-BF16 (`cpu::Features`).
-        return unsafe { x86::softmax_pairs(row, scale, dst) };
+        return unsafe { x86::softmax_rows([row], scale, [dst])[0] };
     }
     let _ = path;
     let mut numerators = row.to_vec();
@@ -245,11 +245,27 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
 pub(crate) trait Rows: Sync {
     /// Row `r`, `k` values; `made` holds it where it is made.
     fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
+
+    /// The first `rows` rows as a row-major matrix, for the products that
+    /// read one: the rows themselves where they are one, else made whole
+    /// into `out`.
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        super::elementwise::resize_for_overwrite(out, rows * k);
+        let mut made = Vec::new();
+        for (r, dst) in out.chunks_exact_mut(k).enumerate() {
+            dst.copy_from_slice(self.row(r, k, &mut made));
+        }
+        out
+    }
 }
 
 impl Rows for [f32] {
     fn row<'a>(&'a self, r: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
         &self[r * k..][..k]
+    }
+
+    fn matrix<'a>(&'a self, rows: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
+        &self[..rows * k]
     }
 }
 
@@ -335,12 +351,6 @@ impl PackedRows {
         });
     }
 
-    /// Sizes the rows for `rows` rows of `k` values, to be written row by
-    /// row (no remainders), as [`PackedRows::row_mut`] gives them.
-    pub(crate) fn reset(&mut self, rows: usize, k: usize) {
-        self.size(rows, k, false);
-    }
-
     /// Sizes the buffers for `rows` rows of `k` values (with remainders
     /// where `split`), without clearing them; returns the pairs of a row.
     fn size(&mut self, rows: usize, k: usize, split: bool) -> usize {
@@ -356,9 +366,42 @@ impl PackedRows {
         pairs
     }
 
-    /// Row `r`'s pairs (padding included).
-    pub(crate) fn row_mut(&mut self, r: usize) -> &mut [u32] {
-        &mut self.high[r * self.pairs..(r + 1) * self.pairs]
+    /// The softmax numerators of `rows` rows of scores (see
+    /// [`softmax_pairs`]), each the first `k` values of a row `width` wide
+    /// in `scores`, as rows of pairs (no remainders); one over each row's
+    /// sum into `inverse`. On AVX-512 four rows at a time, as one row
+    /// alone waits on its own reductions.
+    pub(crate) fn fill_softmax(
+        &mut self,
+        path: Bf16Path,
+        (rows, k, width): (usize, usize, usize),
+        scores: &[f32],
+        scale: f32,
+        inverse: &mut [f32],
+    ) {
+        let pairs = self.size(rows, k, false);
+        let mut dsts = self.high[..rows * pairs].chunks_exact_mut(pairs);
+        let mut sources = scores.chunks(width).map(|row| &row[..k]);
+        let mut inverse = inverse[..rows].iter_mut();
+        #[cfg(target_arch = "x86_64")]
+        if path != Bf16Path::Portable {
+            while dsts.len() >= 4 {
+                let dst = std::array::from_fn(|_| dsts.next().expect("four rows left"));
+                let src = std::array::from_fn(|_| sources.next().expect("a row of scores each"));
+                // SAFETY: the AVX-512 paths are chosen only where the CPU
+                // has AVX-512-BF16 (`cpu::Features`); each row has room for
+                // its pairs (padded pairs of `k`).
+                let sums = unsafe { x86::softmax_rows::<4>(src, scale, dst) };
+                // The sums first: a zip takes from its first side before
+                // it finds the second one ended.
+                for (sum, to) in sums.into_iter().zip(&mut inverse) {
+                    *to = sum;
+                }
+            }
+        }
+        for ((dst, src), to) in dsts.zip(sources).zip(inverse) {
+            *to = softmax_pairs(path, src, scale, dst);
+        }
     }
 
     /// Unrolls a "same" convolution's input for a kernel `taps` = (height,

@@ -3,6 +3,7 @@
 //! AVX2 and the baseline and chosen at run time ([`widest_simd!`]), and how
 //! their rows are shared between the threads of a pass.
 
+use super::bf16::Rows;
 use super::cpu::KernelCap;
 use super::kernels::Grid;
 use super::profile;
@@ -53,6 +54,27 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
         .wrapping_add(127);
     let scale = f32::from_bits(biased << 23);
     e * scale
+}
+
+/// Asks for the cache lines of `values` (up to 256 bytes of them) to be
+/// brought into the cache ahead of their use: for reads at a stride the
+/// hardware's prefetchers do not follow (a head's rows in a batch's
+/// activations, a table's entries per point). A hint only; nothing on
+/// other architectures.
+#[inline(always)]
+pub(crate) fn prefetch(values: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in values.chunks(16).take(4) {
+        // SAFETY: a prefetch reads nothing and faults on no address; the
+        // pointer is inside `values` anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                line.as_ptr().cast(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = values;
 }
 
 /// `1 / y` for positive `y` up to 10³⁷ (larger ones are taken as 10³⁷,
@@ -335,6 +357,49 @@ pub(crate) fn pool_value(grid: Grid, channels: usize, values: &[f32], out: &mut 
             pooled[channels + c] = mean * s * 0.1;
             pooled[2 * channels + c] = mean * (s * s * 0.01 - 0.1);
         }
+    }
+}
+
+/// Rows normalised and activated as [`norm_act`] makes them, made a row at
+/// a time as a product rounds them: on the bf16 units they never go to
+/// memory in f32.
+pub(crate) struct NormActRows<'a> {
+    pub norm: &'a Norm,
+    pub act: Activation,
+    pub input: &'a [f32],
+}
+
+impl Rows for NormActRows<'_> {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+        resize_for_overwrite(made, k);
+        norm_act_rows(self.norm, self.act, &self.input[r * k..][..k], made);
+        made
+    }
+
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        norm_act(self.norm, self.act, &self.input[..rows * k], out);
+        out
+    }
+}
+
+/// Rows normalised as [`rms_norm_rows`] makes them, made a row at a time
+/// as a product rounds them.
+pub(crate) struct RmsRows<'a> {
+    pub weight: &'a [f32],
+    pub epsilon: f32,
+    pub input: &'a [f32],
+}
+
+impl Rows for RmsRows<'_> {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+        resize_for_overwrite(made, k);
+        rms_norm_block(self.weight, self.epsilon, &self.input[r * k..][..k], made);
+        made
+    }
+
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        rms_norm_rows(self.weight, self.epsilon, &self.input[..rows * k], out);
+        out
     }
 }
 

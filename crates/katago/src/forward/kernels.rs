@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use gemm::Parallelism;
 
-use super::bf16::{self, Bf16Path, PackedCache, PackedRows, PackedWeights};
+use super::bf16::{self, Bf16Path, PackedCache, PackedRows, PackedWeights, Rows};
 use super::cpu::{Bf16Rounding, Kernel};
 use super::elementwise::on_row_blocks;
 use super::int8::{self, Int8Path, QuantLayer, QuantRows};
@@ -359,11 +359,14 @@ fn matmul_f32(
 }
 
 /// Several matrix layers applied to the same `input`, each into its own
-/// output (overwritten): on bf16 units the input is rounded once for all.
+/// output (overwritten): on bf16 units the input is rounded once for all,
+/// its rows made as they are rounded; the other units read it made whole
+/// (into `made` where it is not a matrix already).
 pub(crate) fn apply_matmuls(
     layers: &mut [(&MatMul, &mut [f32])],
     rows: usize,
-    input: &[f32],
+    input: &(impl Rows + ?Sized),
+    made: &mut Vec<f32>,
     exec: Exec,
 ) {
     let k = layers[0].0.in_channels;
@@ -373,6 +376,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     if let Some((path, split)) = int8_path {
+        let input = input.matrix(rows, k, made);
         INT8_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -393,6 +397,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     let Some(path) = bf16_path else {
+        let input = input.matrix(rows, k, made);
         for (layer, out) in layers.iter_mut() {
             apply_matmul(layer, rows, input, out, false, exec);
         }
@@ -521,6 +526,42 @@ impl Grid {
     pub(crate) fn rows(&self) -> usize {
         self.batch * self.points()
     }
+}
+
+/// A convolution of rows made as they are read, `out (+)= conv(input)`:
+/// a 1×1 one on bf16 units makes the rows as it rounds them; the others
+/// read them made whole into `made` (see [`apply_conv`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_conv_of_rows(
+    conv: &Conv,
+    grid: Grid,
+    input: &(impl Rows + ?Sized),
+    made: &mut Vec<f32>,
+    out: &mut [f32],
+    accumulate: bool,
+    scratch: &mut Vec<f32>,
+    exec: Exec,
+) {
+    let (rows, k, n) = (grid.rows(), conv.in_channels, conv.out_channels);
+    let bf16_path = match exec.int8_for(rows, k, n, true) {
+        _ if conv.kernel_y * conv.kernel_x != 1 => None,
+        Some(_) => None,
+        None => exec.bf16_for(rows, k, n),
+    };
+    let Some(path) = bf16_path else {
+        let input = input.matrix(rows, k, made);
+        apply_conv(conv, grid, input, out, accumulate, scratch, exec);
+        return;
+    };
+    let packed = PackedCache::of(&conv.derived).get(k, n, &conv.weights);
+    BF16_ROWS.with_borrow_mut(|a| {
+        {
+            let _packing = profile::region(LayerClass::PackingAndLayout);
+            let split = exec.kernel.rounding.splits(true);
+            a.fill(path, rows, k, input, split, exec.threads);
+        }
+        matmul_bf16(path, a, packed, out, accumulate, exec.threads);
+    });
 }
 
 /// A "same" convolution (zero padding), `out (+)= conv(input)`.

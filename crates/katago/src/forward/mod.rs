@@ -22,9 +22,9 @@ pub(crate) use kernels::{apply_gated_matmul, apply_matmul, apply_matmuls};
 pub use kernels::{flush_subnormals, round_to_bf16, Exec};
 
 use elementwise::{
-    act_in_place, add_per_position, norm_act, pool_mean_max, pool_value, rms_norm_rows,
+    act_in_place, add_per_position, norm_act, pool_mean_max, pool_value, NormActRows,
 };
-use kernels::{apply_conv, Grid};
+use kernels::{apply_conv, apply_conv_of_rows, Grid};
 
 use profile::{region, LayerClass};
 
@@ -702,22 +702,26 @@ fn nested_block(
     cancel: &(dyn Fn() -> bool + Sync),
 ) -> bool {
     let rows = grid.rows();
-    let norm = region(LayerClass::NormAndActivation);
-    norm_act(&b.pre_norm, b.pre_act, t, &mut s.a);
-    drop(norm);
     let convolutions = region(LayerClass::Convolutions);
     let inner = b.pre_conv.out_channels;
     // Taken, so that the inner blocks have the scratch buffers to
     // themselves (a nested block inside would make its own).
     let mut m = std::mem::take(&mut s.nested);
     elementwise::resize_for_overwrite(&mut m, rows * inner);
-    apply_conv(
+    let normed = NormActRows {
+        norm: &b.pre_norm,
+        act: b.pre_act,
+        input: t,
+    };
+    let (made, unrolled) = (&mut s.a, &mut s.unrolled);
+    apply_conv_of_rows(
         &b.pre_conv,
         grid,
-        &s.a,
+        &normed,
+        made,
         &mut m,
         false,
-        &mut s.unrolled,
+        unrolled,
         exec,
     );
     drop(convolutions);
@@ -727,11 +731,14 @@ fn nested_block(
             return false;
         }
     }
-    let norm = region(LayerClass::NormAndActivation);
-    norm_act(&b.post_norm, b.post_act, &m, &mut s.a);
-    drop(norm);
     let _convolutions = region(LayerClass::Convolutions);
-    apply_conv(&b.post_conv, grid, &s.a, t, true, &mut s.unrolled, exec);
+    let normed = NormActRows {
+        norm: &b.post_norm,
+        act: b.post_act,
+        input: &m,
+    };
+    let (made, unrolled) = (&mut s.a, &mut s.unrolled);
+    apply_conv_of_rows(&b.post_conv, grid, &normed, made, t, true, unrolled, exec);
     s.nested = m;
     true
 }
@@ -740,16 +747,19 @@ fn nested_block(
 fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     let rows = grid.rows();
     let width = b.linear1.out_channels;
-    let norm = region(LayerClass::NormAndActivation);
-    rms_norm_rows(&b.norm_weight, b.norm_epsilon, t, &mut s.a);
-    drop(norm);
     let products = region(LayerClass::FeedForward);
     elementwise::resize_for_overwrite(&mut s.b, rows * width);
     elementwise::resize_for_overwrite(&mut s.c, rows * width);
+    let normed = elementwise::RmsRows {
+        weight: &b.norm_weight,
+        epsilon: b.norm_epsilon,
+        input: t,
+    };
     apply_matmuls(
         &mut [(&b.linear1, &mut s.b[..]), (&b.gate, &mut s.c[..])],
         rows,
-        &s.a,
+        &normed,
+        &mut s.a,
         exec,
     );
     drop(products);

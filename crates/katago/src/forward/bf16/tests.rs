@@ -443,3 +443,29 @@ fn gated_rows_pack_as_the_gated_matrix() {
         }
     }
 }
+
+#[test]
+fn a_block_of_softmax_rows_is_each_row_alone() {
+    // Blocks of every count around the four rows taken at a time, rows of
+    // attention's widths, each within a wider row of scores.
+    for &(k, width) in &[(361, 384), (81, 96), (17, 32), (32, 32)] {
+        for rows in [1, 3, 4, 5, 8, 9] {
+            let scores: Vec<f32> = values(rows * width, (k + rows) as u32)
+                .iter()
+                .map(|x| x * 6.0)
+                .collect();
+            for path in all_paths() {
+                let mut block = super::PackedRows::default();
+                let mut inverse = vec![0.0; rows];
+                block.fill_softmax(path, (rows, k, width), &scores, 0.17, &mut inverse);
+                for (r, row) in scores.chunks(width).enumerate() {
+                    let mut alone = vec![u32::MAX; super::padded_pairs(k)];
+                    let sum = super::softmax_pairs(path, &row[..k], 0.17, &mut alone);
+                    let pairs = &block.high[r * block.pairs..(r + 1) * block.pairs];
+                    assert_eq!(pairs, &alone[..], "{path:?}, k {k}, row {r} of {rows}");
+                    assert_eq!(inverse[r], sum, "{path:?}, k {k}, row {r} of {rows}");
+                }
+            }
+        }
+    }
+}

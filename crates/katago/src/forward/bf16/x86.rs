@@ -141,72 +141,94 @@ pub(crate) unsafe fn store_tile(
     }
 }
 
-/// [`super::softmax_pairs`] on AVX-512: whole 32s of the row unmasked, two
+/// [`super::softmax_pairs`] on AVX-512 for `R` rows of one length at
+/// once: their loops interleaved, so that one row's reductions and the
+/// chain of its maxima overlap the others' arithmetic (a row alone waits
+/// on them for most of its time). Whole 32s of a row unmasked, two
 /// vectors at a time, the last values under masks.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-pub(super) unsafe fn softmax_pairs(row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
-    let n = row.len();
+pub(super) unsafe fn softmax_rows<const R: usize>(
+    rows: [&[f32]; R],
+    scale: f32,
+    dst: [&mut [u32]; R],
+) -> [f32; R] {
+    let n = rows[0].len();
+    assert!(rows.iter().all(|row| row.len() == n), "rows of one length");
     let whole = n / 32 * 32;
-    let src = row.as_ptr();
     let (tail_a, tail_b) = (
         first_lanes(n - whole),
         first_lanes((n - whole).saturating_sub(16)),
     );
-    // Called only for the whole 32s, which lie inside `row`.
-    let load = |at: usize| {
-        // SAFETY: 16 values from `at` are inside `row` (above).
-        unsafe { _mm512_loadu_ps(src.add(at)) }
+    // Called only for the whole 32s, which lie inside every row.
+    let load = |j: usize, at: usize| {
+        // SAFETY: 16 values from `at` are inside row `j` (above).
+        unsafe { _mm512_loadu_ps(rows[j].as_ptr().add(at)) }
     };
     // Called only for the tail, with its masks.
-    let load_masked = |m, at: usize| {
-        // SAFETY: the mask keeps the load inside `row`.
-        unsafe { _mm512_maskz_loadu_ps(m, src.wrapping_add(at)) }
+    let load_masked = |j: usize, m, at: usize| {
+        // SAFETY: the mask keeps the load inside row `j`.
+        unsafe { _mm512_maskz_loadu_ps(m, rows[j].as_ptr().wrapping_add(at)) }
     };
     let lowest = _mm512_set1_ps(f32::NEG_INFINITY);
-    let (mut max_a, mut max_b) = (lowest, lowest);
+    let (mut max_a, mut max_b) = ([lowest; R], [lowest; R]);
     for i in (0..whole).step_by(32) {
-        max_a = _mm512_max_ps(max_a, load(i));
-        max_b = _mm512_max_ps(max_b, load(i + 16));
+        for j in 0..R {
+            max_a[j] = _mm512_max_ps(max_a[j], load(j, i));
+            max_b[j] = _mm512_max_ps(max_b[j], load(j, i + 16));
+        }
     }
-    max_a = _mm512_mask_max_ps(max_a, tail_a, max_a, load_masked(tail_a, whole));
-    max_b = _mm512_mask_max_ps(max_b, tail_b, max_b, load_masked(tail_b, whole + 16));
-    let max = _mm512_reduce_max_ps(_mm512_max_ps(max_a, max_b));
     // e^((x − max) · scale) = 2^(x · s − max · s) for s = scale · log2 e.
     let scale = scale * std::f32::consts::LOG2_E;
-    let (factor, shift) = (_mm512_set1_ps(scale), _mm512_set1_ps(max * scale));
-    let exp = |x| exp2_16(_mm512_fmsub_ps(x, factor, shift));
-    let (mut sum_a, mut sum_b) = (_mm512_setzero_ps(), _mm512_setzero_ps());
+    let factor = _mm512_set1_ps(scale);
+    let mut shift = [_mm512_setzero_ps(); R];
+    for j in 0..R {
+        let a = _mm512_mask_max_ps(max_a[j], tail_a, max_a[j], load_masked(j, tail_a, whole));
+        let b = _mm512_mask_max_ps(
+            max_b[j],
+            tail_b,
+            max_b[j],
+            load_masked(j, tail_b, whole + 16),
+        );
+        shift[j] = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(a, b)) * scale);
+    }
+    let exp = |j: usize, x| exp2_16(_mm512_fmsub_ps(x, factor, shift[j]));
+    let (mut sum_a, mut sum_b) = ([_mm512_setzero_ps(); R], [_mm512_setzero_ps(); R]);
     for i in (0..whole).step_by(32) {
-        let (a, b) = (exp(load(i)), exp(load(i + 16)));
-        sum_a = _mm512_add_ps(sum_a, a);
-        sum_b = _mm512_add_ps(sum_b, b);
-        // SAFETY: the row's pairs, which `dst` holds (asserted by the
-        // caller), include the 16 from i / 2.
-        unsafe {
-            _mm512_storeu_si512(
-                dst.as_mut_ptr().add(i / 2).cast(),
-                bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
-            )
-        };
+        for j in 0..R {
+            let (a, b) = (exp(j, load(j, i)), exp(j, load(j, i + 16)));
+            sum_a[j] = _mm512_add_ps(sum_a[j], a);
+            sum_b[j] = _mm512_add_ps(sum_b[j], b);
+            // SAFETY: the row's pairs, which `dst[j]` holds (asserted by
+            // the caller), include the 16 from i / 2.
+            unsafe {
+                _mm512_storeu_si512(
+                    dst[j].as_ptr().add(i / 2).cast_mut().cast(),
+                    bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
+                )
+            };
+        }
     }
-    if whole < n {
-        let a = _mm512_maskz_mov_ps(tail_a, exp(load_masked(tail_a, whole)));
-        let b = _mm512_maskz_mov_ps(tail_b, exp(load_masked(tail_b, whole + 16)));
-        sum_a = _mm512_add_ps(sum_a, a);
-        sum_b = _mm512_add_ps(sum_b, b);
-        let pairs_here = (n - whole).div_ceil(2);
-        // SAFETY: as above, for the tail's pairs.
-        unsafe {
-            _mm512_mask_storeu_epi32(
-                dst.as_mut_ptr().add(whole / 2).cast(),
-                first_lanes(pairs_here),
-                bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
-            )
-        };
+    let mut inverse = [0.0; R];
+    for (j, dst) in dst.into_iter().enumerate() {
+        if whole < n {
+            let a = _mm512_maskz_mov_ps(tail_a, exp(j, load_masked(j, tail_a, whole)));
+            let b = _mm512_maskz_mov_ps(tail_b, exp(j, load_masked(j, tail_b, whole + 16)));
+            sum_a[j] = _mm512_add_ps(sum_a[j], a);
+            sum_b[j] = _mm512_add_ps(sum_b[j], b);
+            let pairs_here = (n - whole).div_ceil(2);
+            // SAFETY: as above, for the tail's pairs.
+            unsafe {
+                _mm512_mask_storeu_epi32(
+                    dst.as_mut_ptr().add(whole / 2).cast(),
+                    first_lanes(pairs_here),
+                    bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
+                )
+            };
+        }
+        dst[n.div_ceil(2)..].fill(0);
+        inverse[j] = 1.0 / _mm512_reduce_add_ps(_mm512_add_ps(sum_a[j], sum_b[j]));
     }
-    let written = n.div_ceil(2);
-    dst[written..].fill(0);
-    1.0 / _mm512_reduce_add_ps(_mm512_add_ps(sum_a, sum_b))
+    inverse
 }
 
 /// [`super::pack_pairs`] of `src` into `high`, and of what that
