@@ -612,13 +612,8 @@ widest_simd! {
     ) {
         // Where the head starts, the stride between points, its width.
         let (at, stride, d) = place;
-        // Rows this far ahead are asked for as these are rotated.
-        const AHEAD: usize = 16;
         let points = out.len() / d;
         for (p, row) in out.chunks_exact_mut(d).enumerate() {
-            if p + AHEAD < points {
-                elementwise::prefetch(&src[at + (p + AHEAD) * stride..][..d]);
-            }
             let head = &src[at + p * stride..][..d];
             if table.is_empty() {
                 row.copy_from_slice(head);

@@ -56,27 +56,6 @@ pub(crate) fn fast_exp(x: f32) -> f32 {
     e * scale
 }
 
-/// Asks for the cache lines of `values` (up to 256 bytes of them) to be
-/// brought into the cache ahead of their use: for reads at a stride the
-/// hardware's prefetchers do not follow (a head's rows in a batch's
-/// activations, a table's entries per point). A hint only; nothing on
-/// other architectures.
-#[inline(always)]
-pub(crate) fn prefetch(values: &[f32]) {
-    #[cfg(target_arch = "x86_64")]
-    for line in values.chunks(16).take(4) {
-        // SAFETY: a prefetch reads nothing and faults on no address; the
-        // pointer is inside `values` anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                line.as_ptr().cast(),
-            )
-        };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = values;
-}
-
 /// `1 / y` for positive `y` up to 10³⁷ (larger ones are taken as 10³⁷,
 /// whose inverse is still a normal float), within 2 ulp: an estimate from the
 /// bits and three Newton steps, each `r · (2 − y r)`. A vector division
