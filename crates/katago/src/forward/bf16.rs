@@ -102,8 +102,8 @@ pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [
     inverse[0]
 }
 
-/// `out = silu(input · scale + bias)` per channel (one row, as
-/// `norm_act` makes it, within 2 ulp) on the AVX-512 paths; `false`, with
+/// `out = silu(input · scale + bias)` per channel (one row, the same as
+/// `norm_act` makes it) on the AVX-512 paths; `false`, with
 /// nothing written, on the others.
 pub(crate) fn norm_silu(
     path: Bf16Path,
@@ -264,8 +264,7 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
 /// as they are packed.
 pub(crate) trait Rows: Sync {
     /// Row `r`, `k` values, made (where it is made, into `made`) on the
-    /// vector units of `path`: as the portable code makes it, or within 2
-    /// ulp of that.
+    /// vector units of `path`, the same as the portable code makes it.
     fn row<'a>(&'a self, path: Bf16Path, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
 
     /// The first `rows` rows as a row-major matrix, for the products that
