@@ -102,26 +102,6 @@ pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [
     inverse[0]
 }
 
-/// `out = silu(input · scale + bias)` per channel (one row, the same as
-/// `norm_act` makes it) on the AVX-512 paths; `false`, with
-/// nothing written, on the others.
-pub(crate) fn norm_silu(
-    path: Bf16Path,
-    norm: &crate::model::Norm,
-    input: &[f32],
-    out: &mut [f32],
-) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    if path != Bf16Path::Portable {
-        // SAFETY: the AVX-512 paths are chosen only where the CPU has
-        // AVX-512-BF16 (`cpu::Features`).
-        unsafe { x86::norm_silu(input, &norm.scale, &norm.bias, out) };
-        return true;
-    }
-    let _ = (path, norm, input, out);
-    false
-}
-
 /// The weights of a layer, `k` × `n` row-major in f32, packed for the bf16
 /// units: column blocks of [`COLUMN_BLOCK`], and within a block, for each
 /// pair of rows `2p`, `2p + 1`, one `u32` per column holding both weights
@@ -263,9 +243,8 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
 /// The rows [`PackedRows::fill`] packs: a row-major matrix, or rows made
 /// as they are packed.
 pub(crate) trait Rows: Sync {
-    /// Row `r`, `k` values, made (where it is made, into `made`) on the
-    /// vector units of `path`, the same as the portable code makes it.
-    fn row<'a>(&'a self, path: Bf16Path, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
+    /// Row `r`, `k` values; `made` holds it where it is made.
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
 
     /// The first `rows` rows as a row-major matrix, for the products that
     /// read one: the rows themselves where they are one, else made whole
@@ -274,14 +253,14 @@ pub(crate) trait Rows: Sync {
         super::elementwise::resize_for_overwrite(out, rows * k);
         let mut made = Vec::new();
         for (r, dst) in out.chunks_exact_mut(k).enumerate() {
-            dst.copy_from_slice(self.row(Bf16Path::Portable, r, k, &mut made));
+            dst.copy_from_slice(self.row(r, k, &mut made));
         }
         out
     }
 }
 
 impl Rows for [f32] {
-    fn row<'a>(&'a self, _: Bf16Path, r: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
+    fn row<'a>(&'a self, r: usize, k: usize, _: &'a mut Vec<f32>) -> &'a [f32] {
         &self[r * k..][..k]
     }
 
@@ -299,16 +278,9 @@ pub(crate) struct GatedRows<'a> {
 }
 
 impl Rows for GatedRows<'_> {
-    fn row<'a>(&'a self, path: Bf16Path, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
         super::elementwise::resize_for_overwrite(made, k);
         let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
-        #[cfg(target_arch = "x86_64")]
-        if path != Bf16Path::Portable {
-            // SAFETY: the AVX-512 paths are chosen only where the CPU has
-            // AVX-512-BF16 (`cpu::Features`).
-            unsafe { x86::silu_gate(values, gate, made) };
-            return made;
-        }
         super::elementwise::silu_gate_into(values, gate, made);
         made
     }
@@ -348,13 +320,7 @@ impl PackedRows {
                 let low = low
                     .as_deref_mut()
                     .map(|low| &mut low[r * pairs..(r + 1) * pairs]);
-                pack_row(
-                    path,
-                    src.row(path, first + r, k, &mut made),
-                    high,
-                    low,
-                    &mut rest,
-                );
+                pack_row(path, src.row(first + r, k, &mut made), high, low, &mut rest);
             }
         };
         if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {

@@ -3,14 +3,14 @@
 //! AVX2 and the baseline and chosen at run time ([`widest_simd!`]), and how
 //! their rows are shared between the threads of a pass.
 
-use super::bf16::{self, Bf16Path, Rows};
+use super::bf16::Rows;
 use super::cpu::KernelCap;
 use super::kernels::Grid;
 use super::profile;
 use crate::model::{Activation, Norm};
 
 /// The constants of [`fast_exp`].
-pub(super) mod exp_constants {
+mod exp_constants {
     pub(crate) const LOG2E: f32 = std::f32::consts::LOG2_E;
     /// ln 2 split in a part exact in few bits and the rest.
     pub(crate) const LN2_HI: f32 = 0.693_359_4;
@@ -349,13 +349,9 @@ pub(crate) struct NormActRows<'a> {
 }
 
 impl Rows for NormActRows<'_> {
-    fn row<'a>(&'a self, path: Bf16Path, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
         resize_for_overwrite(made, k);
-        let input = &self.input[r * k..][..k];
-        if self.act == Activation::Silu && bf16::norm_silu(path, self.norm, input, made) {
-            return made;
-        }
-        norm_act_rows(self.norm, self.act, input, made);
+        norm_act_rows(self.norm, self.act, &self.input[r * k..][..k], made);
         made
     }
 
@@ -374,7 +370,7 @@ pub(crate) struct RmsRows<'a> {
 }
 
 impl Rows for RmsRows<'_> {
-    fn row<'a>(&'a self, _: Bf16Path, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
         resize_for_overwrite(made, k);
         rms_norm_block(self.weight, self.epsilon, &self.input[r * k..][..k], made);
         made

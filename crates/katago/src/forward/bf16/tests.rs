@@ -419,17 +419,13 @@ fn gated_rows_pack_as_the_gated_matrix() {
     let (rows, k) = (300, 256);
     let hidden = values(rows * k, 21);
     let gate = values(rows * k, 22);
+    let mut gated = hidden.clone();
+    crate::forward::elementwise::silu_gate(&mut gated, &gate);
+    let made = super::GatedRows {
+        values: &hidden,
+        gate: &gate,
+    };
     for path in all_paths() {
-        // The gated matrix, a row at a time (each row's values are the
-        // next test's concern).
-        let made = super::GatedRows {
-            values: &hidden,
-            gate: &gate,
-        };
-        let mut row = Vec::new();
-        let gated: Vec<f32> = (0..rows)
-            .flat_map(|r| super::Rows::row(&made, path, r, k, &mut row).to_vec())
-            .collect();
         for split in [false, true] {
             for threads in [1, 2] {
                 let mut expected = PackedRows::default();
@@ -476,40 +472,8 @@ fn a_block_of_softmax_rows_is_each_row_alone() {
 }
 
 #[test]
-fn gated_rows_are_silu_times_the_gate_on_every_path() {
-    let k = 77;
-    let gate = values(4 * k, 12);
-    let mut inputs = values(4 * k, 11);
-    inputs.iter_mut().for_each(|x| *x *= 12.0);
-    // The ends of the range, where the exponential saturates.
-    inputs[..8].copy_from_slice(&[-200.0, -88.5, -87.0, -30.0, 0.0, 30.0, 88.5, 200.0]);
-    for path in all_paths() {
-        let rows = super::GatedRows {
-            values: &inputs,
-            gate: &gate,
-        };
-        use super::Rows;
-        let mut made = Vec::new();
-        for r in 0..4 {
-            let got = rows.row(path, r, k, &mut made).to_vec();
-            let mut want = vec![0.0; k];
-            let (v, g) = (&inputs[r * k..][..k], &gate[r * k..][..k]);
-            super::super::elementwise::silu_gate_into(v, g, &mut want);
-            for (i, (&a, &b)) in got.iter().zip(&want).enumerate() {
-                assert_eq!(
-                    a.to_bits(),
-                    b.to_bits(),
-                    "{path:?}: silu({}) · {} = {a}, against {b}",
-                    v[i],
-                    g[i]
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn normalised_rows_are_norm_act_on_every_path() {
+fn normalised_rows_are_the_norms_rows() {
+    use super::Rows;
     let (rows, k) = (5, 83);
     let mut input = values(rows * k, 31);
     input.iter_mut().for_each(|x| *x *= 9.0);
@@ -519,6 +483,7 @@ fn normalised_rows_are_norm_act_on_every_path() {
         scale: values(k, 32).iter().map(|s| 1.0 + s).collect(),
         bias: values(k, 33),
     };
+    let mut row = Vec::new();
     for act in [Activation::Silu, Activation::Mish, Activation::Relu] {
         let mut want = Vec::new();
         crate::forward::elementwise::norm_act(&norm, act, &input, &mut want);
@@ -527,18 +492,18 @@ fn normalised_rows_are_norm_act_on_every_path() {
             act,
             input: &input,
         };
-        for path in all_paths() {
-            let mut row = Vec::new();
-            for r in 0..rows {
-                let got = super::Rows::row(&made, path, r, k, &mut row);
-                for (&a, &b) in got.iter().zip(&want[r * k..][..k]) {
-                    assert_eq!(
-                        a.to_bits(),
-                        b.to_bits(),
-                        "{path:?} {act:?}: {a} against {b}"
-                    );
-                }
-            }
+        for r in 0..rows {
+            assert_eq!(made.row(r, k, &mut row), &want[r * k..][..k], "{act:?}");
         }
+    }
+    let mut want = Vec::new();
+    crate::forward::elementwise::rms_norm_rows(&norm.scale, 1e-6, &input, &mut want);
+    let made = crate::forward::elementwise::RmsRows {
+        weight: &norm.scale,
+        epsilon: 1e-6,
+        input: &input,
+    };
+    for r in 0..rows {
+        assert_eq!(made.row(r, k, &mut row), &want[r * k..][..k]);
     }
 }
