@@ -376,7 +376,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     if let Some((path, split)) = int8_path {
-        let input = input.matrix(rows, k, made);
+        let input = made_whole(input, rows, k, made);
         INT8_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -397,7 +397,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     let Some(path) = bf16_path else {
-        let input = input.matrix(rows, k, made);
+        let input = made_whole(input, rows, k, made);
         for (layer, out) in layers.iter_mut() {
             apply_matmul(layer, rows, input, out, false, exec);
         }
@@ -528,6 +528,18 @@ impl Grid {
     }
 }
 
+/// `input`'s first `rows` rows as a matrix (made into `made` where they
+/// are made), counted as normalisation where they are made.
+fn made_whole<'a>(
+    input: &'a (impl Rows + ?Sized),
+    rows: usize,
+    k: usize,
+    made: &'a mut Vec<f32>,
+) -> &'a [f32] {
+    let _norm = profile::region(LayerClass::NormAndActivation);
+    input.matrix(rows, k, made)
+}
+
 /// A convolution of rows made as they are read, `out (+)= conv(input)`:
 /// a 1×1 one on bf16 units makes the rows as it rounds them; the others
 /// read them made whole into `made` (see [`apply_conv`]).
@@ -543,13 +555,13 @@ pub(crate) fn apply_conv_of_rows(
     exec: Exec,
 ) {
     let (rows, k, n) = (grid.rows(), conv.in_channels, conv.out_channels);
+    let pointwise = conv.kernel_y * conv.kernel_x == 1;
     let bf16_path = match exec.int8_for(rows, k, n, true) {
-        _ if conv.kernel_y * conv.kernel_x != 1 => None,
         Some(_) => None,
-        None => exec.bf16_for(rows, k, n),
+        None => exec.bf16_for(rows, k, n).filter(|_| pointwise),
     };
     let Some(path) = bf16_path else {
-        let input = input.matrix(rows, k, made);
+        let input = made_whole(input, rows, k, made);
         apply_conv(conv, grid, input, out, accumulate, scratch, exec);
         return;
     };

@@ -154,6 +154,7 @@ pub(super) unsafe fn softmax_rows<const R: usize>(
 ) -> [f32; R] {
     let n = rows[0].len();
     assert!(rows.iter().all(|row| row.len() == n), "rows of one length");
+    assert!(dst.iter().all(|d| d.len() * 2 >= n), "room for every pair");
     let whole = n / 32 * 32;
     let (tail_a, tail_b) = (
         first_lanes(n - whole),
@@ -198,11 +199,11 @@ pub(super) unsafe fn softmax_rows<const R: usize>(
             let (a, b) = (exp(j, load(j, i)), exp(j, load(j, i + 16)));
             sum_a[j] = _mm512_add_ps(sum_a[j], a);
             sum_b[j] = _mm512_add_ps(sum_b[j], b);
-            // SAFETY: the row's pairs, which `dst[j]` holds (asserted by
-            // the caller), include the 16 from i / 2.
+            // SAFETY: the row's pairs, which `dst[j]` holds (asserted
+            // above), include the 16 from i / 2.
             unsafe {
                 _mm512_storeu_si512(
-                    dst[j].as_ptr().add(i / 2).cast_mut().cast(),
+                    dst[j].as_mut_ptr().add(i / 2).cast(),
                     bf16_bits(_mm512_cvtne2ps_pbh(b, a)),
                 )
             };
