@@ -248,15 +248,8 @@ pub(crate) trait Rows: Sync {
 
     /// The first `rows` rows as a row-major matrix, for the products that
     /// read one: the rows themselves where they are one, else made whole
-    /// into `out`.
-    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        super::elementwise::resize_for_overwrite(out, rows * k);
-        let mut made = Vec::new();
-        for (r, dst) in out.chunks_exact_mut(k).enumerate() {
-            dst.copy_from_slice(self.row(r, k, &mut made));
-        }
-        out
-    }
+    /// into `out` (by the threads of the pass).
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32];
 }
 
 impl Rows for [f32] {
@@ -283,6 +276,15 @@ impl Rows for GatedRows<'_> {
         let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
         super::elementwise::silu_gate_into(values, gate, made);
         made
+    }
+
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        super::elementwise::resize_for_overwrite(out, rows * k);
+        super::elementwise::for_row_blocks(out, k, |first_row, block| {
+            let at = first_row * k..first_row * k + block.len();
+            super::elementwise::silu_gate_into(&self.values[at.clone()], &self.gate[at], block);
+        });
+        out
     }
 }
 

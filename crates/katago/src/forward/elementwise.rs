@@ -466,15 +466,6 @@ fn sum_of_squares(values: &[f32]) -> f32 {
 }
 
 widest_simd! {
-    /// The gated feed-forward's gate: `values = silu(values) · gate`.
-    pub(crate) fn silu_gate(values: &mut [f32], gate: &[f32]) {
-        for (x, &g) in values.iter_mut().zip(gate) {
-            *x = activate(Activation::Silu, *x) * g;
-        }
-    }
-}
-
-widest_simd! {
     /// The gate into another buffer: `out = silu(values) · gate`.
     pub(crate) fn silu_gate_into(values: &[f32], gate: &[f32], out: &mut [f32]) {
         for ((o, &x), &g) in out.iter_mut().zip(values).zip(gate) {

@@ -276,14 +276,19 @@ pub(crate) fn apply_matmul(
     }
     if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
-        BF16_ROWS.with_borrow_mut(|a| {
-            {
-                let _packing = profile::region(LayerClass::PackingAndLayout);
-                let split = exec.kernel.rounding.splits(false);
-                a.fill(path, rows, k, input, split, exec.threads);
-            }
-            matmul_bf16(path, a, packed, out, accumulate, exec.threads);
-        });
+        let split = exec.kernel.rounding.splits(false);
+        let made_as = LayerClass::PackingAndLayout;
+        bf16_layer(
+            path,
+            (rows, k),
+            input,
+            made_as,
+            split,
+            packed,
+            out,
+            accumulate,
+            exec.threads,
+        );
         return;
     }
     matmul_f32(
@@ -299,41 +304,42 @@ pub(crate) fn apply_matmul(
 
 /// `out (+)= (silu(values) · gate) · weights`, the gated feed-forward's
 /// second product (`values` and `gate` are `rows` × `k`). On the bf16
-/// units the gated rows are made as they are packed; otherwise `values`
-/// is gated in place first.
+/// units the gated rows are made as they are packed; the other units read
+/// them made whole into `made`.
 pub(crate) fn apply_gated_matmul(
     layer: &MatMul,
     rows: usize,
-    (values, gate): (&mut [f32], &[f32]),
+    (values, gate): (&[f32], &[f32]),
+    made: &mut Vec<f32>,
     out: &mut [f32],
     accumulate: bool,
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
+    let hidden = bf16::GatedRows { values, gate };
     let bf16_path = match exec.int8_for(rows, k, n, false) {
         Some(_) => None,
         None => exec.bf16_for(rows, k, n),
     };
     if let Some(path) = bf16_path {
         let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
-        BF16_ROWS.with_borrow_mut(|a| {
-            {
-                let _gating = profile::region(LayerClass::NormAndActivation);
-                let split = exec.kernel.rounding.splits(false);
-                let hidden = bf16::GatedRows { values, gate };
-                a.fill(path, rows, k, &hidden, split, exec.threads);
-            }
-            matmul_bf16(path, a, packed, out, accumulate, exec.threads);
-        });
+        let split = exec.kernel.rounding.splits(false);
+        let made_as = LayerClass::NormAndActivation;
+        bf16_layer(
+            path,
+            (rows, k),
+            &hidden,
+            made_as,
+            split,
+            packed,
+            out,
+            accumulate,
+            exec.threads,
+        );
         return;
     }
-    {
-        let _gating = profile::region(LayerClass::NormAndActivation);
-        super::elementwise::for_row_blocks(values, k, |first_row, block| {
-            super::elementwise::silu_gate(block, &gate[first_row * k..][..block.len()]);
-        });
-    }
-    apply_matmul(layer, rows, values, out, accumulate, exec);
+    let input = made_whole(&hidden, rows, k, made);
+    apply_matmul(layer, rows, input, out, accumulate, exec);
 }
 
 /// `out (+)= input · weights` in f32 (`rows` × `k` by `k` × `n`): on
@@ -566,13 +572,42 @@ pub(crate) fn apply_conv_of_rows(
         return;
     };
     let packed = PackedCache::of(&conv.derived).get(k, n, &conv.weights);
+    let split = exec.kernel.rounding.splits(true);
+    let made_as = LayerClass::PackingAndLayout;
+    bf16_layer(
+        path,
+        (rows, k),
+        input,
+        made_as,
+        split,
+        packed,
+        out,
+        accumulate,
+        exec.threads,
+    );
+}
+
+/// `out (+)= input · w` on bf16 units, `input` being `rows` rows of `k`
+/// values rounded to pairs (with their remainders where `split`) as they
+/// are made, the making counted as `made_as` in the profile.
+#[allow(clippy::too_many_arguments)]
+fn bf16_layer(
+    path: Bf16Path,
+    (rows, k): (usize, usize),
+    input: &(impl Rows + ?Sized),
+    made_as: LayerClass,
+    split: bool,
+    w: &PackedWeights,
+    out: &mut [f32],
+    accumulate: bool,
+    threads: usize,
+) {
     BF16_ROWS.with_borrow_mut(|a| {
         {
-            let _packing = profile::region(LayerClass::PackingAndLayout);
-            let split = exec.kernel.rounding.splits(true);
-            a.fill(path, rows, k, input, split, exec.threads);
+            let _making = profile::region(made_as);
+            a.fill(path, rows, k, input, split, threads);
         }
-        matmul_bf16(path, a, packed, out, accumulate, exec.threads);
+        matmul_bf16(path, a, w, out, accumulate, threads);
     });
 }
 

@@ -764,7 +764,8 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     );
     drop(products);
     let _products = region(LayerClass::FeedForward);
-    apply_gated_matmul(&b.linear2, rows, (&mut s.b, &s.c), t, true, exec);
+    let hidden = (&s.b[..], &s.c[..]);
+    apply_gated_matmul(&b.linear2, rows, hidden, &mut s.a, t, true, exec);
 }
 
 /// Adds `bias` to every row of `values` (rows as wide as `bias`).

@@ -419,8 +419,8 @@ fn gated_rows_pack_as_the_gated_matrix() {
     let (rows, k) = (300, 256);
     let hidden = values(rows * k, 21);
     let gate = values(rows * k, 22);
-    let mut gated = hidden.clone();
-    crate::forward::elementwise::silu_gate(&mut gated, &gate);
+    let mut gated = vec![0.0; rows * k];
+    crate::forward::elementwise::silu_gate_into(&hidden, &gate, &mut gated);
     let made = super::GatedRows {
         values: &hidden,
         gate: &gate,
