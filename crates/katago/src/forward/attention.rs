@@ -266,6 +266,29 @@ impl HeadOperands<'_> {
         }
     }
 
+    /// Query head `h` of position `pos` and its key head, as the bf16
+    /// units read them (rotated where the heads rotate).
+    fn head_rows(&self, pos: usize, h: usize) -> [bf16::HeadRows<'_>; 2] {
+        let shape = self.shape;
+        let (points, d) = (shape.points, shape.d);
+        let kvh = h / shape.group();
+        let factors = self.rope.map_or(&[][..], |table| {
+            &table[kvh * points * 2 * d..][..points * 2 * d]
+        });
+        let head = |src, at, stride| bf16::HeadRows {
+            src,
+            at,
+            stride,
+            k: d,
+            points,
+            factors,
+        };
+        [
+            head(self.q, shape.q_at(pos, h), shape.heads * d),
+            head(self.k, shape.k_at(pos, kvh), shape.kv_heads * d),
+        ]
+    }
+
     /// Head `h` of position `pos` in f32 on 512-bit registers: the queries
     /// gathered, the keys and values packed as [`wide_f32`] reads them,
     /// then all its scores, their softmax and the product with the values.
@@ -391,11 +414,17 @@ impl HeadOperands<'_> {
                 values,
             } = s;
             profile::task(Some(LayerClass::PackingAndLayout), || {
-                HEAD_ROWS.with_borrow_mut(|(q_rows, k_rows)| {
-                    self.gather(pos, h, q_rows, k_rows);
-                    queries.fill_strided(path, points, d, q_rows, 0, d, split_queries);
-                    keys.fill_columns(path, d, points, width, k_rows, 0, d);
-                });
+                let [q_head, k_head] = self.head_rows(pos, h);
+                if q_head.packed_directly(path) {
+                    queries.fill_head(path, &q_head, split_queries);
+                    keys.fill_head_columns(path, &k_head, width);
+                } else {
+                    HEAD_ROWS.with_borrow_mut(|(q_rows, k_rows)| {
+                        self.gather(pos, h, q_rows, k_rows);
+                        queries.fill_strided(path, points, d, q_rows, 0, d, split_queries);
+                        keys.fill_columns(path, d, points, width, k_rows, 0, d);
+                    });
+                }
                 values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
             elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * width);

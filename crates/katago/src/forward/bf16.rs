@@ -200,6 +200,25 @@ impl PackedWeights {
         }
     }
 
+    /// Packs, as [`PackedWeights::fill_columns`], the transpose of a
+    /// head's rows (its keys), each rotated as it is read, with zero
+    /// columns after them up to `width`. Only where
+    /// [`HeadRows::packed_directly`].
+    pub(crate) fn fill_head_columns(&mut self, path: Bf16Path, head: &HeadRows, width: usize) {
+        assert!(
+            head.packed_directly(path),
+            "a path that packs heads directly"
+        );
+        assert!(width >= head.points, "room for every column");
+        self.reset(head.k, width, head.points);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX-512 paths (asserted above) are chosen only where
+        // the CPU has AVX-512-BF16; every column block is written whole.
+        unsafe {
+            x86::head_columns(head, &mut self.data)
+        };
+    }
+
     /// Packs a `k` × `n` matrix whose row `i` is `src[offset + i *
     /// stride..][..n]` (attention's values, one point a row).
     pub(crate) fn fill_rows(
@@ -232,6 +251,42 @@ impl PackedWeights {
     /// The packed block of columns `block * COLUMN_BLOCK ..`.
     fn block(&self, block: usize) -> &[u32] {
         &self.data[block * self.pairs * COLUMN_BLOCK..(block + 1) * self.pairs * COLUMN_BLOCK]
+    }
+}
+
+/// One attention head's rows in its projection's output, rotated as they
+/// are read: point `p`'s `k` values are `src[at + p · stride..][..k]`, and
+/// where `factors` is not empty they are turned in pairs by its `k` cosines
+/// and `k` signed sines for the point, `factors[p · 2k..]` (a head's part of
+/// attention's rotary table).
+#[derive(Clone, Copy)]
+pub(crate) struct HeadRows<'a> {
+    pub src: &'a [f32],
+    pub at: usize,
+    pub stride: usize,
+    pub k: usize,
+    pub points: usize,
+    pub factors: &'a [f32],
+}
+
+impl HeadRows<'_> {
+    /// Whether `path` rotates and rounds these rows in one pass
+    /// ([`PackedRows::fill_head`], [`PackedWeights::fill_head_columns`]);
+    /// elsewhere they are gathered into rows first.
+    pub(crate) fn packed_directly(&self, path: Bf16Path) -> bool {
+        cfg!(target_arch = "x86_64") && path != Bf16Path::Portable && self.k.is_multiple_of(32)
+    }
+
+    /// Every point's row and factors inside the slices.
+    fn check(&self) {
+        if self.points > 0 {
+            let last = self.at + (self.points - 1) * self.stride + self.k;
+            assert!(self.src.len() >= last, "every point's row in the source");
+        }
+        assert!(
+            self.factors.is_empty() || self.factors.len() >= self.points * 2 * self.k,
+            "factors for every point"
+        );
     }
 }
 
@@ -500,6 +555,24 @@ impl PackedRows {
                 &mut rest,
             );
         }
+    }
+
+    /// Rounds a head's rows, each rotated as it is read, to bf16 pairs;
+    /// with `split`, the remainders too. Only where
+    /// [`HeadRows::packed_directly`].
+    pub(crate) fn fill_head(&mut self, path: Bf16Path, head: &HeadRows, split: bool) {
+        assert!(
+            head.packed_directly(path),
+            "a path that packs heads directly"
+        );
+        self.size(head.points, head.k, split);
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX-512 paths (asserted above) are chosen only where
+        // the CPU has AVX-512-BF16; the buffers hold every row (sized
+        // above; `k` is a whole number of pair blocks, so no padding).
+        unsafe {
+            x86::head_rows(head, &mut self.high, split.then_some(&mut self.low[..]))
+        };
     }
 
     /// Whether the remainders were kept.

@@ -507,3 +507,59 @@ fn normalised_rows_are_the_norms_rows() {
         assert_eq!(made.row(r, k, &mut row), &want[r * k..][..k]);
     }
 }
+
+#[test]
+fn heads_packed_directly_are_the_gathered_rows_packed() {
+    // Heads as attention reads them: within rows of every head side by
+    // side, turned in pairs by a rotary table or not, for boards whose
+    // points fill the last block of columns or not.
+    for &(k, points, width) in &[(32, 361, 384), (64, 49, 64), (32, 7, 32), (32, 40, 40)] {
+        let (heads, head) = (3, 1);
+        let stride = heads * k;
+        let src = values(points * stride + 5, (k + points) as u32);
+        let table: Vec<f32> = values(points * 2 * k, 77).iter().map(|x| x * 3.0).collect();
+        for factors in [&[][..], &table[..]] {
+            let at = head * k + 5;
+            let rows = super::HeadRows {
+                src: &src,
+                at,
+                stride,
+                k,
+                points,
+                factors,
+            };
+            // The rows gathered and turned as the portable rotation does.
+            let mut gathered = vec![0.0f32; points * k];
+            for (p, row) in gathered.chunks_exact_mut(k).enumerate() {
+                let v = &src[at + p * stride..][..k];
+                for i in 0..k {
+                    row[i] = if factors.is_empty() {
+                        v[i]
+                    } else {
+                        let (cosines, sines) = factors[p * 2 * k..][..2 * k].split_at(k);
+                        v[i] * cosines[i] + v[i ^ 1] * sines[i]
+                    };
+                }
+            }
+            for path in hardware_paths() {
+                if !rows.packed_directly(path) {
+                    continue;
+                }
+                for split in [false, true] {
+                    let (mut direct, mut want) = (PackedRows::default(), PackedRows::default());
+                    direct.fill_head(path, &rows, split);
+                    want.fill_strided(path, points, k, &gathered, 0, k, split);
+                    assert_eq!(&direct.high[..], &want.high[..], "{path:?} k {k} rows");
+                    assert_eq!(&direct.low[..], &want.low[..], "{path:?} k {k} remainders");
+                }
+                let (mut direct, mut want) = (PackedWeights::empty(), PackedWeights::empty());
+                // Reused buffers first filled with something else: every
+                // entry is written again.
+                direct.fill_columns(path, k, points, width, &values(points * k, 3), 0, k);
+                direct.fill_head_columns(path, &rows, width);
+                want.fill_columns(path, k, points, width, &gathered, 0, k);
+                assert_eq!(&direct.data[..], &want.data[..], "{path:?} k {k} columns");
+            }
+        }
+    }
+}

@@ -236,14 +236,6 @@ pub(super) unsafe fn softmax_rows<const R: usize>(
 /// rounding lost into `low`.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
 pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [u32]) {
-    /// 16 values rounded to bf16, and those back in f32.
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-    fn round(x: __m512) -> (__m256i, __m512) {
-        let rounded = bf16_bits_256(_mm512_cvtneps_pbh(x));
-        let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
-        (rounded, back)
-    }
     let mut i = 0;
     while i + 32 <= src.len() {
         // SAFETY: 32 values from i are in `src`, 16 pairs from i / 2
@@ -251,8 +243,8 @@ pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [
         unsafe {
             let a = _mm512_loadu_ps(src.as_ptr().add(i));
             let b = _mm512_loadu_ps(src.as_ptr().add(i + 16));
-            let (ha, back_a) = round(a);
-            let (hb, back_b) = round(b);
+            let (ha, back_a) = round_16(a);
+            let (hb, back_b) = round_16(b);
             let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
             _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed);
             let lost = bf16_bits(_mm512_cvtne2ps_pbh(
@@ -404,4 +396,206 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
     }
     // SAFETY: the caller's `out` holds the tile's rows and columns.
     unsafe { store_tile(&acc, out, out_stride, cols, accumulate) };
+}
+
+/// 32 values of an attention head's row from `row`, and where `factors`
+/// gives its cosines and signed sines, rotated in pairs by them (`v · cos`
+/// plus `swap(v) · sin`), rounded step by step as the portable rotation
+/// rounds it (no fused multiply-add), so both give the same bits.
+///
+/// # Safety
+/// 32 values must be readable from `row`, and from each factor pointer.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+unsafe fn head_values(row: *const f32, factors: Option<(*const f32, *const f32)>) -> [__m512; 2] {
+    // SAFETY: the caller vouches for 32 values at each pointer.
+    unsafe {
+        let values = [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))];
+        let Some((cosines, sines)) = factors else {
+            return values;
+        };
+        let mut rotated = values;
+        for (half, v) in rotated.iter_mut().enumerate() {
+            let swapped = _mm512_permute_ps::<0b1011_0001>(*v);
+            *v = _mm512_add_ps(
+                _mm512_mul_ps(*v, _mm512_loadu_ps(cosines.add(16 * half))),
+                _mm512_mul_ps(swapped, _mm512_loadu_ps(sines.add(16 * half))),
+            );
+        }
+        rotated
+    }
+}
+
+/// Where `head`'s point `p` starts, and its factors where it rotates.
+///
+/// # Safety
+/// `p` must be one of the head's points, whose bounds
+/// [`super::HeadRows::check`] has asserted.
+#[inline(always)]
+unsafe fn head_point(
+    head: &super::HeadRows,
+    p: usize,
+) -> (*const f32, Option<(*const f32, *const f32)>) {
+    let k = head.k;
+    // SAFETY: inside `src` and `factors` for every point (the caller's
+    // check).
+    unsafe {
+        let row = head.src.as_ptr().add(head.at + p * head.stride);
+        let factors = (!head.factors.is_empty()).then(|| {
+            let cosines = head.factors.as_ptr().add(p * 2 * k);
+            (cosines, cosines.add(k))
+        });
+        (row, factors)
+    }
+}
+
+/// [`super::PackedRows::fill_head`]: each point's row rotated, then
+/// rounded to pairs (`k / 2` a row), and in `low` what the rounding lost.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn head_rows(
+    head: &super::HeadRows,
+    high: &mut [u32],
+    mut low: Option<&mut [u32]>,
+) {
+    head.check();
+    let (k, pairs) = (head.k, head.k / 2);
+    assert_eq!(k % 32, 0, "whole 32s of values");
+    assert!(high.len() >= head.points * pairs, "room for every row");
+    assert!(
+        low.as_ref()
+            .is_none_or(|low| low.len() >= head.points * pairs),
+        "room for every row's remainders"
+    );
+    for p in 0..head.points {
+        // SAFETY: `p` is one of the head's points.
+        let (row, factors) = unsafe { head_point(head, p) };
+        for c in (0..k).step_by(32) {
+            let at = p * pairs + c / 2;
+            // SAFETY: values `c..c + 32` of the row and of its factors lie
+            // inside them; pairs `at..at + 16` inside `high` and `low`
+            // (asserted above).
+            unsafe {
+                let [a, b] = head_values(
+                    row.add(c),
+                    factors.map(|(cosines, sines)| (cosines.add(c), sines.add(c))),
+                );
+                let Some(low) = low.as_deref_mut() else {
+                    let packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
+                    _mm512_storeu_si512(high.as_mut_ptr().add(at).cast(), packed);
+                    continue;
+                };
+                let (ha, back_a) = round_16(a);
+                let (hb, back_b) = round_16(b);
+                let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
+                _mm512_storeu_si512(high.as_mut_ptr().add(at).cast(), packed);
+                let lost = bf16_bits(_mm512_cvtne2ps_pbh(
+                    _mm512_sub_ps(b, back_b),
+                    _mm512_sub_ps(a, back_a),
+                ));
+                _mm512_storeu_si512(low.as_mut_ptr().add(at).cast(), lost);
+            }
+        }
+    }
+}
+
+/// [`super::PackedWeights::fill_head_columns`]: each point's row rotated
+/// and rounded to pairs, then 16 points' pairs at a time transposed into
+/// the columns of `data` (`k / 2` pairs by [`COLUMN_BLOCK`] columns a
+/// block, as many blocks as it holds; columns past the points zero).
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn head_columns(head: &super::HeadRows, data: &mut [u32]) {
+    head.check();
+    let (k, pairs) = (head.k, head.k / 2);
+    assert_eq!(k % 32, 0, "whole 32s of values");
+    let blocks = data.len() / (pairs * COLUMN_BLOCK);
+    assert!(
+        blocks * COLUMN_BLOCK >= head.points,
+        "a column for every point"
+    );
+    let mut rows = [_mm512_setzero_si512(); COLUMN_BLOCK];
+    for block in 0..blocks {
+        for c in (0..k).step_by(32) {
+            for (lane, packed) in rows.iter_mut().enumerate() {
+                let p = block * COLUMN_BLOCK + lane;
+                if p >= head.points {
+                    *packed = _mm512_setzero_si512();
+                    continue;
+                }
+                // SAFETY: `p` is one of the head's points; values `c..c +
+                // 32` of its row and factors lie inside them.
+                unsafe {
+                    let (row, factors) = head_point(head, p);
+                    let [a, b] = head_values(
+                        row.add(c),
+                        factors.map(|(cosines, sines)| (cosines.add(c), sines.add(c))),
+                    );
+                    *packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
+                }
+            }
+            for half in 0..COLUMN_BLOCK / 16 {
+                let mut sixteen = [_mm512_setzero_si512(); 16];
+                sixteen.copy_from_slice(&rows[16 * half..16 * (half + 1)]);
+                for (j, column) in transpose_16(sixteen).into_iter().enumerate() {
+                    let at = (block * pairs + c / 2 + j) * COLUMN_BLOCK + 16 * half;
+                    assert!(at + 16 <= data.len(), "inside the block");
+                    // SAFETY: asserted just above.
+                    unsafe { _mm512_storeu_si512(data.as_mut_ptr().add(at).cast(), column) };
+                }
+            }
+        }
+    }
+}
+
+/// 16 values rounded to bf16, and those back in f32.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+fn round_16(x: __m512) -> (__m256i, __m512) {
+    let rounded = bf16_bits_256(_mm512_cvtneps_pbh(x));
+    let back = _mm512_castsi512_ps(_mm512_slli_epi32::<16>(_mm512_cvtepu16_epi32(rounded)));
+    (rounded, back)
+}
+
+/// The transpose of 16 rows of 16 words: pairs of rows interleaved, then
+/// fours, so that the 128-bit lane `l` of `fours[4i + m]` holds column
+/// `4l + m` of rows `4i..4i + 4`; then those lanes gathered across the
+/// fours.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn transpose_16(rows: [__m512i; 16]) -> [__m512i; 16] {
+    let mut pairs = [_mm512_setzero_si512(); 16];
+    for i in 0..8 {
+        pairs[2 * i] = _mm512_unpacklo_epi32(rows[2 * i], rows[2 * i + 1]);
+        pairs[2 * i + 1] = _mm512_unpackhi_epi32(rows[2 * i], rows[2 * i + 1]);
+    }
+    let mut fours = [_mm512_setzero_si512(); 16];
+    for i in 0..4 {
+        let (a, b, c, d) = (
+            pairs[4 * i],
+            pairs[4 * i + 1],
+            pairs[4 * i + 2],
+            pairs[4 * i + 3],
+        );
+        fours[4 * i] = _mm512_unpacklo_epi64(a, c);
+        fours[4 * i + 1] = _mm512_unpackhi_epi64(a, c);
+        fours[4 * i + 2] = _mm512_unpacklo_epi64(b, d);
+        fours[4 * i + 3] = _mm512_unpackhi_epi64(b, d);
+    }
+    let mut columns = [_mm512_setzero_si512(); 16];
+    for m in 0..4 {
+        let (u0, u1, u2, u3) = (fours[m], fours[4 + m], fours[8 + m], fours[12 + m]);
+        // Lanes 0 and 1 of each, then lanes 2 and 3.
+        let (low01, high01) = (
+            _mm512_shuffle_i32x4::<0x44>(u0, u1),
+            _mm512_shuffle_i32x4::<0xee>(u0, u1),
+        );
+        let (low23, high23) = (
+            _mm512_shuffle_i32x4::<0x44>(u2, u3),
+            _mm512_shuffle_i32x4::<0xee>(u2, u3),
+        );
+        columns[m] = _mm512_shuffle_i32x4::<0x88>(low01, low23);
+        columns[4 + m] = _mm512_shuffle_i32x4::<0xdd>(low01, low23);
+        columns[8 + m] = _mm512_shuffle_i32x4::<0x88>(high01, high23);
+        columns[12 + m] = _mm512_shuffle_i32x4::<0xdd>(high01, high23);
+    }
+    columns
 }
