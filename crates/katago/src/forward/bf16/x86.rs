@@ -449,6 +449,25 @@ unsafe fn head_point(
     }
 }
 
+/// Points ahead of the one being packed whose rows are fetched: the rows
+/// lie a whole row of every head apart, which the cache's own prefetching
+/// follows late.
+const PREFETCH_POINTS: usize = 8;
+
+/// Asks for point `p`'s row of `head` (nothing past its last point).
+#[inline(always)]
+fn prefetch_head_row(head: &super::HeadRows, p: usize) {
+    if p >= head.points {
+        return;
+    }
+    let at = head.at + p * head.stride;
+    for line in (0..head.k).step_by(16) {
+        // SAFETY: a prefetch reads nothing; the address is inside `src`
+        // (every point's row is, `HeadRows::check`).
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(head.src.as_ptr().add(at + line).cast()) };
+    }
+}
+
 /// [`super::PackedRows::fill_head`]: each point's row rotated, then
 /// rounded to pairs (`k / 2` a row), and in `low` what the rounding lost.
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
@@ -467,6 +486,7 @@ pub(super) unsafe fn head_rows(
         "room for every row's remainders"
     );
     for p in 0..head.points {
+        prefetch_head_row(head, p + PREFETCH_POINTS);
         // SAFETY: `p` is one of the head's points.
         let (row, factors) = unsafe { head_point(head, p) };
         for c in (0..k).step_by(32) {
@@ -517,6 +537,9 @@ pub(super) unsafe fn head_columns(head: &super::HeadRows, data: &mut [u32]) {
         for c in (0..k).step_by(32) {
             for (lane, packed) in rows.iter_mut().enumerate() {
                 let p = block * COLUMN_BLOCK + lane;
+                if c == 0 {
+                    prefetch_head_row(head, p + PREFETCH_POINTS);
+                }
                 if p >= head.points {
                     *packed = _mm512_setzero_si512();
                     continue;
