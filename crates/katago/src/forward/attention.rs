@@ -9,7 +9,7 @@ use super::elementwise::widest_simd;
 use super::elementwise::{self, softmax_numerators};
 #[cfg(target_arch = "x86_64")]
 use super::elementwise::{simd_level, SimdLevel};
-use super::kernels::{apply_matmul, apply_matmuls, gemm_strided, Grid, Layout};
+use super::kernels::{apply_matmul_of_rows, apply_matmuls, gemm_strided, Grid, Layout};
 use super::profile::{self, region, LayerClass};
 use super::wide_f32::{self, PackedF32};
 use super::{bf16, Bf16Rounding, Exec, Scratch};
@@ -90,13 +90,15 @@ pub(super) fn attention(
     };
     let mut outs = std::mem::take(&mut s.head_outs);
     run_heads(&operands, grid.batch, exec, &mut outs);
-    let layout = region(LayerClass::PackingAndLayout);
-    gather_heads(shape, rows, &outs, &mut s.o);
-    s.head_outs = outs;
-    drop(layout);
     let _projections = region(LayerClass::Projections);
+    let heads = HeadsSideBySide {
+        shape,
+        blocks: &outs,
+    };
     // Into the residual stream: rounded as a convolution's input is.
-    apply_matmul(&b.out_proj, rows, &s.o, t, true, exec.for_residual());
+    let (made_as, exec) = (LayerClass::PackingAndLayout, exec.for_residual());
+    apply_matmul_of_rows(&b.out_proj, rows, &heads, made_as, &mut s.o, t, true, exec);
+    s.head_outs = outs;
 }
 
 /// The sizes of an attention block's heads on one grid.
@@ -425,7 +427,7 @@ impl HeadOperands<'_> {
                         keys.fill_columns(path, d, points, width, k_rows, 0, d);
                     });
                 }
-                values.fill_rows(points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
+                values.fill_rows(path, points, dv, v, shape.v_at(pos, kvh), kv_count * dv);
             });
             elementwise::resize_for_overwrite(scores, ATTENTION_ROWS * width);
             for first in (0..points).step_by(ATTENTION_ROWS) {
@@ -447,22 +449,47 @@ impl HeadOperands<'_> {
     }
 }
 
-/// The heads side by side in `o`, a row per point of the batch, each row
-/// divided by its softmax's sum.
-fn gather_heads(shape: HeadShape, rows: usize, blocks: &[HeadOut], o: &mut Vec<f32>) {
-    let (points, h_count, dv) = (shape.points, shape.heads, shape.dv);
-    elementwise::resize_for_overwrite(o, rows * h_count * dv);
-    elementwise::for_row_blocks(o, h_count * dv, |first_row, block| {
-        for (index, row) in block.chunks_exact_mut(h_count * dv).enumerate() {
-            let (pos, p) = ((first_row + index) / points, (first_row + index) % points);
-            for (h, dst) in row.chunks_exact_mut(dv).enumerate() {
-                let (values, inverse) = &blocks[pos * h_count + h];
-                for (o, &x) in dst.iter_mut().zip(&values[p * dv..(p + 1) * dv]) {
-                    *o = x * inverse[p];
-                }
+/// The heads' outputs side by side, a row per point of the batch, each
+/// head's part divided by its softmax's sum: the out projection's input,
+/// made a row at a time as it is packed (or whole, see [`bf16::Rows`]).
+struct HeadsSideBySide<'a> {
+    shape: HeadShape,
+    /// Every head's output, by position then head.
+    blocks: &'a [HeadOut],
+}
+
+impl HeadsSideBySide<'_> {
+    /// Row `r` (point `r` of the batch) into `dst`.
+    fn make_row(&self, r: usize, dst: &mut [f32]) {
+        let (points, h_count, dv) = (self.shape.points, self.shape.heads, self.shape.dv);
+        let (pos, p) = (r / points, r % points);
+        for (h, dst) in dst.chunks_exact_mut(dv).enumerate() {
+            let (values, inverse) = &self.blocks[pos * h_count + h];
+            for (o, &x) in dst.iter_mut().zip(&values[p * dv..(p + 1) * dv]) {
+                *o = x * inverse[p];
             }
         }
-    });
+    }
+}
+
+impl bf16::Rows for HeadsSideBySide<'_> {
+    fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
+        assert_eq!(k, self.shape.heads * self.shape.dv, "every head's values");
+        elementwise::resize_for_overwrite(made, k);
+        self.make_row(r, made);
+        made
+    }
+
+    fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        assert_eq!(k, self.shape.heads * self.shape.dv, "every head's values");
+        elementwise::resize_for_overwrite(out, rows * k);
+        elementwise::for_row_blocks(out, k, |first_row, block| {
+            for (index, row) in block.chunks_exact_mut(k).enumerate() {
+                self.make_row(first_row + index, row);
+            }
+        });
+        out
+    }
 }
 
 /// An attention block's rotary tables (see [`rope_table`]) for each board

@@ -223,6 +223,7 @@ impl PackedWeights {
     /// stride..][..n]` (attention's values, one point a row).
     pub(crate) fn fill_rows(
         &mut self,
+        path: Bf16Path,
         k: usize,
         n: usize,
         src: &[f32],
@@ -231,6 +232,21 @@ impl PackedWeights {
     ) {
         self.reset(k, n, n);
         let pairs = self.pairs;
+        if k > 0 {
+            assert!(
+                src.len() >= offset + (k - 1) * stride + n,
+                "every row in the source"
+            );
+        }
+        #[cfg(target_arch = "x86_64")]
+        if path != Bf16Path::Portable && n.is_multiple_of(COLUMN_BLOCK) {
+            // SAFETY: the AVX-512 paths are chosen only where the CPU has
+            // AVX-512-BF16; the rows are inside `src` (asserted above) and
+            // the buffer holds `n / COLUMN_BLOCK` blocks of `pairs` pairs.
+            unsafe { x86::pair_rows(&src[offset..], stride, k, n, pairs, &mut self.data) };
+            return;
+        }
+        let _ = path;
         let zeros = vec![0.0f32; n];
         for p in 0..k.div_ceil(2) {
             let even = &src[offset + 2 * p * stride..][..n];

@@ -302,21 +302,22 @@ pub(crate) fn apply_matmul(
     );
 }
 
-/// `out (+)= (silu(values) · gate) · weights`, the gated feed-forward's
-/// second product (`values` and `gate` are `rows` × `k`). On the bf16
-/// units the gated rows are made as they are packed; the other units read
-/// them made whole into `made`.
-pub(crate) fn apply_gated_matmul(
+/// `out (+)= input · weights` for rows made as they are read (the gated
+/// feed-forward's hidden rows, attention's heads side by side): on the
+/// bf16 units each row is made as it is packed, its time counted as
+/// `made_as`; the other units read the rows made whole into `made`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_matmul_of_rows(
     layer: &MatMul,
     rows: usize,
-    (values, gate): (&[f32], &[f32]),
+    input: &(impl Rows + ?Sized),
+    made_as: LayerClass,
     made: &mut Vec<f32>,
     out: &mut [f32],
     accumulate: bool,
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
-    let hidden = bf16::GatedRows { values, gate };
     let bf16_path = match exec.int8_for(rows, k, n, false) {
         Some(_) => None,
         None => exec.bf16_for(rows, k, n),
@@ -324,11 +325,10 @@ pub(crate) fn apply_gated_matmul(
     if let Some(path) = bf16_path {
         let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
         let split = exec.kernel.rounding.splits(false);
-        let made_as = LayerClass::NormAndActivation;
         bf16_layer(
             path,
             (rows, k),
-            &hidden,
+            input,
             made_as,
             split,
             packed,
@@ -338,7 +338,7 @@ pub(crate) fn apply_gated_matmul(
         );
         return;
     }
-    let input = made_whole(&hidden, rows, k, made);
+    let input = made_whole(input, rows, k, made, made_as);
     apply_matmul(layer, rows, input, out, accumulate, exec);
 }
 
@@ -382,7 +382,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     if let Some((path, split)) = int8_path {
-        let input = made_whole(input, rows, k, made);
+        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
         INT8_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -403,7 +403,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     let Some(path) = bf16_path else {
-        let input = made_whole(input, rows, k, made);
+        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
         for (layer, out) in layers.iter_mut() {
             apply_matmul(layer, rows, input, out, false, exec);
         }
@@ -541,8 +541,9 @@ fn made_whole<'a>(
     rows: usize,
     k: usize,
     made: &'a mut Vec<f32>,
+    made_as: LayerClass,
 ) -> &'a [f32] {
-    let _norm = profile::region(LayerClass::NormAndActivation);
+    let _made = profile::region(made_as);
     input.matrix(rows, k, made)
 }
 
@@ -567,7 +568,7 @@ pub(crate) fn apply_conv_of_rows(
         None => exec.bf16_for(rows, k, n).filter(|_| pointwise),
     };
     let Some(path) = bf16_path else {
-        let input = made_whole(input, rows, k, made);
+        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
         apply_conv(conv, grid, input, out, accumulate, scratch, exec);
         return;
     };

@@ -18,7 +18,7 @@ mod wide_f32;
 mod words;
 
 pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
-pub(crate) use kernels::{apply_gated_matmul, apply_matmul, apply_matmuls};
+pub(crate) use kernels::{apply_matmul, apply_matmul_of_rows, apply_matmuls};
 pub use kernels::{flush_subnormals, round_to_bf16, Exec};
 
 use elementwise::{
@@ -764,8 +764,12 @@ fn ffn(b: &FfnBlock, grid: Grid, t: &mut [f32], s: &mut Scratch, exec: Exec) {
     );
     drop(products);
     let _products = region(LayerClass::FeedForward);
-    let hidden = (&s.b[..], &s.c[..]);
-    apply_gated_matmul(&b.linear2, rows, hidden, &mut s.a, t, true, exec);
+    let hidden = bf16::GatedRows {
+        values: &s.b,
+        gate: &s.c,
+    };
+    let made_as = LayerClass::NormAndActivation;
+    apply_matmul_of_rows(&b.linear2, rows, &hidden, made_as, &mut s.a, t, true, exec);
 }
 
 /// Adds `bias` to every row of `values` (rows as wide as `bias`).

@@ -218,6 +218,8 @@ fn attention_operands_pack_as_their_dense_matrices() {
         (64, 361, 64, 0),
         (7, 5, 9, 2),
         (33, 40, 40, 0),
+        (361, 32, 192, 32),
+        (48, 64, 64, 0),
     ] {
         let src = values(offset + stride * (n.max(k) + 4) + n.max(k), 11);
         // Keys: column j is src[offset + j * stride..][..k].
@@ -259,11 +261,13 @@ fn attention_operands_pack_as_their_dense_matrices() {
             dense[i * n..(i + 1) * n].copy_from_slice(&src[offset + i * stride..][..n]);
         }
         let expected = PackedWeights::new(k, n, &dense);
-        let mut rows = PackedWeights::empty();
-        // Filled twice, larger first: nothing of the first stays.
-        rows.fill_rows(k + 3, n, &src, 0, stride);
-        rows.fill_rows(k, n, &src, offset, stride);
-        assert_eq!(rows.data, expected.data, "values {k}×{n}");
+        for path in all_paths() {
+            let mut rows = PackedWeights::empty();
+            // Filled twice, larger first: nothing of the first stays.
+            rows.fill_rows(path, k + 3, n, &src, 0, stride);
+            rows.fill_rows(path, k, n, &src, offset, stride);
+            assert_eq!(rows.data, expected.data, "{path:?} values {k}×{n}");
+        }
         // Queries: rows of k at a stride, as a dense copy packs them.
         let dense_rows: Vec<f32> = (0..n)
             .flat_map(|r| src[offset + r * stride..][..k.min(stride)].to_vec())

@@ -622,3 +622,63 @@ fn transpose_16(rows: [__m512i; 16]) -> [__m512i; 16] {
     }
     columns
 }
+
+/// [`super::PackedWeights::fill_rows`] for `n` a whole number of column
+/// blocks: rows `2p` and `2p + 1` of `src` (`stride` apart) rounded, then
+/// their bf16 values interleaved into the block rows of pair `p` (the last
+/// row of an odd `k` paired with zeros).
+///
+/// # Safety
+/// `k` rows of `n` values must lie in `src`, and `data` must hold `n /
+/// COLUMN_BLOCK` blocks of `pairs` × [`COLUMN_BLOCK`] words.
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+pub(super) unsafe fn pair_rows(
+    src: &[f32],
+    stride: usize,
+    k: usize,
+    n: usize,
+    pairs: usize,
+    data: &mut [u32],
+) {
+    // Word `i` of the first half takes value `i` of each row, of the
+    // second half value `16 + i`: even row from the first operand.
+    let (first, second): ([u16; 32], [u16; 32]) = (
+        std::array::from_fn(|j| (j / 2 + 32 * (j % 2)) as u16),
+        std::array::from_fn(|j| (16 + j / 2 + 32 * (j % 2)) as u16),
+    );
+    // SAFETY: 32 words each.
+    let (first, second) = unsafe {
+        (
+            _mm512_loadu_si512(first.as_ptr().cast()),
+            _mm512_loadu_si512(second.as_ptr().cast()),
+        )
+    };
+    let row = |i: usize, c: usize| {
+        if i >= k {
+            return _mm512_setzero_si512();
+        }
+        // SAFETY: row `i < k` holds values `c..c + 32` (the caller).
+        unsafe {
+            let at = src.as_ptr().add(i * stride + c);
+            bf16_bits(_mm512_cvtne2ps_pbh(
+                _mm512_loadu_ps(at.add(16)),
+                _mm512_loadu_ps(at),
+            ))
+        }
+    };
+    for p in 0..k.div_ceil(2) {
+        for c in (0..n).step_by(COLUMN_BLOCK) {
+            let (even, odd) = (row(2 * p, c), row(2 * p + 1, c));
+            let at = (c / COLUMN_BLOCK * pairs + p) * COLUMN_BLOCK;
+            // SAFETY: the block row of pair `p` (the caller).
+            unsafe {
+                let dst = data.as_mut_ptr().add(at);
+                _mm512_storeu_si512(dst.cast(), _mm512_permutex2var_epi16(even, first, odd));
+                _mm512_storeu_si512(
+                    dst.add(16).cast(),
+                    _mm512_permutex2var_epi16(even, second, odd),
+                );
+            }
+        }
+    }
+}
