@@ -25,7 +25,19 @@ pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
         max = _mm512_max_ps(max, _mm512_abs_ps(x));
         i += 16;
     }
-    let (scale, inverse) = super::scales(_mm512_reduce_max_ps(max));
+    // SAFETY: this function's target features; the room asserted above.
+    unsafe { quantise_by_max(row, dst, _mm512_reduce_max_ps(max)) }
+}
+
+/// The second half of [`quantise_row`], given the row's largest magnitude
+/// `max`: each value quantised, offset and narrowed to a byte, and the
+/// padding; returns the row's scale.
+///
+/// # Safety
+/// `dst` must have room for every byte of the row.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
+    let (scale, inverse) = super::scales(max);
     let factor = _mm512_set1_ps(inverse);
     let (low, high, offset) = (
         _mm512_set1_epi32(-(LEVELS as i32)),
@@ -54,9 +66,10 @@ pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
 }
 
 /// [`super::quantise_row_split`] on 512-bit registers, with the same
-/// results: the row quantised, what that lost (`x − q · scale`, a multiply
-/// then a subtraction, as [`super::remainder`] computes it) into `rest`,
-/// and that quantised.
+/// results: the row quantised, and in the same pass what that lost (`x −
+/// q · scale`, a multiply then a subtraction, as [`super::remainder`]
+/// computes it) into `rest` with its largest magnitude; then that
+/// quantised.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn quantise_row_split(
     row: &[f32],
@@ -64,29 +77,59 @@ pub(super) unsafe fn quantise_row_split(
     low: &mut [u32],
     rest: &mut Vec<f32>,
 ) -> (f32, f32) {
-    // SAFETY: this function's target features; `quantise_row` checks its
-    // bounds.
-    let scale = unsafe { quantise_row(row, high) };
-    rest.resize(row.len(), 0.0);
-    let (step, offset) = (_mm512_set1_ps(scale), _mm512_set1_epi32(OFFSET));
-    let bytes: *const u8 = high.as_ptr().cast();
+    assert!(high.len() * 4 >= row.len(), "room for every byte");
+    assert!(
+        low.len() * 4 >= row.len(),
+        "room for every byte of the rest"
+    );
+    let mut max = _mm512_setzero_ps();
     let mut i = 0;
     while i < row.len() {
         let mask = first_lanes(row.len() - i);
-        // SAFETY: the mask keeps the loads inside `row` and the row's
-        // bytes of `high` (room for every byte, asserted by
-        // `quantise_row`), and the store inside `rest`.
+        // SAFETY: the mask keeps the load inside `row`.
+        let x = unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)) };
+        max = _mm512_max_ps(max, _mm512_abs_ps(x));
+        i += 16;
+    }
+    let (scale, inverse) = super::scales(_mm512_reduce_max_ps(max));
+    rest.resize(row.len(), 0.0);
+    let (factor, step) = (_mm512_set1_ps(inverse), _mm512_set1_ps(scale));
+    let (lowest, highest, offset) = (
+        _mm512_set1_epi32(-(LEVELS as i32)),
+        _mm512_set1_epi32(LEVELS as i32),
+        _mm512_set1_epi32(OFFSET),
+    );
+    let bytes: *mut u8 = high.as_mut_ptr().cast();
+    let mut lost_max = _mm512_setzero_ps();
+    let mut i = 0;
+    while i < row.len() {
+        let mask = first_lanes(row.len() - i);
+        // SAFETY: the mask keeps the load inside `row`, the bytes' store
+        // inside the row's bytes of `high` (asserted above) and the
+        // remainders' store inside `rest` (as long as the row).
         unsafe {
             let x = _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i));
-            let q = _mm512_cvtepu8_epi32(_mm_maskz_loadu_epi8(mask, bytes.add(i).cast()));
-            let q = _mm512_cvtepi32_ps(_mm512_sub_epi32(q, offset));
-            let lost = _mm512_sub_ps(x, _mm512_mul_ps(q, step));
+            let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
+            let q = _mm512_min_epi32(_mm512_max_epi32(q, lowest), highest);
+            _mm512_mask_cvtepi32_storeu_epi8(
+                bytes.add(i).cast(),
+                mask,
+                _mm512_add_epi32(q, offset),
+            );
+            let lost = _mm512_sub_ps(x, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step));
             _mm512_mask_storeu_ps(rest.as_mut_ptr().add(i), mask, lost);
+            // Lanes past the row lost nothing (their values loaded as 0).
+            lost_max = _mm512_max_ps(lost_max, _mm512_abs_ps(lost));
         }
         i += 16;
     }
-    // SAFETY: as above.
-    let low_scale = unsafe { quantise_row(rest, low) };
+    // The padding: bytes past the row hold the offset (a zero).
+    for b in row.len()..high.len() * 4 {
+        // SAFETY: b is inside `high`'s bytes.
+        unsafe { *bytes.add(b) = OFFSET as u8 };
+    }
+    // SAFETY: this function's target features; the room asserted above.
+    let low_scale = unsafe { quantise_by_max(rest, low, _mm512_reduce_max_ps(lost_max)) };
     (scale, low_scale)
 }
 
