@@ -222,15 +222,14 @@ struct HeadOperands<'a> {
 /// buffers kept from the last block: fresh ones would be zeroed by the
 /// system, page by page).
 fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec, outs: &mut Vec<HeadOut>) {
-    let h_count = operands.shape.heads;
-    outs.resize_with(batch * h_count, HeadOut::default);
+    outs.resize_with(batch * operands.shape.heads, HeadOut::default);
     // Where the kernel splits any activations, the queries are split too:
     // the scores' rounding error, through the softmax, is most of what
     // bf16 attention costs in accuracy (`docs/performance.md`).
     let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
     let bf16_path = exec.kernel.unit.bf16_path();
     let run_head = |(index, out): (usize, &mut HeadOut)| {
-        let (pos, h) = (index / h_count, index % h_count);
+        let (pos, h) = (index / operands.shape.heads, index % operands.shape.heads);
         let (values, inverse) = out;
         elementwise::resize_for_overwrite(values, operands.shape.points * operands.shape.dv);
         elementwise::resize_for_overwrite(inverse, operands.shape.points);
@@ -274,9 +273,9 @@ impl HeadOperands<'_> {
         let shape = self.shape;
         let (points, d) = (shape.points, shape.d);
         let kvh = h / shape.group();
-        let factors = self.rope.map_or(&[][..], |table| {
-            &table[kvh * points * 2 * d..][..points * 2 * d]
-        });
+        let factors = self
+            .rope
+            .map_or(&[][..], |table| &table[kvh * points * d..][..points * d]);
         let head = |src, at, stride| bf16::HeadRows {
             src,
             at,
@@ -461,10 +460,10 @@ struct HeadsSideBySide<'a> {
 impl HeadsSideBySide<'_> {
     /// Row `r` (point `r` of the batch) into `dst`.
     fn make_row(&self, r: usize, dst: &mut [f32]) {
-        let (points, h_count, dv) = (self.shape.points, self.shape.heads, self.shape.dv);
+        let (points, dv) = (self.shape.points, self.shape.dv);
         let (pos, p) = (r / points, r % points);
         for (h, dst) in dst.chunks_exact_mut(dv).enumerate() {
-            let (values, inverse) = &self.blocks[pos * h_count + h];
+            let (values, inverse) = &self.blocks[pos * self.shape.heads + h];
             for (o, &x) in dst.iter_mut().zip(&values[p * dv..(p + 1) * dv]) {
                 *o = x * inverse[p];
             }
@@ -498,8 +497,8 @@ impl bf16::Rows for HeadsSideBySide<'_> {
 #[derive(Default)]
 pub(crate) struct RopeTables(std::sync::Mutex<Vec<((usize, usize), RopeTable)>>);
 
-/// Rotary factors by `[kv head][point]`: `d` cosines, then `d` sines
-/// signed for the lane they multiply (see [`rope_table`]).
+/// Rotary factors by `[kv head][point]`: a cosine and a sine for each
+/// pair of a head (see [`rope_table`]).
 type RopeTable = Arc<[f32]>;
 
 impl RopeTables {
@@ -518,18 +517,17 @@ impl RopeTables {
 
 /// The rotary factors of every point of `grid`'s board, by `[kv
 /// head][point]` (a head's points one after another, so that a head reads
-/// its factors in order): for a pair `(a, b)` at lanes `2i, 2i + 1` turned by θ, the
-/// cosines `[cos θ, cos θ]` and the sines `[−sin θ, sin θ]`, so that a
-/// head's rotation is `x · cos + swap(x) · sin` lane by lane, `swap`
-/// exchanging the two lanes of each pair.
+/// its factors in order): for a pair `(a, b)` at lanes `2i, 2i + 1` turned
+/// by θ, `[cos θ, sin θ]` at the same lanes; the pair becomes `(a cos θ +
+/// b (−sin θ), b cos θ + a sin θ)`.
 fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<f32> {
     let pairs = d / 2;
-    let mut table = vec![0.0f32; grid.points() * kv_heads * 2 * d];
+    let mut table = vec![0.0f32; grid.points() * kv_heads * d];
     for y in 0..grid.height {
         for x in 0..grid.width {
             for kvh in 0..kv_heads {
-                let at = (kvh * grid.points() + y * grid.width + x) * 2 * d;
-                let (cosines, sines) = table[at..at + 2 * d].split_at_mut(d);
+                let at = (kvh * grid.points() + y * grid.width + x) * d;
+                let factors = &mut table[at..at + d];
                 for pair in 0..pairs {
                     let theta = match rope {
                         Rope::Learned(freqs) => {
@@ -546,8 +544,7 @@ fn rope_table(rope: &Rope, grid: Grid, kv_heads: usize, d: usize) -> Vec<f32> {
                         }
                     };
                     let (sin, cos) = theta.sin_cos();
-                    cosines[2 * pair..2 * pair + 2].copy_from_slice(&[cos, cos]);
-                    sines[2 * pair..2 * pair + 2].copy_from_slice(&[-sin, sin]);
+                    factors[2 * pair..2 * pair + 2].copy_from_slice(&[cos, sin]);
                 }
             }
         }
@@ -593,14 +590,7 @@ fn rotate_rows(
     let mut head = vec![0.0f32; d];
     for (row_index, row) in block.chunks_exact_mut(head_count * d).enumerate() {
         let point = (first_row + row_index) % points;
-        rotate_point(
-            row,
-            &table[point * 2 * d..],
-            points * 2 * d,
-            d,
-            group,
-            &mut head,
-        );
+        rotate_point(row, &table[point * d..], points * d, d, group, &mut head);
     }
 }
 
@@ -618,40 +608,34 @@ widest_simd! {
         head: &mut [f32]
     ) {
         for (h, dst) in row.chunks_exact_mut(d).enumerate() {
-            let (cosines, sines) = factors[(h / group) * stride..][..2 * d].split_at(d);
             head.copy_from_slice(dst);
-            rotate_head(dst, head, cosines, sines);
+            rotate_head(dst, head, &factors[(h / group) * stride..][..d]);
         }
     }
 }
 
 /// Rotates the pairs of one head, `src`, into `dst` by its factors (see
-/// [`rope_table`]): eight pairs at a time as whole vectors, the swap
-/// within each pair a shuffle.
+/// [`rope_table`]): eight pairs at a time as whole vectors, each lane's
+/// cosine and signed sine spread from the pair's, the swap within each
+/// pair a shuffle.
 #[inline(always)]
-fn rotate_head(dst: &mut [f32], src: &[f32], cosines: &[f32], sines: &[f32]) {
+fn rotate_head(dst: &mut [f32], src: &[f32], factors: &[f32]) {
     let mut lanes = dst.chunks_exact_mut(16);
     let mut src_lanes = src.chunks_exact(16);
-    let mut cos_lanes = cosines.chunks_exact(16);
-    let mut sin_lanes = sines.chunks_exact(16);
-    for (((x, v), c), s) in (&mut lanes)
-        .zip(&mut src_lanes)
-        .zip(&mut cos_lanes)
-        .zip(&mut sin_lanes)
-    {
+    let mut factor_lanes = factors.chunks_exact(16);
+    for ((x, v), f) in (&mut lanes).zip(&mut src_lanes).zip(&mut factor_lanes) {
+        let cosines: [f32; 16] = std::array::from_fn(|i| f[i & !1]);
+        let sines: [f32; 16] = std::array::from_fn(|i| if i % 2 == 0 { -f[i + 1] } else { f[i] });
         for i in 0..16 {
-            x[i] = v[i] * c[i] + v[i ^ 1] * s[i];
+            x[i] = v[i] * cosines[i] + v[i ^ 1] * sines[i];
         }
     }
     let rest = lanes.into_remainder();
-    let (v, c, s) = (
-        src_lanes.remainder(),
-        cos_lanes.remainder(),
-        sin_lanes.remainder(),
-    );
+    let (v, f) = (src_lanes.remainder(), factor_lanes.remainder());
     for pair in (0..rest.len()).step_by(2) {
-        rest[pair] = v[pair] * c[pair] + v[pair + 1] * s[pair];
-        rest[pair + 1] = v[pair + 1] * c[pair + 1] + v[pair] * s[pair + 1];
+        let (cos, sin) = (f[pair], f[pair + 1]);
+        rest[pair] = v[pair] * cos + v[pair + 1] * -sin;
+        rest[pair + 1] = v[pair + 1] * cos + v[pair] * sin;
     }
 }
 
@@ -674,9 +658,7 @@ widest_simd! {
             if table.is_empty() {
                 row.copy_from_slice(head);
             } else {
-                let (cosines, sines) =
-                    table[(kvh * points + p) * 2 * d..][..2 * d].split_at(d);
-                rotate_head(row, head, cosines, sines);
+                rotate_head(row, head, &table[(kvh * points + p) * d..][..d]);
             }
         }
     }

@@ -272,9 +272,9 @@ impl PackedWeights {
 
 /// One attention head's rows in its projection's output, rotated as they
 /// are read: point `p`'s `k` values are `src[at + p · stride..][..k]`, and
-/// where `factors` is not empty they are turned in pairs by its `k` cosines
-/// and `k` signed sines for the point, `factors[p · 2k..]` (a head's part of
-/// attention's rotary table).
+/// where `factors` is not empty each pair `(a, b)` is turned by the cosine
+/// and sine at the same place in `factors[p · k..]` to `(a cos + b (−sin),
+/// b cos + a sin)` (a head's part of attention's rotary table).
 #[derive(Clone, Copy)]
 pub(crate) struct HeadRows<'a> {
     pub src: &'a [f32],
@@ -300,7 +300,7 @@ impl HeadRows<'_> {
             assert!(self.src.len() >= last, "every point's row in the source");
         }
         assert!(
-            self.factors.is_empty() || self.factors.len() >= self.points * 2 * self.k,
+            self.factors.is_empty() || self.factors.len() >= self.points * self.k,
             "factors for every point"
         );
     }

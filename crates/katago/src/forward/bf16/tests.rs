@@ -521,7 +521,7 @@ fn heads_packed_directly_are_the_gathered_rows_packed() {
         let (heads, head) = (3, 1);
         let stride = heads * k;
         let src = values(points * stride + 5, (k + points) as u32);
-        let table: Vec<f32> = values(points * 2 * k, 77).iter().map(|x| x * 3.0).collect();
+        let table: Vec<f32> = values(points * k, 77).iter().map(|x| x * 3.0).collect();
         for factors in [&[][..], &table[..]] {
             let at = head * k + 5;
             let rows = super::HeadRows {
@@ -540,8 +540,9 @@ fn heads_packed_directly_are_the_gathered_rows_packed() {
                     row[i] = if factors.is_empty() {
                         v[i]
                     } else {
-                        let (cosines, sines) = factors[p * 2 * k..][..2 * k].split_at(k);
-                        v[i] * cosines[i] + v[i ^ 1] * sines[i]
+                        let (cos, sin) = (factors[p * k + (i & !1)], factors[p * k + (i | 1)]);
+                        let sin = if i % 2 == 0 { -sin } else { sin };
+                        v[i] * cos + v[i ^ 1] * sin
                     };
                 }
             }

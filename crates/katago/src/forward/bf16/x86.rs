@@ -399,28 +399,31 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
 }
 
 /// 32 values of an attention head's row from `row`, and where `factors`
-/// gives its cosines and signed sines, rotated in pairs by them (`v · cos`
-/// plus `swap(v) · sin`), rounded step by step as the portable rotation
-/// rounds it (no fused multiply-add), so both give the same bits.
+/// gives their pairs' cosines and sines (see [`super::HeadRows`]), turned
+/// by them: `v · cos + swap(v) · sin`, with each lane's cosine and signed
+/// sine spread from its pair's, rounded step by step as the portable
+/// rotation rounds it (no fused multiply-add), so both give the same bits.
 ///
 /// # Safety
-/// 32 values must be readable from `row`, and from each factor pointer.
+/// 32 values must be readable from `row`, and from `factors` where given.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-unsafe fn head_values(row: *const f32, factors: Option<(*const f32, *const f32)>) -> [__m512; 2] {
+unsafe fn head_values(row: *const f32, factors: Option<*const f32>) -> [__m512; 2] {
     // SAFETY: the caller vouches for 32 values at each pointer.
     unsafe {
         let values = [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))];
-        let Some((cosines, sines)) = factors else {
+        let Some(factors) = factors else {
             return values;
         };
+        // The sign bit of the first lane of each pair.
+        let first_lanes = _mm512_castsi512_ps(_mm512_set1_epi64(0x8000_0000));
         let mut rotated = values;
         for (half, v) in rotated.iter_mut().enumerate() {
+            let pairs = _mm512_loadu_ps(factors.add(16 * half));
+            let cosines = _mm512_moveldup_ps(pairs);
+            let sines = _mm512_xor_ps(_mm512_movehdup_ps(pairs), first_lanes);
             let swapped = _mm512_permute_ps::<0b1011_0001>(*v);
-            *v = _mm512_add_ps(
-                _mm512_mul_ps(*v, _mm512_loadu_ps(cosines.add(16 * half))),
-                _mm512_mul_ps(swapped, _mm512_loadu_ps(sines.add(16 * half))),
-            );
+            *v = _mm512_add_ps(_mm512_mul_ps(*v, cosines), _mm512_mul_ps(swapped, sines));
         }
         rotated
     }
@@ -432,20 +435,29 @@ unsafe fn head_values(row: *const f32, factors: Option<(*const f32, *const f32)>
 /// `p` must be one of the head's points, whose bounds
 /// [`super::HeadRows::check`] has asserted.
 #[inline(always)]
-unsafe fn head_point(
-    head: &super::HeadRows,
-    p: usize,
-) -> (*const f32, Option<(*const f32, *const f32)>) {
-    let k = head.k;
+unsafe fn head_point(head: &super::HeadRows, p: usize) -> (*const f32, Option<*const f32>) {
     // SAFETY: inside `src` and `factors` for every point (the caller's
     // check).
     unsafe {
         let row = head.src.as_ptr().add(head.at + p * head.stride);
-        let factors = (!head.factors.is_empty()).then(|| {
-            let cosines = head.factors.as_ptr().add(p * 2 * k);
-            (cosines, cosines.add(k))
-        });
+        let factors = match head.factors.is_empty() {
+            true => None,
+            false => Some(head.factors.as_ptr().add(p * head.k)),
+        };
         (row, factors)
+    }
+}
+
+/// Values `c..` of a point's factors, where it has them.
+///
+/// # Safety
+/// Inside the point's factors.
+#[inline(always)]
+unsafe fn factors_from(factors: Option<*const f32>, c: usize) -> Option<*const f32> {
+    match factors {
+        // SAFETY: the caller's.
+        Some(factors) => Some(unsafe { factors.add(c) }),
+        None => None,
     }
 }
 
@@ -495,10 +507,7 @@ pub(super) unsafe fn head_rows(
             // inside them; pairs `at..at + 16` inside `high` and `low`
             // (asserted above).
             unsafe {
-                let [a, b] = head_values(
-                    row.add(c),
-                    factors.map(|(cosines, sines)| (cosines.add(c), sines.add(c))),
-                );
+                let [a, b] = head_values(row.add(c), factors_from(factors, c));
                 let Some(low) = low.as_deref_mut() else {
                     let packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
                     _mm512_storeu_si512(high.as_mut_ptr().add(at).cast(), packed);
@@ -548,10 +557,7 @@ pub(super) unsafe fn head_columns(head: &super::HeadRows, data: &mut [u32]) {
                 // 32` of its row and factors lie inside them.
                 unsafe {
                     let (row, factors) = head_point(head, p);
-                    let [a, b] = head_values(
-                        row.add(c),
-                        factors.map(|(cosines, sines)| (cosines.add(c), sines.add(c))),
-                    );
+                    let [a, b] = head_values(row.add(c), factors_from(factors, c));
                     *packed = bf16_bits(_mm512_cvtne2ps_pbh(b, a));
                 }
             }
