@@ -405,16 +405,17 @@ unsafe fn tile<const R: usize, const SPLIT: bool>(
 /// rotation rounds it (no fused multiply-add), so both give the same bits.
 ///
 /// # Safety
-/// 32 values must be readable from `row`, and from `factors` where given.
+/// 32 values must be readable from `row`, and from `factors` unless it is
+/// null (no rotation).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
-unsafe fn head_values(row: *const f32, factors: Option<*const f32>) -> [__m512; 2] {
+unsafe fn head_values(row: *const f32, factors: *const f32) -> [__m512; 2] {
     // SAFETY: the caller vouches for 32 values at each pointer.
     unsafe {
         let values = [_mm512_loadu_ps(row), _mm512_loadu_ps(row.add(16))];
-        let Some(factors) = factors else {
+        if factors.is_null() {
             return values;
-        };
+        }
         // The sign bit of the first lane of each pair.
         let first_lanes = _mm512_castsi512_ps(_mm512_set1_epi64(0x8000_0000));
         let mut rotated = values;
@@ -429,35 +430,36 @@ unsafe fn head_values(row: *const f32, factors: Option<*const f32>) -> [__m512; 
     }
 }
 
-/// Where `head`'s point `p` starts, and its factors where it rotates.
+/// Where `head`'s point `p` starts, and its factors (null where it does
+/// not rotate).
 ///
 /// # Safety
 /// `p` must be one of the head's points, whose bounds
 /// [`super::HeadRows::check`] has asserted.
 #[inline(always)]
-unsafe fn head_point(head: &super::HeadRows, p: usize) -> (*const f32, Option<*const f32>) {
+unsafe fn head_point(head: &super::HeadRows, p: usize) -> (*const f32, *const f32) {
     // SAFETY: inside `src` and `factors` for every point (the caller's
     // check).
     unsafe {
         let row = head.src.as_ptr().add(head.at + p * head.stride);
         let factors = match head.factors.is_empty() {
-            true => None,
-            false => Some(head.factors.as_ptr().add(p * head.k)),
+            true => std::ptr::null(),
+            false => head.factors.as_ptr().add(p * head.k),
         };
         (row, factors)
     }
 }
 
-/// Values `c..` of a point's factors, where it has them.
+/// Values `c..` of a point's factors (null where it has none).
 ///
 /// # Safety
 /// Inside the point's factors.
 #[inline(always)]
-unsafe fn factors_from(factors: Option<*const f32>, c: usize) -> Option<*const f32> {
-    match factors {
+unsafe fn factors_from(factors: *const f32, c: usize) -> *const f32 {
+    match factors.is_null() {
+        true => factors,
         // SAFETY: the caller's.
-        Some(factors) => Some(unsafe { factors.add(c) }),
-        None => None,
+        false => unsafe { factors.add(c) },
     }
 }
 
