@@ -417,12 +417,15 @@ unsafe fn head_values(row: *const f32, factors: *const f32) -> [__m512; 2] {
             return values;
         }
         // The sign bit of the first lane of each pair.
-        let first_lanes = _mm512_castsi512_ps(_mm512_set1_epi64(0x8000_0000));
+        let first_lanes = _mm512_set1_epi64(0x8000_0000);
         let mut rotated = values;
         for (half, v) in rotated.iter_mut().enumerate() {
             let pairs = _mm512_loadu_ps(factors.add(16 * half));
             let cosines = _mm512_moveldup_ps(pairs);
-            let sines = _mm512_xor_ps(_mm512_movehdup_ps(pairs), first_lanes);
+            let sines = _mm512_castsi512_ps(_mm512_xor_si512(
+                _mm512_castps_si512(_mm512_movehdup_ps(pairs)),
+                first_lanes,
+            ));
             let swapped = _mm512_permute_ps::<0b1011_0001>(*v);
             *v = _mm512_add_ps(_mm512_mul_ps(*v, cosines), _mm512_mul_ps(swapped, sines));
         }
