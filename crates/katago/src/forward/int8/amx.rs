@@ -79,16 +79,42 @@ pub(super) unsafe fn product(
         };
     }
     if full_rows < rows {
-        // SAFETY: as above, for the rows past the whole blocks.
-        unsafe {
-            super::x86::product(
-                &data[full_rows * w.quads..],
-                &row_scales[full_rows..],
-                w,
-                &mut out[full_rows * w.n..],
+        // The rows past the whole blocks, padded with zeros to a block of
+        // their own for the tiles (the sums of the rows kept are the same
+        // on every unit).
+        let last = rows - full_rows;
+        let mut padded = vec![0x8080_8080u32; BLOCK * w.quads];
+        padded[..last * w.quads].copy_from_slice(&data[full_rows * w.quads..rows * w.quads]);
+        let last_scales = &row_scales[full_rows..];
+        let out = &mut out[full_rows * w.n..];
+        for block in 0..full_blocks {
+            let first_col = block * COLUMN_BLOCK;
+            // SAFETY: a whole block of rows in `padded`, the block's 32
+            // columns in `w`, and `sums` holds 32 × 32.
+            unsafe { tile_block(padded.as_ptr(), w.quads, w.block(block).as_ptr(), &mut sums) };
+            dequantise(
+                &sums,
+                last_scales,
+                &w.scales[first_col..first_col + BLOCK],
+                &w.offsets[first_col..first_col + BLOCK],
+                &mut out[first_col..],
+                w.n,
                 accumulate,
-            )
-        };
+            );
+        }
+        if full_blocks * COLUMN_BLOCK < w.n {
+            // SAFETY: as above, for the last columns of these rows.
+            unsafe {
+                super::x86::product_columns(
+                    &padded[..last * w.quads],
+                    last_scales,
+                    w,
+                    full_blocks,
+                    out,
+                    accumulate,
+                )
+            };
+        }
     }
 }
 
@@ -153,7 +179,8 @@ unsafe fn tile_block(a: *const u32, quads: usize, b: *const u32, sums: &mut Sums
 /// A block's sums, less the columns' offsets, times the rows' and the
 /// columns' scales, stored to (or added to) `out` with row stride
 /// `out_stride`, through [`dequantise_16`] as [`super::x86`]'s registers
-/// are, so the same f32 results.
+/// are, so the same f32 results: as many rows as `row_scales` has (the
+/// block's first rows).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 fn dequantise(
     sums: &Sums,
@@ -164,9 +191,10 @@ fn dequantise(
     out_stride: usize,
     accumulate: bool,
 ) {
+    assert!(row_scales.len() <= BLOCK, "a block's rows at most");
     assert!(
-        out.len() >= (BLOCK - 1) * out_stride + BLOCK,
-        "32 rows of 32"
+        out.len() >= row_scales.len().saturating_sub(1) * out_stride + BLOCK,
+        "the rows' 32 columns"
     );
     assert!(column_scales.len() >= BLOCK && offsets.len() >= BLOCK);
     // SAFETY: 32 scales and offsets (asserted).
