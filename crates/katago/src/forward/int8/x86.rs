@@ -46,6 +46,18 @@ unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
     );
     let bytes: *mut u8 = dst.as_mut_ptr().cast();
     let mut i = 0;
+    while i + 64 <= row.len() {
+        let quantised: [__m512i; 4] = std::array::from_fn(|j| {
+            // SAFETY: values i..i + 64 are inside `row`.
+            let x = unsafe { _mm512_loadu_ps(row.as_ptr().add(i + 16 * j)) };
+            let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
+            _mm512_min_epi32(_mm512_max_epi32(q, low), high)
+        });
+        // SAFETY: bytes i..i + 64 of the row's quads, inside `dst`
+        // (asserted by the caller).
+        unsafe { _mm512_storeu_si512(bytes.add(i).cast(), offset_bytes(quantised)) };
+        i += 64;
+    }
     while i < row.len() {
         let mask = first_lanes(row.len() - i);
         // SAFETY: the mask keeps the load inside `row`.
@@ -63,6 +75,20 @@ unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
         unsafe { *bytes.add(b) = OFFSET as u8 };
     }
     scale
+}
+
+/// 64 quantised values (four registers of 32-bit integers within ±127)
+/// offset and narrowed to bytes in order: saturating packs, which keep
+/// them as they are, then the 32-bit groups put back in order.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+fn offset_bytes([a, b, c, d]: [__m512i; 4]) -> __m512i {
+    // Within each 128-bit lane `l`: values 4l..4l + 4 of a, b, c, d.
+    let lanes = _mm512_packs_epi16(_mm512_packs_epi32(a, b), _mm512_packs_epi32(c, d));
+    let order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    let bytes = _mm512_permutexvar_epi32(order, lanes);
+    // The offset of 128 added to each signed byte: its top bit flipped.
+    _mm512_xor_si512(bytes, _mm512_set1_epi8(OFFSET as u8 as i8))
 }
 
 /// [`super::quantise_row_split`] on 512-bit registers, with the same
@@ -102,6 +128,26 @@ pub(super) unsafe fn quantise_row_split(
     let bytes: *mut u8 = high.as_mut_ptr().cast();
     let mut lost_max = _mm512_setzero_ps();
     let mut i = 0;
+    while i + 64 <= row.len() {
+        let mut quantised = [_mm512_setzero_si512(); 4];
+        for (j, quantised) in quantised.iter_mut().enumerate() {
+            // SAFETY: values i..i + 64 are inside `row`, and inside `rest`
+            // (as long as the row).
+            unsafe {
+                let x = _mm512_loadu_ps(row.as_ptr().add(i + 16 * j));
+                let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
+                let q = _mm512_min_epi32(_mm512_max_epi32(q, lowest), highest);
+                let lost = _mm512_sub_ps(x, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step));
+                _mm512_storeu_ps(rest.as_mut_ptr().add(i + 16 * j), lost);
+                lost_max = _mm512_max_ps(lost_max, _mm512_abs_ps(lost));
+                *quantised = q;
+            }
+        }
+        // SAFETY: bytes i..i + 64 of the row's quads, inside `high`
+        // (asserted above).
+        unsafe { _mm512_storeu_si512(bytes.add(i).cast(), offset_bytes(quantised)) };
+        i += 64;
+    }
     while i < row.len() {
         let mask = first_lanes(row.len() - i);
         // SAFETY: the mask keeps the load inside `row`, the bytes' store
