@@ -65,6 +65,7 @@ fn detect_now() -> Features {
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512bf16")
+        && std::arch::is_x86_feature_detected!("avx512dq")
         && cap >= KernelCap::Avx512Bf16;
     let avx512_vnni = std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
@@ -683,6 +684,7 @@ mod tests {
         assert_eq!(
             features.avx512_bf16,
             std::arch::is_x86_feature_detected!("avx512bf16")
+                && std::arch::is_x86_feature_detected!("avx512dq")
                 && std::arch::is_x86_feature_detected!("avx512bw")
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
