@@ -84,16 +84,14 @@ fn pack_pairs_portable(src: &[f32], dst: &mut [u32]) {
 /// row, to its end); returns one over their sum (of the f32 values).
 /// Attention's weights, made ready for the product with the values in one
 /// pass. The portable path computes the exponentials as the f32 softmax
-/// does; the AVX-512 one with a cubic, within 2⁻¹³·⁷ of it before the
-/// rounding to bf16 (2⁻⁹). The shift by the row's maximum brings the
-/// largest numerator so near 1 that bf16 rounds it to 1 exactly: where one
-/// point takes most of the weight, its weight carries no rounding.
+/// does; the AVX-512 one with a shorter polynomial, within 2⁻¹⁴ of it
+/// before the rounding to bf16 (2⁻⁹).
 pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
     assert!(dst.len() * 2 >= row.len(), "room for every pair");
     #[cfg(target_arch = "x86_64")]
     if path != Bf16Path::Portable {
         // SAFETY: the AVX-512 paths are chosen only where the CPU has
-        // AVX-512-BF16 and AVX-512-DQ (`cpu::Features`).
+        // AVX-512-BF16 (`cpu::Features`).
         return unsafe { x86::softmax_rows([row], scale, [dst])[0] };
     }
     let _ = path;
@@ -464,8 +462,8 @@ impl PackedRows {
                 let dst = std::array::from_fn(|_| dsts.next().expect("four rows left"));
                 let src = std::array::from_fn(|_| sources.next().expect("a row of scores each"));
                 // SAFETY: the AVX-512 paths are chosen only where the CPU
-                // has AVX-512-BF16 and AVX-512-DQ (`cpu::Features`); each
-                // row has room for its pairs (padded pairs of `k`).
+                // has AVX-512-BF16 (`cpu::Features`); each row has room for
+                // its pairs (padded pairs of `k`).
                 let sums = unsafe { x86::softmax_rows::<4>(src, scale, dst) };
                 // The sums first: a zip takes from its first side before
                 // it finds the second one ended.

@@ -65,7 +65,6 @@ fn detect_now() -> Features {
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512bf16")
-        && std::arch::is_x86_feature_detected!("avx512dq")
         && cap >= KernelCap::Avx512Bf16;
     let avx512_vnni = std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
@@ -684,7 +683,6 @@ mod tests {
         assert_eq!(
             features.avx512_bf16,
             std::arch::is_x86_feature_detected!("avx512bf16")
-                && std::arch::is_x86_feature_detected!("avx512dq")
                 && std::arch::is_x86_feature_detected!("avx512bw")
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
