@@ -222,14 +222,15 @@ struct HeadOperands<'a> {
 /// buffers kept from the last block: fresh ones would be zeroed by the
 /// system, page by page).
 fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec, outs: &mut Vec<HeadOut>) {
-    outs.resize_with(batch * operands.shape.heads, HeadOut::default);
+    let h_count = operands.shape.heads;
+    outs.resize_with(batch * h_count, HeadOut::default);
     // Where the kernel splits any activations, the queries are split too:
     // the scores' rounding error, through the softmax, is most of what
     // bf16 attention costs in accuracy (`docs/performance.md`).
     let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
     let bf16_path = exec.kernel.unit.bf16_path();
     let run_head = |(index, out): (usize, &mut HeadOut)| {
-        let (pos, h) = (index / operands.shape.heads, index % operands.shape.heads);
+        let (pos, h) = (index / h_count, index % h_count);
         let (values, inverse) = out;
         elementwise::resize_for_overwrite(values, operands.shape.points * operands.shape.dv);
         elementwise::resize_for_overwrite(inverse, operands.shape.points);
