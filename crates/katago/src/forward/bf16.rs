@@ -277,11 +277,17 @@ impl PackedWeights {
 /// b cos + a sin)` (a head's part of attention's rotary table).
 #[derive(Clone, Copy)]
 pub(crate) struct HeadRows<'a> {
+    /// The projection's output, every head of a point side by side.
     pub src: &'a [f32],
+    /// Where the head's first point starts in `src`.
     pub at: usize,
+    /// From one point to the next in `src`.
     pub stride: usize,
+    /// The head's width.
     pub k: usize,
+    /// Points of the board.
     pub points: usize,
+    /// Each point's cosine and sine for each pair, or none.
     pub factors: &'a [f32],
 }
 
