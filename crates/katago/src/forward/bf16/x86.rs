@@ -243,14 +243,8 @@ pub(super) unsafe fn pack_pairs_split(src: &[f32], high: &mut [u32], low: &mut [
         unsafe {
             let a = _mm512_loadu_ps(src.as_ptr().add(i));
             let b = _mm512_loadu_ps(src.as_ptr().add(i + 16));
-            let (ha, back_a) = round_16(a);
-            let (hb, back_b) = round_16(b);
-            let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
+            let (packed, lost) = split_32(a, b);
             _mm512_storeu_si512(high.as_mut_ptr().add(i / 2).cast(), packed);
-            let lost = bf16_bits(_mm512_cvtne2ps_pbh(
-                _mm512_sub_ps(b, back_b),
-                _mm512_sub_ps(a, back_a),
-            ));
             _mm512_storeu_si512(low.as_mut_ptr().add(i / 2).cast(), lost);
         }
         i += 32;
@@ -518,14 +512,8 @@ pub(super) unsafe fn head_rows(
                     _mm512_storeu_si512(high.as_mut_ptr().add(at).cast(), packed);
                     continue;
                 };
-                let (ha, back_a) = round_16(a);
-                let (hb, back_b) = round_16(b);
-                let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
+                let (packed, lost) = split_32(a, b);
                 _mm512_storeu_si512(high.as_mut_ptr().add(at).cast(), packed);
-                let lost = bf16_bits(_mm512_cvtne2ps_pbh(
-                    _mm512_sub_ps(b, back_b),
-                    _mm512_sub_ps(a, back_a),
-                ));
                 _mm512_storeu_si512(low.as_mut_ptr().add(at).cast(), lost);
             }
         }
@@ -578,6 +566,21 @@ pub(super) unsafe fn head_columns(head: &super::HeadRows, data: &mut [u32]) {
             }
         }
     }
+}
+
+/// 32 values (`a`, then `b`) rounded to 16 bf16 pairs, and what that
+/// rounding lost, itself rounded to 16 pairs.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl")]
+fn split_32(a: __m512, b: __m512) -> (__m512i, __m512i) {
+    let (ha, back_a) = round_16(a);
+    let (hb, back_b) = round_16(b);
+    let packed = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(ha), hb);
+    let lost = bf16_bits(_mm512_cvtne2ps_pbh(
+        _mm512_sub_ps(b, back_b),
+        _mm512_sub_ps(a, back_a),
+    ));
+    (packed, lost)
 }
 
 /// 16 values rounded to bf16, and those back in f32.

@@ -16,6 +16,13 @@ const TILE_ROWS: usize = 12;
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
     assert!(dst.len() * 4 >= row.len(), "room for every byte");
+    // SAFETY: this function's target features; the room asserted above.
+    unsafe { quantise_by_max(row, dst, largest_magnitude(row)) }
+}
+
+/// The largest magnitude in `row` (0 for an empty one).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+fn largest_magnitude(row: &[f32]) -> f32 {
     let mut max = _mm512_setzero_ps();
     let mut i = 0;
     while i < row.len() {
@@ -25,8 +32,7 @@ pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
         max = _mm512_max_ps(max, _mm512_abs_ps(x));
         i += 16;
     }
-    // SAFETY: this function's target features; the room asserted above.
-    unsafe { quantise_by_max(row, dst, _mm512_reduce_max_ps(max)) }
+    _mm512_reduce_max_ps(max)
 }
 
 /// The second half of [`quantise_row`], given the row's largest magnitude
@@ -108,16 +114,7 @@ pub(super) unsafe fn quantise_row_split(
         low.len() * 4 >= row.len(),
         "room for every byte of the rest"
     );
-    let mut max = _mm512_setzero_ps();
-    let mut i = 0;
-    while i < row.len() {
-        let mask = first_lanes(row.len() - i);
-        // SAFETY: the mask keeps the load inside `row`.
-        let x = unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)) };
-        max = _mm512_max_ps(max, _mm512_abs_ps(x));
-        i += 16;
-    }
-    let (scale, inverse) = super::scales(_mm512_reduce_max_ps(max));
+    let (scale, inverse) = super::scales(largest_magnitude(row));
     rest.resize(row.len(), 0.0);
     let (factor, step) = (_mm512_set1_ps(inverse), _mm512_set1_ps(scale));
     let (lowest, highest, offset) = (
