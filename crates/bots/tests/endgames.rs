@@ -4,6 +4,11 @@
 //! destroying its own groups to avoid a pass, and plays on where a point
 //! or a group is still to be won. The positions are data:
 //! `tests/data/endgames.txt`.
+//!
+//! The bot is seeded with 1 (its random symmetries). `ENDGAMES_SEED=N`
+//! seeds it with N and `ENDGAMES_EXTRA=precision=bf16` adds options to
+//! every case's spec, to see how a case fares beyond the one search the
+//! test plays; `ENDGAMES_DEBUG=1` prints the searches and the moves.
 
 use tengen_bots::registry::{make_bot, BotSpec};
 use tengen_bots::termination::lead_as_it_stands;
@@ -96,8 +101,13 @@ fn bot_for(case: &Case) -> Box<dyn tengen_core::Agent + Send> {
         spec.push(',');
         spec.push_str(&case.options);
     }
+    if let Ok(extra) = std::env::var("ENDGAMES_EXTRA") {
+        spec.push(',');
+        spec.push_str(&extra);
+    }
+    let seed = std::env::var("ENDGAMES_SEED").map_or(1, |s| s.parse().unwrap());
     let spec: BotSpec = spec.parse().unwrap();
-    make_bot(&spec, 1).unwrap()
+    make_bot(&spec, seed).unwrap()
 }
 
 /// What went wrong in `case`, if anything.

@@ -84,14 +84,15 @@ fn pack_pairs_portable(src: &[f32], dst: &mut [u32]) {
 /// row, to its end); returns one over their sum (of the f32 values).
 /// Attention's weights, made ready for the product with the values in one
 /// pass. The portable path computes the exponentials as the f32 softmax
-/// does; the AVX-512 one with a shorter polynomial, within 2⁻¹⁴ of it
-/// before the rounding to bf16 (2⁻⁹).
+/// does; the AVX-512 one with a cubic, within 2⁻¹³·⁵ of it before the
+/// rounding to bf16 (2⁻⁹), and exact for the row's largest score, whose
+/// numerator is 1.
 pub(crate) fn softmax_pairs(path: Bf16Path, row: &[f32], scale: f32, dst: &mut [u32]) -> f32 {
     assert!(dst.len() * 2 >= row.len(), "room for every pair");
     #[cfg(target_arch = "x86_64")]
     if path != Bf16Path::Portable {
         // SAFETY: the AVX-512 paths are chosen only where the CPU has
-        // AVX-512-BF16 (`cpu::Features`).
+        // AVX-512-BF16 and AVX-512-DQ (`cpu::Features`).
         return unsafe { x86::softmax_rows([row], scale, [dst])[0] };
     }
     let _ = path;
@@ -320,7 +321,9 @@ pub(crate) fn padded_pairs(k: usize) -> usize {
 /// The rows [`PackedRows::fill`] packs: a row-major matrix, or rows made
 /// as they are packed.
 pub(crate) trait Rows: Sync {
-    /// Row `r`, `k` values; `made` holds it where it is made.
+    /// Row `r`, `k` values; `made` holds it where it is made. Rounded
+    /// right after, a made row may be made to 2⁻²⁰ instead of to the last
+    /// bit (see `elementwise::silu_gate_rounded`).
     fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32];
 
     /// The first `rows` rows as a row-major matrix, for the products that
@@ -351,7 +354,7 @@ impl Rows for GatedRows<'_> {
     fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
         super::elementwise::resize_for_overwrite(made, k);
         let (values, gate) = (&self.values[r * k..][..k], &self.gate[r * k..][..k]);
-        super::elementwise::silu_gate_into(values, gate, made);
+        super::elementwise::silu_gate_rounded(values, gate, made);
         made
     }
 
@@ -468,8 +471,8 @@ impl PackedRows {
                 let dst = std::array::from_fn(|_| dsts.next().expect("four rows left"));
                 let src = std::array::from_fn(|_| sources.next().expect("a row of scores each"));
                 // SAFETY: the AVX-512 paths are chosen only where the CPU
-                // has AVX-512-BF16 (`cpu::Features`); each row has room for
-                // its pairs (padded pairs of `k`).
+                // has AVX-512-BF16 and AVX-512-DQ (`cpu::Features`); each
+                // row has room for its pairs (padded pairs of `k`).
                 let sums = unsafe { x86::softmax_rows::<4>(src, scale, dst) };
                 // The sums first: a zip takes from its first side before
                 // it finds the second one ended.

@@ -13,7 +13,8 @@ use super::int8::Int8Path;
 /// The instruction sets the forward pass can use, as found on this CPU.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Features {
-    /// AVX-512 with `VDPBF16PS` (AVX-512-BF16).
+    /// AVX-512 with `VDPBF16PS` (AVX-512-BF16), and AVX-512-DQ (which
+    /// every CPU with it has) for `VREDUCEPS`.
     pub avx512_bf16: bool,
     /// AMX tiles with `TDPBF16PS`, and the operating system's permission
     /// to use their state.
@@ -65,6 +66,7 @@ fn detect_now() -> Features {
         && std::arch::is_x86_feature_detected!("avx512bw")
         && std::arch::is_x86_feature_detected!("avx512vl")
         && std::arch::is_x86_feature_detected!("avx512bf16")
+        && std::arch::is_x86_feature_detected!("avx512dq")
         && cap >= KernelCap::Avx512Bf16;
     let avx512_vnni = std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512bw")
@@ -683,6 +685,7 @@ mod tests {
         assert_eq!(
             features.avx512_bf16,
             std::arch::is_x86_feature_detected!("avx512bf16")
+                && std::arch::is_x86_feature_detected!("avx512dq")
                 && std::arch::is_x86_feature_detected!("avx512bw")
                 && std::arch::is_x86_feature_detected!("avx512vl")
                 && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16

@@ -9,6 +9,9 @@ use super::kernels::Grid;
 use super::profile;
 use crate::model::{Activation, Norm};
 
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
 /// The constants of [`fast_exp`].
 mod exp_constants {
     pub(crate) const LOG2E: f32 = std::f32::consts::LOG2_E;
@@ -351,7 +354,7 @@ pub(crate) struct NormActRows<'a> {
 impl Rows for NormActRows<'_> {
     fn row<'a>(&'a self, r: usize, k: usize, made: &'a mut Vec<f32>) -> &'a [f32] {
         resize_for_overwrite(made, k);
-        norm_act_rows(self.norm, self.act, &self.input[r * k..][..k], made);
+        norm_act_rows_rounded(self.norm, self.act, &self.input[r * k..][..k], made);
         made
     }
 
@@ -463,6 +466,31 @@ fn sum_of_squares(values: &[f32]) -> f32 {
     }
     let rest: f32 = chunks.remainder().iter().map(|v| v * v).sum();
     sums.iter().sum::<f32>() + rest
+}
+
+/// [`silu_gate_into`] for values rounded right after (to bf16 or to
+/// bytes): on AVX-512 in half the instructions, within 2⁻²⁰ of the exact
+/// values where they are not tiny (for `x` below −16, where SiLU is below
+/// 10⁻⁵, the exponent `x · log2 e` rounded to f32 adds `|x| · 2⁻²⁴`).
+pub(crate) fn silu_gate_rounded(values: &[f32], gate: &[f32], out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if simd_level() == SimdLevel::Avx512 {
+        // SAFETY: that level has AVX-512-F and AVX-512-DQ.
+        return unsafe { x86::silu_gate(values, gate, out) };
+    }
+    silu_gate_into(values, gate, out)
+}
+
+/// [`norm_act_rows`] for values rounded right after, as
+/// [`silu_gate_rounded`].
+fn norm_act_rows_rounded(norm: &Norm, act: Activation, source: &[f32], block: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: that level has AVX-512-F and AVX-512-DQ.
+    if simd_level() == SimdLevel::Avx512 && unsafe { x86::norm_act_rows(norm, act, source, block) }
+    {
+        return;
+    }
+    norm_act_rows(norm, act, source, block)
 }
 
 widest_simd! {

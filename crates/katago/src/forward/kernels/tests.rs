@@ -1,7 +1,7 @@
 //! Rounding to bf16, the flush of subnormals, the fast exponential and
 //! reciprocal, and the activations built on them.
 
-use super::super::elementwise::{activate, fast_exp, fast_recip};
+use super::super::elementwise::{activate, fast_exp, fast_recip, silu_gate_rounded, NormActRows};
 use super::{flush_subnormals, round_to_bf16};
 use crate::model::Activation;
 
@@ -120,5 +120,55 @@ fn activations_match_their_definitions() {
             );
         }
         x += 0.003_17;
+    }
+}
+
+#[test]
+fn activations_made_for_rounding_are_within_two_to_the_minus_20_where_they_are_not_tiny() {
+    // The definitions in f64, over the whole range, with the exact
+    // activations' own tolerance scaled to what a rounding to bf16 pairs
+    // (split or not) keeps.
+    let inputs: Vec<f32> = (0..126_000).map(|i| -200.0 + i as f32 * 0.003_17).collect();
+    let ones = vec![1.0; inputs.len()];
+    let mut silu = vec![0.0; inputs.len()];
+    silu_gate_rounded(&inputs, &ones, &mut silu);
+    let norm = crate::model::Norm {
+        name: "identity".to_string(),
+        scale: vec![1.0; 1000],
+        bias: vec![0.0; 1000],
+    };
+    let mut mish = Vec::new();
+    let made = NormActRows {
+        norm: &norm,
+        act: Activation::Mish,
+        input: &inputs,
+    };
+    for r in 0..inputs.len() / 1000 {
+        mish.extend_from_slice(crate::forward::bf16::Rows::row(
+            &made,
+            r,
+            1000,
+            &mut Vec::new(),
+        ));
+    }
+    for (i, &x) in inputs.iter().enumerate() {
+        let e = (x as f64).exp();
+        let softplus = if x > 20.0 { x as f64 } else { e.ln_1p() };
+        let exact_silu = x as f64 / (1.0 + (-x as f64).exp());
+        let exact_mish = x as f64 * softplus.tanh();
+        let mut pairs = vec![(silu[i], exact_silu, "SiLU")];
+        if i < mish.len() {
+            pairs.push((mish[i], exact_mish, "Mish"));
+        }
+        for (got, exact, name) in pairs {
+            // The power's exponent `x · log2 e` rounded to f32 adds
+            // |x| · 2⁻²⁴ relative where the activation is tiny.
+            let relative = (1.0 + x.abs() as f64 / 8.0) / (1 << 20) as f64;
+            let tolerance = exact.abs() * relative + 1e-30;
+            assert!(
+                (got as f64 - exact).abs() <= tolerance,
+                "{name}({x}) = {got}, exactly {exact}"
+            );
+        }
     }
 }
