@@ -330,6 +330,12 @@ pub(crate) trait Rows: Sync {
     /// read one: the rows themselves where they are one, else made whole
     /// into `out` (by the threads of the pass).
     fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32];
+
+    /// [`Rows::matrix`] for a product that rounds it right after (to
+    /// bytes): made as [`Rows::row`] makes its rows.
+    fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        self.matrix(rows, k, out)
+    }
 }
 
 impl Rows for [f32] {
@@ -363,6 +369,15 @@ impl Rows for GatedRows<'_> {
         super::elementwise::for_row_blocks(out, k, |first_row, block| {
             let at = first_row * k..first_row * k + block.len();
             super::elementwise::silu_gate_into(&self.values[at.clone()], &self.gate[at], block);
+        });
+        out
+    }
+
+    fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        super::elementwise::resize_for_overwrite(out, rows * k);
+        super::elementwise::for_row_blocks(out, k, |first_row, block| {
+            let at = first_row * k..first_row * k + block.len();
+            super::elementwise::silu_gate_rounded(&self.values[at.clone()], &self.gate[at], block);
         });
         out
     }

@@ -318,9 +318,11 @@ pub(crate) fn apply_matmul_of_rows(
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
-    let bf16_path = match exec.int8_for(rows, k, n, false) {
-        Some(_) => None,
-        None => exec.bf16_for(rows, k, n),
+    let int8 = exec.int8_for(rows, k, n, false).is_some();
+    let bf16_path = if int8 {
+        None
+    } else {
+        exec.bf16_for(rows, k, n)
     };
     if let Some(path) = bf16_path {
         let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
@@ -338,7 +340,7 @@ pub(crate) fn apply_matmul_of_rows(
         );
         return;
     }
-    let input = made_whole(input, rows, k, made, made_as);
+    let input = made_whole(input, (rows, k), made, made_as, int8);
     apply_matmul(layer, rows, input, out, accumulate, exec);
 }
 
@@ -382,7 +384,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     if let Some((path, split)) = int8_path {
-        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
+        let input = made_whole(input, (rows, k), made, LayerClass::NormAndActivation, true);
         INT8_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -403,7 +405,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     let Some(path) = bf16_path else {
-        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
+        let input = made_whole(input, (rows, k), made, LayerClass::NormAndActivation, false);
         for (layer, out) in layers.iter_mut() {
             apply_matmul(layer, rows, input, out, false, exec);
         }
@@ -535,16 +537,22 @@ impl Grid {
 }
 
 /// `input`'s first `rows` rows as a matrix (made into `made` where they
-/// are made), counted as normalisation where they are made.
+/// are made), counted as `made_as` where they are made; made for a
+/// product that rounds them right after where `rounded`
+/// ([`Rows::matrix_rounded`]).
 fn made_whole<'a>(
     input: &'a (impl Rows + ?Sized),
-    rows: usize,
-    k: usize,
+    (rows, k): (usize, usize),
     made: &'a mut Vec<f32>,
     made_as: LayerClass,
+    rounded: bool,
 ) -> &'a [f32] {
     let _made = profile::region(made_as);
-    input.matrix(rows, k, made)
+    if rounded {
+        input.matrix_rounded(rows, k, made)
+    } else {
+        input.matrix(rows, k, made)
+    }
 }
 
 /// A convolution of rows made as they are read, `out (+)= conv(input)`:
@@ -563,12 +571,17 @@ pub(crate) fn apply_conv_of_rows(
 ) {
     let (rows, k, n) = (grid.rows(), conv.in_channels, conv.out_channels);
     let pointwise = conv.kernel_y * conv.kernel_x == 1;
-    let bf16_path = match exec.int8_for(rows, k, n, true) {
-        Some(_) => None,
-        None => exec.bf16_for(rows, k, n).filter(|_| pointwise),
+    let int8 = exec.int8_for(rows, k, n, true).is_some();
+    let bf16_path = if int8 {
+        None
+    } else {
+        exec.bf16_for(rows, k, n).filter(|_| pointwise)
     };
     let Some(path) = bf16_path else {
-        let input = made_whole(input, rows, k, made, LayerClass::NormAndActivation);
+        // A 1×1 convolution on int8 units quantises its input right after.
+        let rounded = int8 && pointwise;
+        let made_as = LayerClass::NormAndActivation;
+        let input = made_whole(input, (rows, k), made, made_as, rounded);
         apply_conv(conv, grid, input, out, accumulate, scratch, exec);
         return;
     };
