@@ -365,19 +365,27 @@ impl Rows for GatedRows<'_> {
     }
 
     fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        super::elementwise::resize_for_overwrite(out, rows * k);
-        super::elementwise::for_row_blocks(out, k, |first_row, block| {
-            let at = first_row * k..first_row * k + block.len();
-            super::elementwise::silu_gate_into(&self.values[at.clone()], &self.gate[at], block);
-        });
-        out
+        self.gated_matrix(rows, k, out, super::elementwise::silu_gate_into)
     }
 
     fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
+        self.gated_matrix(rows, k, out, super::elementwise::silu_gate_rounded)
+    }
+}
+
+impl GatedRows<'_> {
+    /// The first `rows` rows made whole by `gated`, on the pass's threads.
+    fn gated_matrix<'a>(
+        &self,
+        rows: usize,
+        k: usize,
+        out: &'a mut Vec<f32>,
+        gated: fn(&[f32], &[f32], &mut [f32]),
+    ) -> &'a [f32] {
         super::elementwise::resize_for_overwrite(out, rows * k);
         super::elementwise::for_row_blocks(out, k, |first_row, block| {
             let at = first_row * k..first_row * k + block.len();
-            super::elementwise::silu_gate_rounded(&self.values[at.clone()], &self.gate[at], block);
+            gated(&self.values[at.clone()], &self.gate[at], block);
         });
         out
     }

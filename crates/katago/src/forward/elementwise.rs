@@ -10,7 +10,7 @@ use super::profile;
 use crate::model::{Activation, Norm};
 
 #[cfg(target_arch = "x86_64")]
-mod x86;
+pub(super) mod x86;
 
 /// The constants of [`fast_exp`].
 mod exp_constants {

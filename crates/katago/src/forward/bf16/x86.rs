@@ -51,24 +51,16 @@ pub(super) unsafe fn pack_pairs(src: &[f32], dst: &mut [u32]) {
 }
 
 /// `2^t` of 16 values, to 2⁻¹³·⁵ relative (a sixteenth of the bf16
-/// rounding its results go to): `t = n + f` with `n = ⌊t⌋`, `f` in
-/// `[0, 1)` from `VREDUCEPS` in one instruction, `2^f` by a cubic fitted to
-/// it over that interval (least relative error) whose constant term is 1,
-/// so that `2^0`, the numerator of a row's largest score, is exact, and
-/// `2^n` by `VSCALEFPS`, which floors `t` itself and takes very negative
-/// `t` to 0. Two instructions fewer than a quartic on `[−½, ½]` after a
-/// rounding and a subtraction, for every score of attention.
+/// rounding its results go to), by a cubic fitted to `2^f` on `[0, 1)`
+/// (least relative error) whose constant term is 1, so that `2^0`, the
+/// numerator of a row's largest score, is exact
+/// ([`exp2_polynomial`](crate::forward::elementwise::x86::exp2_polynomial)).
+/// Two instructions fewer than a quartic on `[−½, ½]` after a rounding and
+/// a subtraction, for every score of attention.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bf16,avx512bw,avx512vl,avx512dq")]
 fn exp2_16(t: __m512) -> __m512 {
-    // t − ⌊t⌋: no fraction bits kept, rounding down, no exceptions.
-    let f = _mm512_reduce_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(t);
-    let mut p = _mm512_set1_ps(EXP2_CUBIC[0]);
-    for &c in &EXP2_CUBIC[1..] {
-        p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c));
-    }
-    p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0));
-    _mm512_scalef_ps(p, t)
+    crate::forward::elementwise::x86::exp2_polynomial(t, &EXP2_CUBIC)
 }
 
 /// The cubic of [`exp2_16`] without its constant term, highest degree

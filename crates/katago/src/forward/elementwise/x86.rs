@@ -7,6 +7,7 @@
 
 use std::arch::x86_64::*;
 
+use crate::forward::bf16::x86::first_lanes;
 use crate::model::{Activation, Norm};
 
 /// `2^f` on `[0, 1)` with relative error below 2⁻²², highest degree first,
@@ -19,15 +20,18 @@ const EXP2: [f32; 5] = [
     0.693_151_3,
 ];
 
-/// `2^t` of 16 values; `VSCALEFPS` multiplies by `2^⌊t⌋`, and takes very
-/// negative `t` to 0.
+/// `2^t` of 16 values from a polynomial fitted to `2^f` on `[0, 1)` whose
+/// constant term is 1 (`coefficients` without it, highest degree first):
+/// `f = t − ⌊t⌋` by `VREDUCEPS` in one instruction, `2^⌊t⌋` by
+/// `VSCALEFPS`, which floors `t` itself and takes very negative `t` to 0.
+/// `2^0` is exact.
 #[inline]
 #[target_feature(enable = "avx512f,avx512dq")]
-fn exp2(t: __m512) -> __m512 {
+pub(crate) fn exp2_polynomial(t: __m512, coefficients: &[f32]) -> __m512 {
     // t − ⌊t⌋: no fraction bits kept, rounding down, no exceptions.
     let f = _mm512_reduce_ps::<{ _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC }>(t);
-    let mut p = _mm512_set1_ps(EXP2[0]);
-    for &c in &EXP2[1..] {
+    let mut p = _mm512_set1_ps(coefficients[0]);
+    for &c in &coefficients[1..] {
         p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(c));
     }
     p = _mm512_fmadd_ps(p, f, _mm512_set1_ps(1.0));
@@ -53,7 +57,7 @@ fn silu(x: __m512) -> __m512 {
         _mm512_mul_ps(x, _mm512_set1_ps(-std::f32::consts::LOG2_E)),
         _mm512_set1_ps(126.0),
     );
-    let sum = _mm512_add_ps(exp2(t), _mm512_set1_ps(1.0));
+    let sum = _mm512_add_ps(exp2_polynomial(t, &EXP2), _mm512_set1_ps(1.0));
     _mm512_mul_ps(x, recip(sum))
 }
 
@@ -67,7 +71,7 @@ fn mish(x: __m512) -> __m512 {
         _mm512_min_ps(x, twenty),
         _mm512_set1_ps(std::f32::consts::LOG2_E),
     );
-    let e = exp2(t);
+    let e = exp2_polynomial(t, &EXP2);
     let n = _mm512_mul_ps(e, _mm512_add_ps(e, _mm512_set1_ps(2.0)));
     let value = _mm512_mul_ps(
         _mm512_mul_ps(x, n),
@@ -75,15 +79,6 @@ fn mish(x: __m512) -> __m512 {
     );
     let above = _mm512_cmp_ps_mask::<_CMP_GT_OQ>(x, twenty);
     _mm512_mask_blend_ps(above, value, x)
-}
-
-/// The lanes of the first `count` of 16 values.
-fn first_lanes(count: usize) -> __mmask16 {
-    if count >= 16 {
-        0xffff
-    } else {
-        ((1u32 << count) - 1) as __mmask16
-    }
 }
 
 /// `out[i] = f(i)` for the 16 values from each `i`, the last under a mask:
