@@ -330,12 +330,6 @@ pub(crate) trait Rows: Sync {
     /// read one: the rows themselves where they are one, else made whole
     /// into `out` (by the threads of the pass).
     fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32];
-
-    /// [`Rows::matrix`] for a product that rounds it right after (to
-    /// bytes): made as [`Rows::row`] makes its rows.
-    fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        self.matrix(rows, k, out)
-    }
 }
 
 impl Rows for [f32] {
@@ -365,27 +359,10 @@ impl Rows for GatedRows<'_> {
     }
 
     fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        self.gated_matrix(rows, k, out, super::elementwise::silu_gate_into)
-    }
-
-    fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        self.gated_matrix(rows, k, out, super::elementwise::silu_gate_rounded)
-    }
-}
-
-impl GatedRows<'_> {
-    /// The first `rows` rows made whole by `gated`, on the pass's threads.
-    fn gated_matrix<'a>(
-        &self,
-        rows: usize,
-        k: usize,
-        out: &'a mut Vec<f32>,
-        gated: fn(&[f32], &[f32], &mut [f32]),
-    ) -> &'a [f32] {
         super::elementwise::resize_for_overwrite(out, rows * k);
         super::elementwise::for_row_blocks(out, k, |first_row, block| {
             let at = first_row * k..first_row * k + block.len();
-            gated(&self.values[at.clone()], &self.gate[at], block);
+            super::elementwise::silu_gate_into(&self.values[at.clone()], &self.gate[at], block);
         });
         out
     }

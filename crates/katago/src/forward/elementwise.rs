@@ -233,28 +233,11 @@ pub(crate) fn on_row_blocks(
 
 /// `out = act(input * scale + bias)` per channel, for rows of `channels`.
 pub(crate) fn norm_act(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
-    norm_act_with(norm, act, input, out, norm_act_rows)
-}
-
-/// [`norm_act`] for values rounded right after, as
-/// [`silu_gate_rounded`].
-fn norm_act_rounded(norm: &Norm, act: Activation, input: &[f32], out: &mut Vec<f32>) {
-    norm_act_with(norm, act, input, out, norm_act_rows_rounded)
-}
-
-/// [`norm_act`] with `rows` making each block of rows.
-fn norm_act_with(
-    norm: &Norm,
-    act: Activation,
-    input: &[f32],
-    out: &mut Vec<f32>,
-    rows: fn(&Norm, Activation, &[f32], &mut [f32]),
-) {
     let channels = norm.scale.len();
     resize_for_overwrite(out, input.len());
     for_row_blocks(out, channels, |first_row, block| {
         let source = &input[first_row * channels..][..block.len()];
-        rows(norm, act, source, block);
+        norm_act_rows(norm, act, source, block);
     });
 }
 
@@ -377,11 +360,6 @@ impl Rows for NormActRows<'_> {
 
     fn matrix<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
         norm_act(self.norm, self.act, &self.input[..rows * k], out);
-        out
-    }
-
-    fn matrix_rounded<'a>(&'a self, rows: usize, k: usize, out: &'a mut Vec<f32>) -> &'a [f32] {
-        norm_act_rounded(self.norm, self.act, &self.input[..rows * k], out);
         out
     }
 }

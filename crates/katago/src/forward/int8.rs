@@ -17,6 +17,7 @@
 //! [`Int8Path::AvxVnni`] (256-bit). A path the CPU lacks is never called
 //! ([`crate::forward::cpu`]).
 
+use super::bf16::Rows;
 use super::words::Words;
 
 /// Quads (four bytes of the inner dimension) are padded to a multiple of
@@ -168,15 +169,15 @@ pub(crate) struct QuantRows {
 }
 
 impl QuantRows {
-    /// Quantises `rows` rows of `k` values (row-major), with `split` the
-    /// remainders too, the rows shared between `threads` threads of the
+    /// Quantises `rows` rows of `k` values, each made as it is read, with
+    /// `split` the remainders too, the rows shared between `threads` threads of the
     /// current pool when there are enough of them.
     pub(crate) fn fill(
         &mut self,
         path: Int8Path,
         rows: usize,
         k: usize,
-        src: &[f32],
+        src: &(impl Rows + ?Sized),
         split: bool,
         threads: usize,
     ) {
@@ -190,10 +191,12 @@ impl QuantRows {
         let low_rows = if split { rows } else { 0 };
         self.low.resize_for_overwrite(low_rows * quads);
         self.low_scales.resize(low_rows, 0.0);
-        let src = &src[..rows * k];
-        let quantise_rows = |src: &[f32], high: Part<'_>, mut low: Option<Part<'_>>| {
-            let mut rest = Vec::new();
-            for (r, row) in src.chunks_exact(k).enumerate() {
+        // Each row is made (where it is made) just before it is quantised,
+        // as its scale is its own: made rows never go to memory in f32.
+        let quantise_rows = |first: usize, high: Part<'_>, mut low: Option<Part<'_>>| {
+            let (mut rest, mut made) = (Vec::new(), Vec::new());
+            for r in 0..high.scales.len() {
+                let row = src.row(first + r, k, &mut made);
                 let dst = &mut high.data[r * quads..(r + 1) * quads];
                 match low.as_mut() {
                     Some(low) => {
@@ -214,7 +217,7 @@ impl QuantRows {
                 data: &mut self.low,
                 scales: &mut self.low_scales,
             });
-            quantise_rows(src, high, low);
+            quantise_rows(0, high, low);
             return;
         }
         let block = rows.div_ceil(threads);
@@ -234,14 +237,11 @@ impl QuantRows {
         };
         super::profile::scoped(|| {
             rayon::scope(|scope| {
-                for ((src, high), low) in src
-                    .chunks(block * k)
-                    .zip(highs)
-                    .zip(lows.iter_mut().map(Option::take))
+                for (index, (high, low)) in highs.zip(lows.iter_mut().map(Option::take)).enumerate()
                 {
                     let quantise_rows = &quantise_rows;
                     scope.spawn(move |_| {
-                        super::profile::task(None, || quantise_rows(src, high, low))
+                        super::profile::task(None, || quantise_rows(index * block, high, low))
                     });
                 }
             })
@@ -346,6 +346,19 @@ pub(crate) fn product(
     out: &mut [f32],
     accumulate: bool,
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if path == Int8Path::AmxInt8 && split_weights && a.split() {
+        let (quads, scales) = (
+            first_row * a.quads..(first_row + rows) * a.quads,
+            first_row..first_row + rows,
+        );
+        let high = (&a.data[quads.clone()], &a.scales[scales.clone()]);
+        let low = (&a.low[quads], &a.low_scales[scales]);
+        // SAFETY: this path is chosen only where the CPU has AMX-INT8, the
+        // process its tile state, and AVX-512-VNNI.
+        unsafe { amx::product_split(high, low, layer, out, accumulate) };
+        return;
+    }
     product_weights(path, a, first_row, rows, &layer.high, out, accumulate);
     if split_weights {
         product_weights(path, a, first_row, rows, &layer.low, out, true);

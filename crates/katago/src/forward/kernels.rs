@@ -259,53 +259,24 @@ pub(crate) fn apply_matmul(
     accumulate: bool,
     exec: Exec,
 ) {
-    let (k, n) = (layer.in_channels, layer.out_channels);
-    if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
-        let weights = PackedCache::of(&layer.derived).int8(k, n, &layer.weights);
-        int8_layer(
-            path,
-            split,
-            (rows, k),
-            input,
-            weights,
-            out,
-            accumulate,
-            exec.threads,
-        );
-        return;
-    }
-    if let Some(path) = exec.bf16_for(rows, k, n) {
-        let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
-        let split = exec.kernel.rounding.splits(false);
-        let made_as = LayerClass::PackingAndLayout;
-        bf16_layer(
-            path,
-            (rows, k),
-            input,
-            made_as,
-            split,
-            packed,
-            out,
-            accumulate,
-            exec.threads,
-        );
-        return;
-    }
-    matmul_f32(
-        PackedCache::of(&layer.derived),
-        (rows, k, n),
+    // A matrix's rows are read where they lie: nothing is made.
+    let made_as = LayerClass::PackingAndLayout;
+    apply_matmul_of_rows(
+        layer,
+        rows,
         input,
-        &layer.weights,
+        made_as,
+        &mut Vec::new(),
         out,
         accumulate,
-        exec.threads,
+        exec,
     );
 }
 
 /// `out (+)= input · weights` for rows made as they are read (the gated
 /// feed-forward's hidden rows, attention's heads side by side): on the
-/// bf16 units each row is made as it is packed, its time counted as
-/// `made_as`; the other units read the rows made whole into `made`.
+/// bf16 and int8 units each row is made as it is rounded, its time counted
+/// as `made_as`; f32 reads the rows made whole into `made`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_matmul_of_rows(
     layer: &MatMul,
@@ -318,13 +289,23 @@ pub(crate) fn apply_matmul_of_rows(
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
-    let int8 = exec.int8_for(rows, k, n, false).is_some();
-    let bf16_path = if int8 {
-        None
-    } else {
-        exec.bf16_for(rows, k, n)
-    };
-    if let Some(path) = bf16_path {
+    if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
+        let weights = PackedCache::of(&layer.derived).int8(k, n, &layer.weights);
+        let shape = (rows, k);
+        int8_layer(
+            path,
+            split,
+            shape,
+            input,
+            made_as,
+            weights,
+            out,
+            accumulate,
+            exec.threads,
+        );
+        return;
+    }
+    if let Some(path) = exec.bf16_for(rows, k, n) {
         let packed = PackedCache::of(&layer.derived).get(k, n, &layer.weights);
         let split = exec.kernel.rounding.splits(false);
         bf16_layer(
@@ -340,8 +321,18 @@ pub(crate) fn apply_matmul_of_rows(
         );
         return;
     }
-    let input = made_whole(input, (rows, k), made, made_as, int8);
-    apply_matmul(layer, rows, input, out, accumulate, exec);
+    let input = made_whole(input, (rows, k), made, made_as);
+    let packed = PackedCache::of(&layer.derived);
+    let shape = (rows, k, n);
+    matmul_f32(
+        packed,
+        shape,
+        input,
+        &layer.weights,
+        out,
+        accumulate,
+        exec.threads,
+    );
 }
 
 /// `out (+)= input · weights` in f32 (`rows` × `k` by `k` × `n`): on
@@ -367,8 +358,8 @@ fn matmul_f32(
 }
 
 /// Several matrix layers applied to the same `input`, each into its own
-/// output (overwritten): on bf16 units the input is rounded once for all,
-/// its rows made as they are rounded; the other units read it made whole
+/// output (overwritten): on bf16 and int8 units the input is rounded once
+/// for all, its rows made as they are rounded; f32 reads it made whole
 /// (into `made` where it is not a matrix already).
 pub(crate) fn apply_matmuls(
     layers: &mut [(&MatMul, &mut [f32])],
@@ -384,7 +375,6 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     if let Some((path, split)) = int8_path {
-        let input = made_whole(input, (rows, k), made, LayerClass::NormAndActivation, true);
         INT8_ROWS.with_borrow_mut(|a| {
             {
                 let _packing = profile::region(LayerClass::PackingAndLayout);
@@ -405,7 +395,7 @@ pub(crate) fn apply_matmuls(
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
     let Some(path) = bf16_path else {
-        let input = made_whole(input, (rows, k), made, LayerClass::NormAndActivation, false);
+        let input = made_whole(input, (rows, k), made, LayerClass::NormAndActivation);
         for (layer, out) in layers.iter_mut() {
             apply_matmul(layer, rows, input, out, false, exec);
         }
@@ -439,15 +429,17 @@ thread_local! {
     static INT8_ROWS: RefCell<QuantRows> = RefCell::default();
 }
 
-/// `out (+)= input · weights` on int8 units, `input` being `rows` × `k`:
-/// the input quantised (split where `split`), then the product (both
-/// operands split where `split`).
+/// `out (+)= input · weights` on int8 units, `input` being `rows` rows of
+/// `k` values quantised (split where `split`) as they are made, the making
+/// counted as `made_as`; then the product (both operands split where
+/// `split`).
 #[allow(clippy::too_many_arguments)]
 fn int8_layer(
     path: Int8Path,
     split: bool,
     (rows, k): (usize, usize),
-    input: &[f32],
+    input: &(impl Rows + ?Sized),
+    made_as: LayerClass,
     weights: &QuantLayer,
     out: &mut [f32],
     accumulate: bool,
@@ -455,7 +447,7 @@ fn int8_layer(
 ) {
     INT8_ROWS.with_borrow_mut(|a| {
         {
-            let _packing = profile::region(LayerClass::PackingAndLayout);
+            let _making = profile::region(made_as);
             a.fill(path, rows, k, input, split, threads);
         }
         matmul_int8(path, a, weights, split, out, accumulate, threads);
@@ -537,27 +529,20 @@ impl Grid {
 }
 
 /// `input`'s first `rows` rows as a matrix (made into `made` where they
-/// are made), counted as `made_as` where they are made; made for a
-/// product that rounds them right after where `rounded`
-/// ([`Rows::matrix_rounded`]).
+/// are made), counted as `made_as` where they are made.
 fn made_whole<'a>(
     input: &'a (impl Rows + ?Sized),
     (rows, k): (usize, usize),
     made: &'a mut Vec<f32>,
     made_as: LayerClass,
-    rounded: bool,
 ) -> &'a [f32] {
     let _made = profile::region(made_as);
-    if rounded {
-        input.matrix_rounded(rows, k, made)
-    } else {
-        input.matrix(rows, k, made)
-    }
+    input.matrix(rows, k, made)
 }
 
 /// A convolution of rows made as they are read, `out (+)= conv(input)`:
-/// a 1×1 one on bf16 units makes the rows as it rounds them; the others
-/// read them made whole into `made` (see [`apply_conv`]).
+/// a 1×1 one on bf16 or int8 units makes the rows as it rounds them; the
+/// others read them made whole into `made` (see [`apply_conv`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_conv_of_rows(
     conv: &Conv,
@@ -571,17 +556,32 @@ pub(crate) fn apply_conv_of_rows(
 ) {
     let (rows, k, n) = (grid.rows(), conv.in_channels, conv.out_channels);
     let pointwise = conv.kernel_y * conv.kernel_x == 1;
-    let int8 = exec.int8_for(rows, k, n, true).is_some();
-    let bf16_path = if int8 {
+    let int8 = exec.int8_for(rows, k, n, true);
+    if let Some((path, split)) = int8.filter(|_| pointwise) {
+        let weights = PackedCache::of(&conv.derived).int8(k, n, &conv.weights);
+        let made_as = LayerClass::PackingAndLayout;
+        let threads = exec.threads;
+        int8_layer(
+            path,
+            split,
+            (rows, k),
+            input,
+            made_as,
+            weights,
+            out,
+            accumulate,
+            threads,
+        );
+        return;
+    }
+    let bf16_path = if int8.is_some() {
         None
     } else {
         exec.bf16_for(rows, k, n).filter(|_| pointwise)
     };
     let Some(path) = bf16_path else {
-        // A 1×1 convolution on int8 units quantises its input right after.
-        let rounded = int8 && pointwise;
         let made_as = LayerClass::NormAndActivation;
-        let input = made_whole(input, (rows, k), made, made_as, rounded);
+        let input = made_whole(input, (rows, k), made, made_as);
         apply_conv(conv, grid, input, out, accumulate, scratch, exec);
         return;
     };
@@ -645,7 +645,10 @@ pub(crate) fn apply_conv(
     if let Some((path, split)) = exec.int8_for(grid.rows(), k, n, true).filter(|_| taps == 1) {
         let weights = PackedCache::of(&conv.derived).int8(k, n, &conv.weights);
         let shape = (grid.rows(), k);
-        int8_layer(path, split, shape, input, weights, out, accumulate, threads);
+        let made_as = LayerClass::PackingAndLayout;
+        int8_layer(
+            path, split, shape, input, made_as, weights, out, accumulate, threads,
+        );
         return;
     }
     let bf16_path = exec

@@ -438,11 +438,6 @@ fn gated_rows_pack_as_the_gated_matrix() {
         values: &hidden,
         gate: &gate,
     };
-    // Made whole for the int8 units, shared between threads: the same.
-    assert_eq!(
-        super::Rows::matrix_rounded(&made, rows, k, &mut Vec::new()),
-        &gated[..]
-    );
     for path in all_paths() {
         for split in [false, true] {
             for threads in [1, 2] {
@@ -517,14 +512,8 @@ fn normalised_rows_are_the_norms_rows() {
         } else {
             1.0 / (1 << 20) as f32
         };
-        let whole = super::Rows::matrix_rounded(&made, rows, k, &mut Vec::new()).to_vec();
         for r in 0..rows {
             let got = made.row(r, k, &mut row);
-            assert_eq!(
-                got,
-                &whole[r * k..][..k],
-                "{act:?}: made whole as row by row"
-            );
             let rows = got
                 .iter()
                 .zip(&want[r * k..][..k])

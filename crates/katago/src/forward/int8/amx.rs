@@ -9,7 +9,7 @@ use std::arch::asm;
 use std::arch::x86_64::*;
 
 use super::x86::{block_scales, dequantise_16};
-use super::{QuantWeights, COLUMN_BLOCK, QUAD_BLOCK};
+use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, QUAD_BLOCK};
 use crate::forward::amx_tiles;
 use crate::forward::bf16::x86::{first_lanes, store_lanes};
 
@@ -217,5 +217,245 @@ fn dequantise(
                 )
             };
         }
+    }
+}
+
+/// The four products of a split layer at once — `out (+)= hh + lh + hl +
+/// ll`, activations (high, low) by weights (high, low), added in that
+/// order as four calls of [`product`] add them, so the same f32 results —
+/// on 16 × 16 blocks: four accumulator tiles, one per product, over the
+/// two tiles of activations and the two of weights. A block's output is
+/// then written once instead of four times, and each tile loaded serves
+/// two products.
+///
+/// The rows past the last whole 16 go to the tiles padded with zeros; the
+/// columns past the whole blocks of 32 to AVX-512-VNNI, product by
+/// product in the same order.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn product_split(
+    (high, high_scales): (&[u32], &[f32]),
+    (low, low_scales): (&[u32], &[f32]),
+    layer: &QuantLayer,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let (wh, wl) = (&layer.high, &layer.low);
+    let (rows, quads, n) = (high_scales.len(), wh.quads, wh.n);
+    assert!(low_scales.len() == rows && wl.quads == quads && wl.n == n);
+    assert!(high.len() >= rows * quads && low.len() >= rows * quads);
+    assert!(out.len() >= rows * n, "the output holds every row");
+    assert_eq!(quads % QUAD_BLOCK, 0, "whole tiles of quads");
+    let full_blocks = n / COLUMN_BLOCK;
+    let parts = [
+        (high, high_scales, wh),
+        (low, low_scales, wh),
+        (high, high_scales, wl),
+        (low, low_scales, wl),
+    ];
+    if rows == 0 {
+        return;
+    }
+    if full_blocks == 0 {
+        for (index, (data, scales, w)) in parts.into_iter().enumerate() {
+            let accumulate = accumulate || index > 0;
+            // SAFETY: this function's target features; the slices carry
+            // their own bounds.
+            unsafe { super::x86::product(data, scales, w, out, accumulate) };
+        }
+        return;
+    }
+    let mut sums = SplitSums([[[0; 16]; 16]; 4]);
+    // The last rows padded to a whole tile with offset bytes (zeros): the
+    // kept rows' sums do not change.
+    let whole_rows = rows / 16 * 16;
+    let mut padded = vec![0x8080_8080u32; 2 * 16 * quads];
+    let kept = (rows - whole_rows) * quads;
+    padded[..kept].copy_from_slice(&high[whole_rows * quads..][..kept]);
+    padded[16 * quads..][..kept].copy_from_slice(&low[whole_rows * quads..][..kept]);
+    let (padded_high, padded_low) = padded.split_at(16 * quads);
+    // Columns go in groups whose weights stay in the core's cache while
+    // every row goes by; each tile of 16 columns holds `quads` × 64 bytes
+    // of each quantisation.
+    let tiles = 2 * full_blocks;
+    let group = (SPLIT_GROUP_BYTES / (2 * quads * 64)).clamp(1, tiles);
+    // SAFETY: the tile state was granted to the process before this path
+    // was chosen.
+    unsafe { amx_tiles::configure(16, 16) };
+    for first_tile in (0..tiles).step_by(group) {
+        for r in (0..rows).step_by(16) {
+            let block_rows = (rows - r).min(16);
+            let (a_high, a_low) = if block_rows == 16 {
+                (&high[r * quads..], &low[r * quads..])
+            } else {
+                (padded_high, padded_low)
+            };
+            for tile in first_tile..(first_tile + group).min(tiles) {
+                let (block, first_col) = (tile / 2, tile * 16);
+                let half = (tile % 2) * 16;
+                // SAFETY: 16 rows of `quads` quads in `a_high` and
+                // `a_low`, a block's 16 columns of `quads` quads in each
+                // weights' block, and `sums` holds four 16 × 16.
+                unsafe {
+                    split_tiles(
+                        (a_high.as_ptr(), a_low.as_ptr()),
+                        quads,
+                        (
+                            wh.block(block).as_ptr().add(half),
+                            wl.block(block).as_ptr().add(half),
+                        ),
+                        &mut sums,
+                    )
+                };
+                let columns = first_col..first_col + 16;
+                dequantise_split(
+                    &sums,
+                    (
+                        &high_scales[r..r + block_rows],
+                        &low_scales[r..r + block_rows],
+                    ),
+                    (&wh.scales[columns.clone()], &wh.offsets[columns.clone()]),
+                    (&wl.scales[columns.clone()], &wl.offsets[columns]),
+                    &mut out[r * n + first_col..],
+                    n,
+                    accumulate,
+                );
+            }
+        }
+    }
+    if full_blocks * COLUMN_BLOCK < n {
+        for (index, (data, scales, w)) in parts.into_iter().enumerate() {
+            let accumulate = accumulate || index > 0;
+            // SAFETY: this function's target features; bounds asserted
+            // above.
+            unsafe { super::x86::product_columns(data, scales, w, full_blocks, out, accumulate) };
+        }
+    }
+}
+
+/// The most bytes of weights (both quantisations) [`product_split`] takes
+/// for one group of columns: a quarter of a 2 MiB core cache, so that they
+/// stay there with the rows while every row goes by.
+const SPLIT_GROUP_BYTES: usize = 512 << 10;
+
+/// The four products' 16 × 16 sums of one block, in [`product_split`]'s
+/// order, aligned for the tiles' stores.
+#[repr(C, align(64))]
+struct SplitSums([[[i32; 16]; 16]; 4]);
+
+/// `sums[i] = a · b` for the four pairs of (high, low) activations and
+/// (high, low) weights, over the whole depth.
+///
+/// # Safety
+/// The tiles configured by [`amx_tiles::configure`] for 16 rows; 16 rows
+/// of `quads` quads readable from each of `a`, and 16 columns of a packed
+/// block (`quads` × [`COLUMN_BLOCK`]) from each of `b`.
+unsafe fn split_tiles(
+    (a_high, a_low): (*const u32, *const u32),
+    quads: usize,
+    (b_high, b_low): (*const u32, *const u32),
+    sums: &mut SplitSums,
+) {
+    let a_stride = quads * 4;
+    let b_stride = COLUMN_BLOCK * 4;
+    let out = sums.0.as_mut_ptr().cast::<i32>();
+    // SAFETY: every tile load stays inside the rows and blocks the caller
+    // guarantees, and every store inside `sums`.
+    unsafe {
+        asm!(
+            "tilezero tmm0",
+            "tilezero tmm1",
+            "tilezero tmm2",
+            "tilezero tmm3",
+            options(nostack, nomem)
+        );
+        for p in (0..quads).step_by(QUAD_BLOCK) {
+            asm!(
+                "tileloadd tmm4, [{ah} + {s}*1]",
+                "tileloadd tmm6, [{bh} + {bs}*1]",
+                "tdpbusd tmm0, tmm4, tmm6",
+                "tileloadd tmm5, [{al} + {s}*1]",
+                "tdpbusd tmm1, tmm5, tmm6",
+                "tileloadd tmm7, [{bl} + {bs}*1]",
+                "tdpbusd tmm2, tmm4, tmm7",
+                "tdpbusd tmm3, tmm5, tmm7",
+                ah = in(reg) a_high.add(p),
+                al = in(reg) a_low.add(p),
+                s = in(reg) a_stride,
+                bh = in(reg) b_high.add(p * COLUMN_BLOCK),
+                bl = in(reg) b_low.add(p * COLUMN_BLOCK),
+                bs = in(reg) b_stride,
+                options(nostack, readonly),
+            );
+        }
+        asm!(
+            "tilestored [{o} + {s}*1], tmm0",
+            "tilestored [{o} + {s}*1 + 1024], tmm1",
+            "tilestored [{o} + {s}*1 + 2048], tmm2",
+            "tilestored [{o} + {s}*1 + 3072], tmm3",
+            o = in(reg) out,
+            s = in(reg) 64usize,
+            options(nostack),
+        );
+    }
+}
+
+/// A block's four sums scaled back through [`dequantise_16`] and added in
+/// [`product_split`]'s order, each sum as [`product`] adds it to `out`:
+/// the first rows of the block (as many as the scales), 16 columns at
+/// `out` with row stride `out_stride`.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+fn dequantise_split(
+    sums: &SplitSums,
+    (high_scales, low_scales): (&[f32], &[f32]),
+    (high_columns, high_offsets): (&[f32], &[i32]),
+    (low_columns, low_offsets): (&[f32], &[i32]),
+    out: &mut [f32],
+    out_stride: usize,
+    accumulate: bool,
+) {
+    let rows = high_scales.len();
+    assert!(rows <= 16 && low_scales.len() == rows, "a block's rows");
+    assert!(
+        out.len() >= rows.saturating_sub(1) * out_stride + 16,
+        "16 columns a row"
+    );
+    assert!(high_columns.len() >= 16 && high_offsets.len() >= 16);
+    assert!(low_columns.len() >= 16 && low_offsets.len() >= 16);
+    // SAFETY: 16 of each (asserted).
+    let (column_scales, offsets) = unsafe {
+        (
+            [
+                _mm512_loadu_ps(high_columns.as_ptr()),
+                _mm512_loadu_ps(low_columns.as_ptr()),
+            ],
+            [
+                _mm512_loadu_si512(high_offsets.as_ptr().cast()),
+                _mm512_loadu_si512(low_offsets.as_ptr().cast()),
+            ],
+        )
+    };
+    for r in 0..rows {
+        let row_scales = [
+            _mm512_set1_ps(high_scales[r]),
+            _mm512_set1_ps(low_scales[r]),
+        ];
+        // (sums, activations' part, weights' part) in the products' order.
+        let terms = [(0, 0, 0), (1, 1, 0), (2, 0, 1), (3, 1, 1)];
+        // SAFETY: row r's 16 columns are inside `out` (asserted above).
+        let at = unsafe { out.as_mut_ptr().add(r * out_stride) };
+        let mut value = _mm512_setzero_ps();
+        for (index, (sum, a, w)) in terms.into_iter().enumerate() {
+            // SAFETY: row r of a 16 × 16 block of sums.
+            let sum = unsafe { _mm512_loadu_si512(sums.0[sum][r].as_ptr().cast()) };
+            let term = dequantise_16(sum, offsets[w], row_scales[a], column_scales[w]);
+            value = match (index, accumulate) {
+                // SAFETY: as `at`.
+                (0, true) => _mm512_add_ps(term, unsafe { _mm512_loadu_ps(at) }),
+                (0, false) => term,
+                _ => _mm512_add_ps(term, value),
+            };
+        }
+        // SAFETY: as `at`.
+        unsafe { _mm512_storeu_ps(at, value) };
     }
 }

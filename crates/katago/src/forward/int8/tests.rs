@@ -304,3 +304,61 @@ fn split_weights_and_activations_leave_a_small_error() {
         });
     }
 }
+
+#[test]
+fn rows_made_as_they_are_quantised_are_the_made_matrix_quantised() {
+    // The gated feed-forward's hidden rows, enough of them that the
+    // quantising is shared between threads: each row made just before it
+    // is quantised gives the bytes and scales of the rows made first.
+    let (rows, k) = (300, 256);
+    let hidden = values(rows * k, 41);
+    let gate = values(rows * k, 42);
+    let mut gated = vec![0.0; rows * k];
+    crate::forward::elementwise::silu_gate_rounded(&hidden, &gate, &mut gated);
+    let made = crate::forward::bf16::GatedRows {
+        values: &hidden,
+        gate: &gate,
+    };
+    for path in std::iter::once(Int8Path::Portable).chain(hardware_paths()) {
+        for split in [false, true] {
+            let mut expected = QuantRows::default();
+            expected.fill(path, rows, k, &gated[..], split, 1);
+            for threads in [1, 2] {
+                let mut quantised = QuantRows::default();
+                quantised.fill(path, rows, k, &made, split, threads);
+                let case = format!("{path:?}, split {split}, {threads} threads");
+                assert_eq!(quantised.data, expected.data, "{case}");
+                assert_eq!(quantised.scales, expected.scales, "{case}");
+                assert_eq!(quantised.low, expected.low, "{case}");
+                assert_eq!(quantised.low_scales, expected.low_scales, "{case}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_split_layer_in_several_groups_of_columns_gives_the_portable_results() {
+    // Weights of 2 × 1024 × 320 bytes: more than the AMX product takes in
+    // one group of columns, and rows past the last whole tile.
+    let (rows, k, n) = (20, 1024, 320);
+    let (a, w) = (values(rows * k, 8), values(k * n, 9));
+    let packed = QuantLayer::new(k, n, &w);
+    let init = values(rows * n, 10);
+    let portable = run_split(
+        Int8Path::Portable,
+        &a,
+        &packed,
+        rows,
+        k,
+        &init,
+        (true, true),
+    );
+    for path in hardware_paths() {
+        let fast = run_split(path, &a, &packed, rows, k, &init, (true, true));
+        let same = portable
+            .iter()
+            .zip(&fast)
+            .all(|(p, f)| p.to_bits() == f.to_bits());
+        assert!(same, "{path:?}");
+    }
+}
