@@ -170,8 +170,8 @@ pub(crate) struct QuantRows {
 
 impl QuantRows {
     /// Quantises `rows` rows of `k` values, each made as it is read, with
-    /// `split` the remainders too, the rows shared between `threads` threads of the
-    /// current pool when there are enough of them.
+    /// `split` the remainders too, the rows shared between `threads`
+    /// threads of the current pool when there are enough of them.
     pub(crate) fn fill(
         &mut self,
         path: Int8Path,

@@ -291,11 +291,10 @@ pub(crate) fn apply_matmul_of_rows(
     let (k, n) = (layer.in_channels, layer.out_channels);
     if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
         let weights = PackedCache::of(&layer.derived).int8(k, n, &layer.weights);
-        let shape = (rows, k);
         int8_layer(
             path,
             split,
-            shape,
+            (rows, k),
             input,
             made_as,
             weights,
@@ -322,11 +321,9 @@ pub(crate) fn apply_matmul_of_rows(
         return;
     }
     let input = made_whole(input, (rows, k), made, made_as);
-    let packed = PackedCache::of(&layer.derived);
-    let shape = (rows, k, n);
     matmul_f32(
-        packed,
-        shape,
+        PackedCache::of(&layer.derived),
+        (rows, k, n),
         input,
         &layer.weights,
         out,
