@@ -339,19 +339,22 @@ fn analysis_of<E: PositionEvaluator + ?Sized>(
     });
     let config = searcher.config();
     let range = utility.range();
+    // The root ending bonus counts in the choice, not in what is reported.
+    let ending = |c| s * searcher.root_ending_utility(c);
     let mut bounds: Vec<(f64, f64)> = children
         .iter()
         .map(|&c| {
-            lcb_of(
+            let (bound, radius) = lcb_of(
                 tree.node(c),
                 s,
                 range,
                 f64::from(config.selection.lcb_stdevs),
-            )
+            );
+            (bound + ending(c), radius)
         })
         .collect();
     // The chosen move goes first: the order is the choice.
-    let values: Vec<f64> = children.iter().map(|&c| value(c)).collect();
+    let values: Vec<f64> = children.iter().map(|&c| value(c) + ending(c)).collect();
     let mut weights = Vec::new();
     if let Some((i, selection)) = play_choice(searcher, &children, &values, &bounds) {
         weights = selection;

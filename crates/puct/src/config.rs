@@ -302,6 +302,14 @@ pub struct MoveSelection {
     /// count knows no dead stones, so it would call a won game lost while
     /// dead stones are on the board, and the reverse.
     pub conservative_pass: bool,
+    /// Points taken, at the root only, from moves that only prolong the
+    /// game (KataGo's `rootEndingBonusPoints`, 0.5 in its GTP and analysis
+    /// engines): a stone in an area the network is sure the player owns,
+    /// away from the opponent and joining nothing, or in one it is sure
+    /// the opponent owns, capturing nothing; under territory scoring a
+    /// pass gives up two thirds of them instead. 0 turns it off (see
+    /// `search::EndingBonus`).
+    pub root_ending_bonus: f32,
     /// Do not pass (unless the opponent has just passed) while more than
     /// this fraction of the board is empty: an early pass is a mistake a
     /// network's value may not see. This is the only rule that overrides
@@ -351,6 +359,7 @@ impl Default for MoveSelection {
             lcb_stdevs: 5.0,
             lcb_min_visits: 0.15,
             conservative_pass: true,
+            root_ending_bonus: 0.5,
             max_empty_to_pass: 0.6,
             anti_mirror: false,
             temperature_early: 0.0,

@@ -503,7 +503,7 @@ pub const fn evaluation_options<S: PuctSettings>() -> [Setting<S>; EVALUATION_OP
 }
 
 /// How many options [`play_options`] defines.
-pub const PLAY_OPTIONS: usize = 10;
+pub const PLAY_OPTIONS: usize = 11;
 
 /// The search's options on how a game is played: passing, mirror play, resignation and the turns between searches.
 pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
@@ -515,6 +515,15 @@ pub const fn play_options<S: PuctSettings>() -> [Setting<S>; PLAY_OPTIONS] {
             Play,
             selection.conservative_pass,
             "after the opponent's pass, search passing as if the game went on (the opponent's reply pass ends it), not by the bare count of the board"
+        ),
+        real!(
+            "root-ending-bonus",
+            &["rootEndingBonusPoints"],
+            Play,
+            -1.0,
+            1.0,
+            selection.root_ending_bonus,
+            "points taken at the root from moves that only prolong the game (in an area surely one's own, away from the opponent and joining nothing, or in one surely the opponent's, capturing nothing); under territory scoring from a pass instead, two thirds of them (0: off)"
         ),
         flag!(
             "anti-mirror",

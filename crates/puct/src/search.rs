@@ -30,6 +30,8 @@ pub use ownership::OwnershipSum;
 mod utility;
 pub use utility::{mean_utility, node_utility, Utility};
 mod backup;
+mod ending;
+pub use ending::EndingBonus;
 mod recompute;
 mod round;
 mod select;
@@ -179,6 +181,9 @@ pub struct Searcher<'a, E: PositionEvaluator + ?Sized> {
     /// kept tree's root was evaluated by an earlier one).
     pub root_evaluation: Option<NetEvaluation>,
     root_prepared: bool,
+    /// The root ending bonus's points for each root move, once the root is
+    /// prepared ([`MoveSelection::root_ending_bonus`](crate::MoveSelection::root_ending_bonus)).
+    ending: Option<EndingBonus>,
     /// The root's symmetries, when root symmetry pruning is on
     /// ([`Exploration::root_symmetry_pruning`](crate::Exploration::root_symmetry_pruning)):
     /// the analysis reports each move's images as its copies.
@@ -245,6 +250,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
             },
             root_evaluation: None,
             root_prepared: false,
+            ending: None,
             root_symmetries,
             root_duplicates,
             noise_state: std::cell::Cell::new(
@@ -475,6 +481,7 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         // known, and a kept tree's under the last search's centre: KataGo
         // centres first, then values.
         self.recompute_kept_tree();
+        self.ending = self.ending_bonus();
         let children: Vec<NodeId> = self.tree.children(ROOT).collect();
         let legal: Vec<bool> = children
             .iter()

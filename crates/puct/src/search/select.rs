@@ -187,7 +187,10 @@ impl<'a, E: PositionEvaluator + ?Sized> Searcher<'a, E> {
         } else if child.edge_visits() == 0 {
             basis.worst
         } else {
-            let own = mean_utility(tree, c).map_or(0.0, |u| basis.s * u);
+            let mut own = mean_utility(tree, c).map_or(0.0, |u| basis.s * u);
+            if basis.id == ROOT {
+                own += basis.s * self.root_ending_utility(c);
+            }
             // Visits in flight pull toward a loss by their share of
             // the weight (at least a quarter visit's, as KataGo).
             let share = vl / (vl + weight.max(0.25));
