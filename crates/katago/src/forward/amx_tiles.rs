@@ -69,3 +69,21 @@ pub(crate) unsafe fn configure(top: usize, bottom: usize) {
     unsafe { asm!("ldtilecfg [{}]", in(reg) &config as *const TileConfig, options(nostack)) };
     LOADED.set(wanted);
 }
+
+/// Zeroes the four accumulator tiles (0–3).
+///
+/// # Safety
+/// A configuration loaded on the thread by [`configure`] (for the rows the
+/// caller then uses).
+pub(crate) unsafe fn zero_accumulators() {
+    // SAFETY: the caller's; `TILEZERO` touches only the tiles.
+    unsafe {
+        asm!(
+            "tilezero tmm0",
+            "tilezero tmm1",
+            "tilezero tmm2",
+            "tilezero tmm3",
+            options(nostack, nomem)
+        )
+    };
+}

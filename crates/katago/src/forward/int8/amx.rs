@@ -137,13 +137,7 @@ unsafe fn tile_block(a: *const u32, quads: usize, b: *const u32, sums: &mut Sums
     // block of `b`, as the caller guarantees, and every store inside
     // `sums`.
     unsafe {
-        asm!(
-            "tilezero tmm0",
-            "tilezero tmm1",
-            "tilezero tmm2",
-            "tilezero tmm3",
-            options(nostack, nomem)
-        );
+        amx_tiles::zero_accumulators();
         for p in (0..quads).step_by(QUAD_BLOCK) {
             let (ap, bp) = (a.add(p), b.add(p * COLUMN_BLOCK));
             asm!(
@@ -361,13 +355,7 @@ unsafe fn split_tiles(
     // SAFETY: every tile load stays inside the rows and blocks the caller
     // guarantees, and every store inside `sums`.
     unsafe {
-        asm!(
-            "tilezero tmm0",
-            "tilezero tmm1",
-            "tilezero tmm2",
-            "tilezero tmm3",
-            options(nostack, nomem)
-        );
+        amx_tiles::zero_accumulators();
         for p in (0..quads).step_by(QUAD_BLOCK) {
             asm!(
                 "tileloadd tmm4, [{ah} + {s}*1]",
