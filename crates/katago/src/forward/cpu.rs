@@ -344,7 +344,8 @@ pub struct Kernel {
     /// integers on this unit: weights quantised per output channel,
     /// activations per row. Where `rounding` splits a layer's activations,
     /// both of its operands are quantised twice (the value, then what that
-    /// lost: about 15 bits each, four products). Attention's score and
+    /// lost on a finer step: about 15 bits each, three products).
+    /// Attention's score and
     /// value products and wider convolutions stay on `unit`.
     pub int8: Option<Int8Unit>,
 }

@@ -10,6 +10,14 @@
 //!
 //! `out[r][j] = (Σₖ u[r][k] · w[k][j] − 128 · Σₖ w[k][j]) · sa[r] · sw[j]`.
 //!
+//! Split, each operand is quantised twice: the value, then what that lost
+//! on a step 254 times finer (the loss is at most half a step, so its
+//! bytes again span −127..=127). A split product is three integer
+//! products: high by high, and the two cross products (low activations by
+//! high weights, high activations by low weights), which share the finer
+//! scale and so one integer sum. The low-by-low product, a 64,516th of a
+//! step squared, is left out.
+//!
 //! Four implementations compute the same integers and the same f32
 //! results, bit for bit: [`Int8Path::Portable`] in plain Rust (the
 //! reference, on every machine), [`Int8Path::Avx512Vnni`],
@@ -29,6 +37,12 @@ pub(crate) const COLUMN_BLOCK: usize = 32;
 /// quantised value (symmetric, so that −127..=127 + 128 fits a byte).
 const OFFSET: i32 = 128;
 const LEVELS: f32 = 127.0;
+/// How much finer the low quantisation's step is than the high one's: a
+/// value's loss, at most half a high step, spans ±127 low steps.
+const LOW_LEVELS: f32 = 2.0 * LEVELS;
+/// The low step as a fraction of the high one, `1 / LOW_LEVELS`: the
+/// scale of the cross products' sum relative to the high one's.
+const LOW_STEP: f32 = 1.0 / LOW_LEVELS;
 
 /// An implementation of the int8 product.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +80,16 @@ fn quantise(x: f32, inverse: f32) -> i32 {
     ((x * inverse).round_ties_even() as i32).clamp(-127, 127)
 }
 
+/// The low quantisation of a value whose high one is `x · inverse`
+/// rounded: what the rounding lost (`t − q`, at most half a step),
+/// counted in steps [`LOW_LEVELS`] times finer.
+#[inline]
+fn quantise_low(x: f32, inverse: f32) -> i32 {
+    let t = x * inverse;
+    let q = (t.round_ties_even() as i32).clamp(-127, 127);
+    (((t - q as f32) * LOW_LEVELS).round_ties_even() as i32).clamp(-127, 127)
+}
+
 /// The weights of a layer, `k` × `n` row-major in f32, quantised per
 /// column and packed for `VPDPBUSD`: blocks of [`COLUMN_BLOCK`] columns,
 /// and within a block, for each quad of rows `4p..4p + 4`, one `u32` per
@@ -91,6 +115,24 @@ impl QuantWeights {
     /// Quantises and packs `weights`, `k` × `n` row-major.
     pub(crate) fn new(k: usize, n: usize, weights: &[f32]) -> QuantWeights {
         assert_eq!(weights.len(), k * n, "weights are k × n");
+        QuantWeights::packed(
+            k,
+            n,
+            |row, col, inverse| quantise(weights[row * n + col], inverse),
+            weights,
+            1.0,
+        )
+    }
+
+    /// Packs the weights' quantised values `value(row, col, inverse)`, the
+    /// columns' scales being their largest magnitudes' times `step`.
+    fn packed(
+        k: usize,
+        n: usize,
+        value: impl Fn(usize, usize, f32) -> i32,
+        weights: &[f32],
+        step: f32,
+    ) -> QuantWeights {
         let quads = padded_quads(k);
         let blocks = n.div_ceil(COLUMN_BLOCK);
         let mut data = Words::zeros(blocks * quads * COLUMN_BLOCK);
@@ -99,11 +141,11 @@ impl QuantWeights {
         for col in 0..n {
             let max = (0..k).fold(0.0f32, |m, row| m.max(weights[row * n + col].abs()));
             let (scale, inverse) = scales(max);
-            column_scales[col] = scale;
+            column_scales[col] = scale * step;
             let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
             let mut sum = 0i32;
             for row in 0..k {
-                let q = quantise(weights[row * n + col], inverse);
+                let q = value(row, col, inverse);
                 sum += q;
                 let byte = (q as i8 as u8 as u32) << (8 * (row % 4));
                 data[(block * quads + row / 4) * COLUMN_BLOCK + lane] |= byte;
@@ -125,47 +167,60 @@ impl QuantWeights {
     }
 }
 
-/// A layer's weights quantised twice: once, and what that lost quantised
-/// again (the two together keep about 15 bits of each weight).
+/// A layer's weights quantised twice: once, and what that lost on a step
+/// [`LOW_LEVELS`] times finer (the two together keep about 15 bits of
+/// each weight).
 #[derive(Clone, Debug)]
 pub(crate) struct QuantLayer {
     pub high: QuantWeights,
+    /// The losses' bytes; their scales are the high ones' times
+    /// [`LOW_STEP`].
     pub low: QuantWeights,
+    /// Each column's offset in the cross products' sum: the high weights'
+    /// and the low ones' together (padded as the offsets are).
+    pub cross_offsets: Vec<i32>,
 }
 
 impl QuantLayer {
     /// Quantises `weights`, `k` × `n` row-major, and the remainders.
     pub(crate) fn new(k: usize, n: usize, weights: &[f32]) -> QuantLayer {
+        assert_eq!(weights.len(), k * n, "weights are k × n");
         let high = QuantWeights::new(k, n, weights);
-        let mut rest = weights.to_vec();
-        for col in 0..n {
-            let max = (0..k).fold(0.0f32, |m, row| m.max(weights[row * n + col].abs()));
-            let (scale, inverse) = scales(max);
-            for row in 0..k {
-                let x = weights[row * n + col];
-                rest[row * n + col] = x - quantise(x, inverse) as f32 * scale;
-            }
-        }
+        let low = QuantWeights::packed(
+            k,
+            n,
+            |row, col, inverse| quantise_low(weights[row * n + col], inverse),
+            weights,
+            LOW_STEP,
+        );
+        let cross_offsets = high
+            .offsets
+            .iter()
+            .zip(&low.offsets)
+            .map(|(h, l)| h.wrapping_add(*l))
+            .collect();
         QuantLayer {
             high,
-            low: QuantWeights::new(k, n, &rest),
+            low,
+            cross_offsets,
         }
     }
 }
 
 /// Activations quantised per row: `rows` rows of `quads` quads of offset
 /// bytes (padded with the offset, that is with zeros), and each row's
-/// scale; in split mode a second set holding what the first quantisation
-/// lost, itself quantised per row (about 15 bits kept in all, for twice
-/// the products).
+/// scale; in split mode a second set of bytes holding what the first
+/// quantisation lost, on the row's step times [`LOW_STEP`] (about 15 bits
+/// kept in all).
 #[derive(Default)]
 pub(crate) struct QuantRows {
     pub rows: usize,
     pub quads: usize,
     pub data: Words,
     pub scales: Vec<f32>,
+    /// The losses' bytes (split mode), empty otherwise.
     pub low: Words,
-    pub low_scales: Vec<f32>,
+    split: bool,
 }
 
 impl QuantRows {
@@ -184,28 +239,26 @@ impl QuantRows {
         let quads = padded_quads(k);
         self.rows = rows;
         self.quads = quads;
+        self.split = split;
         // Every quad and scale is written below, so the buffers are only
         // sized.
         self.data.resize_for_overwrite(rows * quads);
         self.scales.resize(rows, 0.0);
         let low_rows = if split { rows } else { 0 };
         self.low.resize_for_overwrite(low_rows * quads);
-        self.low_scales.resize(low_rows, 0.0);
         // Each row is made (where it is made) just before it is quantised,
         // as its scale is its own: made rows never go to memory in f32.
-        let quantise_rows = |first: usize, high: Part<'_>, mut low: Option<Part<'_>>| {
-            let (mut rest, mut made) = (Vec::new(), Vec::new());
+        let quantise_rows = |first: usize, high: Part<'_>, mut low: Option<&mut [u32]>| {
+            let mut made = Vec::new();
             for r in 0..high.scales.len() {
                 let row = src.row(first + r, k, &mut made);
                 let dst = &mut high.data[r * quads..(r + 1) * quads];
-                match low.as_mut() {
+                high.scales[r] = match low.as_mut() {
                     Some(low) => {
-                        let low_dst = &mut low.data[r * quads..(r + 1) * quads];
-                        (high.scales[r], low.scales[r]) =
-                            quantise_row_split(path, row, dst, low_dst, &mut rest);
+                        quantise_row_split(path, row, dst, &mut low[r * quads..(r + 1) * quads])
                     }
-                    None => high.scales[r] = quantise_row(path, row, dst),
-                }
+                    None => quantise_row(path, row, dst),
+                };
             }
         };
         if threads <= 1 || rows < 2 * threads || rows * k < 1 << 16 {
@@ -213,11 +266,7 @@ impl QuantRows {
                 data: &mut self.data,
                 scales: &mut self.scales,
             };
-            let low = split.then(|| Part {
-                data: &mut self.low,
-                scales: &mut self.low_scales,
-            });
-            quantise_rows(0, high, low);
+            quantise_rows(0, high, split.then_some(&mut self.low[..]));
             return;
         }
         let block = rows.div_ceil(threads);
@@ -226,12 +275,8 @@ impl QuantRows {
             .chunks_mut(block * quads)
             .zip(self.scales.chunks_mut(block))
             .map(|(data, scales)| Part { data, scales });
-        let mut lows: Vec<Option<Part<'_>>> = if split {
-            self.low
-                .chunks_mut(block * quads)
-                .zip(self.low_scales.chunks_mut(block))
-                .map(|(data, scales)| Some(Part { data, scales }))
-                .collect()
+        let mut lows: Vec<Option<&mut [u32]>> = if split {
+            self.low.chunks_mut(block * quads).map(Some).collect()
         } else {
             (0..threads).map(|_| None).collect()
         };
@@ -250,48 +295,36 @@ impl QuantRows {
 
     /// Whether the remainders were kept.
     pub(crate) fn split(&self) -> bool {
-        !self.low_scales.is_empty()
+        self.split
     }
 }
 
-/// The quads and scales of some rows of one set.
+/// The quads and scales of some rows.
 struct Part<'a> {
     data: &'a mut [u32],
     scales: &'a mut [f32],
 }
 
-/// What quantising `row` to `quads` at `scale` lost, value by value, into
-/// `rest`: the same f32 operations on every path.
-fn remainder(row: &[f32], quads: &[u32], scale: f32, rest: &mut Vec<f32>) {
-    rest.clear();
-    rest.extend(row.iter().enumerate().map(|(i, &x)| {
-        let byte = (quads[i / 4] >> (8 * (i % 4))) as u8 as i32;
-        x - (byte - OFFSET) as f32 * scale
-    }));
-}
-
 /// Quantises one row into `high`, and what that lost into `low` (their
-/// quads, padding included); returns both scales.
-fn quantise_row_split(
-    path: Int8Path,
-    row: &[f32],
-    high: &mut [u32],
-    low: &mut [u32],
-    rest: &mut Vec<f32>,
-) -> (f32, f32) {
+/// quads, padding included); returns the row's scale.
+fn quantise_row_split(path: Int8Path, row: &[f32], high: &mut [u32], low: &mut [u32]) -> f32 {
     match path {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: these paths are chosen only where the CPU has
         // AVX-512-VNNI (`cpu::Features`).
         Int8Path::Avx512Vnni | Int8Path::AmxInt8 => unsafe {
-            x86::quantise_row_split(row, high, low, rest)
+            x86::quantise_row_split(row, high, low)
         },
-        _ => {
-            let scale = quantise_row(path, row, high);
-            remainder(row, high, scale, rest);
-            (scale, quantise_row(path, rest, low))
-        }
+        _ => quantise_row_split_portable(row, high, low),
     }
+}
+
+fn quantise_row_split_portable(row: &[f32], high: &mut [u32], low: &mut [u32]) -> f32 {
+    let max = row.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let (scale, inverse) = scales(max);
+    pack_bytes(row.len(), high, |i| quantise(row[i], inverse));
+    pack_bytes(row.len(), low, |i| quantise_low(row[i], inverse));
+    scale
 }
 
 /// Quantises one row into `dst` (its quads, padding included); returns its
@@ -323,9 +356,18 @@ fn quantise_row_portable(row: &[f32], dst: &mut [u32]) -> f32 {
 /// `row`'s values times `inverse`, quantised and offset, packed four to a
 /// quad of `dst`; the rest of `dst` holds the offset (zero).
 fn quantise_bytes(row: &[f32], inverse: f32, dst: &mut [u32]) {
+    pack_bytes(row.len(), dst, |i| quantise(row[i], inverse));
+}
+
+/// The quantised values `value(i)` of a row of `len`, offset, four to a
+/// quad of `dst`; the rest of `dst` holds the offset (zero).
+fn pack_bytes(len: usize, dst: &mut [u32], value: impl Fn(usize) -> i32) {
     let byte = |i: usize| -> u32 {
-        row.get(i)
-            .map_or(OFFSET, |&x| quantise(x, inverse) + OFFSET) as u32
+        if i < len {
+            (value(i) + OFFSET) as u32
+        } else {
+            OFFSET as u32
+        }
     };
     for (quad, d) in dst.iter_mut().enumerate() {
         let i = 4 * quad;
@@ -333,67 +375,56 @@ fn quantise_bytes(row: &[f32], inverse: f32, dst: &mut [u32]) {
     }
 }
 
-/// `out[rows][n] (+)= a · w`, rows `first_row..` of `a`, on `path`; with
-/// `split_weights`, the weights' remainders are multiplied in too.
-#[allow(clippy::too_many_arguments)]
+/// `out[rows][n] (+)= a · w`, rows `first_row..` of `a`, on `path`: one
+/// product where `a` has one quantisation (the weights' high one), the
+/// three of a split product where it has two.
 pub(crate) fn product(
     path: Int8Path,
     a: &QuantRows,
     first_row: usize,
     rows: usize,
     layer: &QuantLayer,
-    split_weights: bool,
     out: &mut [f32],
     accumulate: bool,
 ) {
-    #[cfg(target_arch = "x86_64")]
-    if path == Int8Path::AmxInt8 && split_weights && a.split() {
-        let (quads, scales) = (
-            first_row * a.quads..(first_row + rows) * a.quads,
-            first_row..first_row + rows,
-        );
-        let high = (&a.data[quads.clone()], &a.scales[scales.clone()]);
-        let low = (&a.low[quads], &a.low_scales[scales]);
-        // SAFETY: this path is chosen only where the CPU has AMX-INT8, the
-        // process its tile state, and AVX-512-VNNI.
-        unsafe { amx::product_split(high, low, layer, out, accumulate) };
-        return;
-    }
-    product_weights(path, a, first_row, rows, &layer.high, out, accumulate);
-    if split_weights {
-        product_weights(path, a, first_row, rows, &layer.low, out, true);
-    }
-}
-
-/// [`product`] with one quantisation of the weights.
-fn product_weights(
-    path: Int8Path,
-    a: &QuantRows,
-    first_row: usize,
-    rows: usize,
-    w: &QuantWeights,
-    out: &mut [f32],
-    accumulate: bool,
-) {
+    let w = &layer.high;
     assert_eq!(a.quads, w.quads, "activations and weights of one depth");
     assert!(first_row + rows <= a.rows, "rows of the activations");
     assert!(out.len() >= rows * w.n, "the output holds every row");
     if rows == 0 || w.n == 0 {
         return;
     }
-    let range = first_row * a.quads..(first_row + rows) * a.quads;
-    let scales = first_row..first_row + rows;
-    product_part(
-        path,
-        &a.data[range.clone()],
-        &a.scales[scales.clone()],
-        w,
-        out,
-        accumulate,
-    );
-    if a.split() {
-        // The remainders' products added to the first ones'.
-        product_part(path, &a.low[range], &a.low_scales[scales], w, out, true);
+    let quads = first_row * a.quads..(first_row + rows) * a.quads;
+    let high = &a.data[quads.clone()];
+    let row_scales = &a.scales[first_row..first_row + rows];
+    if !a.split() {
+        return product_part(path, high, row_scales, w, out, accumulate);
+    }
+    let low = &a.low[quads];
+    match path {
+        Int8Path::Portable => {
+            product_split_portable((high, low), row_scales, layer, out, accumulate)
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-512-VNNI.
+        Int8Path::Avx512Vnni => unsafe {
+            x86::product_split((high, low), row_scales, layer, 0, out, accumulate)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AMX-INT8, the
+        // process its tile state, and AVX-512-VNNI.
+        Int8Path::AmxInt8 => unsafe {
+            amx::product_split((high, low), row_scales, layer, out, accumulate)
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: this path is chosen only where the CPU has AVX-VNNI.
+        Int8Path::AvxVnni => unsafe {
+            avx_vnni::product_split((high, low), row_scales, layer, out, accumulate)
+        },
+        #[cfg(not(target_arch = "x86_64"))]
+        Int8Path::Avx512Vnni | Int8Path::AmxInt8 | Int8Path::AvxVnni => {
+            unreachable!("no VNNI off x86-64")
+        }
     }
 }
 
@@ -440,6 +471,49 @@ fn quad_dot(sum: i32, a: u32, b: u32) -> i32 {
 #[inline]
 fn dequantise(sum: i32, offset: i32, row_scale: f32, column_scale: f32) -> f32 {
     (sum.wrapping_sub(offset)) as f32 * (row_scale * column_scale)
+}
+
+/// One output of a split product: the high sum and the cross products'
+/// sum, each less its offset, scaled back and added.
+#[inline]
+fn dequantise_split(
+    (high, cross): (i32, i32),
+    (high_offset, cross_offset): (i32, i32),
+    row_scale: f32,
+    column_scale: f32,
+) -> f32 {
+    let scale = row_scale * column_scale;
+    let high = high.wrapping_sub(high_offset) as f32 * scale;
+    let cross = cross.wrapping_sub(cross_offset) as f32 * (scale * LOW_STEP);
+    high + cross
+}
+
+fn product_split_portable(
+    (high, low): (&[u32], &[u32]),
+    row_scales: &[f32],
+    layer: &QuantLayer,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let (wh, wl) = (&layer.high, &layer.low);
+    let quads = wh.quads;
+    let rows = high.chunks_exact(quads).zip(low.chunks_exact(quads));
+    for (r, ((high, low), &row_scale)) in rows.zip(row_scales).enumerate() {
+        for col in 0..wh.n {
+            let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
+            let (bh, bl) = (wh.block(block), wl.block(block));
+            let (mut sum, mut cross) = (0, 0);
+            for p in 0..quads {
+                let (h, l) = (bh[p * COLUMN_BLOCK + lane], bl[p * COLUMN_BLOCK + lane]);
+                sum = quad_dot(sum, high[p], h);
+                cross = quad_dot(quad_dot(cross, low[p], h), high[p], l);
+            }
+            let offsets = (wh.offsets[col], layer.cross_offsets[col]);
+            let value = dequantise_split((sum, cross), offsets, row_scale, wh.scales[col]);
+            let dst = &mut out[r * wh.n + col];
+            *dst = if accumulate { *dst + value } else { value };
+        }
+    }
 }
 
 fn product_portable(

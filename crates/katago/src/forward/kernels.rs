@@ -381,7 +381,7 @@ pub(crate) fn apply_matmuls(
                 assert_eq!(layer.in_channels, k, "layers of one input");
                 let weights =
                     PackedCache::of(&layer.derived).int8(k, layer.out_channels, &layer.weights);
-                matmul_int8(path, a, weights, split, out, false, exec.threads);
+                matmul_int8(path, a, weights, out, false, exec.threads);
             }
         });
         return;
@@ -447,24 +447,22 @@ fn int8_layer(
             let _making = profile::region(made_as);
             a.fill(path, rows, k, input, split, threads);
         }
-        matmul_int8(path, a, weights, split, out, accumulate, threads);
+        matmul_int8(path, a, weights, out, accumulate, threads);
     });
 }
 
-/// `out (+)= a · w` on int8 units (with the weights' remainders where
-/// `split_weights`), the rows split between `threads` threads of the
-/// current pool.
+/// `out (+)= a · w` on int8 units (split where `a` is), the rows split
+/// between `threads` threads of the current pool.
 fn matmul_int8(
     path: Int8Path,
     a: &QuantRows,
     w: &QuantLayer,
-    split_weights: bool,
     out: &mut [f32],
     accumulate: bool,
     threads: usize,
 ) {
     on_product_rows(a.rows, w.high.n, threads, out, |first, rows, out| {
-        int8::product(path, a, first, rows, w, split_weights, out, accumulate)
+        int8::product(path, a, first, rows, w, out, accumulate)
     });
 }
 

@@ -1,6 +1,7 @@
 //! AMX tiles: `TDPBUSD` on 16 × 16 accumulator tiles of 32-bit integers,
-//! 2 × 2 of them per step (32 rows × 32 columns), then each block's sums
-//! scaled back on AVX-512 exactly as [`super::x86`] scales its registers.
+//! 2 × 2 of them per step (32 rows × 32 columns; a split layer's three
+//! products on 32 rows × 16 columns), then each block's sums scaled back
+//! on AVX-512 exactly as [`super::x86`] scales its registers.
 //! Integer sums are exact, so the rows and columns past the whole blocks
 //! go to `VPDPBUSD` with the same results: unlike bf16, a row's answer
 //! cannot depend on which unit took it.
@@ -8,7 +9,7 @@
 use std::arch::asm;
 use std::arch::x86_64::*;
 
-use super::x86::{block_scales, dequantise_16};
+use super::x86::{block_scales, dequantise_16, dequantise_split_16};
 use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, QUAD_BLOCK};
 use crate::forward::amx_tiles;
 use crate::forward::bf16::x86::{first_lanes, store_lanes};
@@ -214,59 +215,74 @@ fn dequantise(
     }
 }
 
-/// The four products of a split layer at once — `out (+)= hh + lh + hl +
-/// ll`, activations (high, low) by weights (high, low), added in that
-/// order as four calls of [`product`] add them, so the same f32 results —
-/// on 16 × 16 blocks: four accumulator tiles, one per product, over the
-/// two tiles of activations and the two of weights. A block's output is
-/// then written once instead of four times, and each tile loaded serves
-/// two products.
+/// The three products of a split layer at once — `out (+)=` the high
+/// activations by the high weights, and the cross products (low by high,
+/// high by low) summed in integers, scaled back and added as
+/// [`super::dequantise_split`] does — on 16 × 16 blocks: three accumulator
+/// tiles, one per product, over the two tiles of activations and the two
+/// of weights. The two cross sums are added in integers before they are
+/// scaled, so a block's epilogue converts two sums, not three.
 ///
 /// The rows past the last whole 16 go to the tiles padded with zeros; the
-/// columns past the whole blocks of 32 to AVX-512-VNNI, product by
-/// product in the same order.
+/// columns past the whole blocks of 32 to AVX-512-VNNI.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn product_split(
-    (high, high_scales): (&[u32], &[f32]),
-    (low, low_scales): (&[u32], &[f32]),
+    (high, low): (&[u32], &[u32]),
+    row_scales: &[f32],
     layer: &QuantLayer,
     out: &mut [f32],
     accumulate: bool,
 ) {
     let (wh, wl) = (&layer.high, &layer.low);
-    let (rows, quads, n) = (high_scales.len(), wh.quads, wh.n);
-    assert!(low_scales.len() == rows && wl.quads == quads && wl.n == n);
+    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
+    assert!(
+        wl.quads == quads && wl.n == n,
+        "two quantisations of one layer"
+    );
     assert!(high.len() >= rows * quads && low.len() >= rows * quads);
     assert!(out.len() >= rows * n, "the output holds every row");
     assert_eq!(quads % QUAD_BLOCK, 0, "whole tiles of quads");
     let full_blocks = n / COLUMN_BLOCK;
-    let parts = [
-        (high, high_scales, wh),
-        (low, low_scales, wh),
-        (high, high_scales, wl),
-        (low, low_scales, wl),
-    ];
     if rows == 0 {
         return;
     }
-    if full_blocks == 0 {
-        for (index, (data, scales, w)) in parts.into_iter().enumerate() {
-            let accumulate = accumulate || index > 0;
-            // SAFETY: this function's target features; the slices carry
-            // their own bounds.
-            unsafe { super::x86::product(data, scales, w, out, accumulate) };
-        }
-        return;
+    if full_blocks > 0 {
+        // SAFETY: this function's target features and the caller's tile
+        // state; bounds asserted above.
+        unsafe { split_blocks((high, low), row_scales, layer, full_blocks, out, accumulate) };
     }
+    if full_blocks * COLUMN_BLOCK < n {
+        // SAFETY: this function's target features; bounds asserted above.
+        unsafe {
+            super::x86::product_split((high, low), row_scales, layer, full_blocks, out, accumulate)
+        };
+    }
+}
+
+/// [`product_split`] for the columns of the first `full_blocks` blocks.
+///
+/// # Safety
+/// As [`product_split`], whose asserts hold.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn split_blocks(
+    (high, low): (&[u32], &[u32]),
+    row_scales: &[f32],
+    layer: &QuantLayer,
+    full_blocks: usize,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let (wh, wl) = (&layer.high, &layer.low);
+    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
     let mut sums = SplitSums([[[0; 16]; 16]; 4]);
-    // The last rows padded to a whole tile with offset bytes (zeros): the
+    // The last rows padded to a whole block with offset bytes (zeros): the
     // kept rows' sums do not change.
-    let whole_rows = rows / 16 * 16;
-    let mut padded = vec![0x8080_8080u32; 2 * 16 * quads];
+    let whole_rows = rows / SPLIT_ROWS * SPLIT_ROWS;
+    let mut padded = vec![0x8080_8080u32; 2 * SPLIT_ROWS * quads];
     let kept = (rows - whole_rows) * quads;
     padded[..kept].copy_from_slice(&high[whole_rows * quads..][..kept]);
-    padded[16 * quads..][..kept].copy_from_slice(&low[whole_rows * quads..][..kept]);
-    let (padded_high, padded_low) = padded.split_at(16 * quads);
+    padded[SPLIT_ROWS * quads..][..kept].copy_from_slice(&low[whole_rows * quads..][..kept]);
+    let (padded_high, padded_low) = padded.split_at(SPLIT_ROWS * quads);
     // Columns go in groups whose weights stay in the core's cache while
     // every row goes by; each tile of 16 columns holds `quads` × 64 bytes
     // of each quantisation.
@@ -276,9 +292,9 @@ pub(super) unsafe fn product_split(
     // was chosen.
     unsafe { amx_tiles::configure(16, 16) };
     for first_tile in (0..tiles).step_by(group) {
-        for r in (0..rows).step_by(16) {
-            let block_rows = (rows - r).min(16);
-            let (a_high, a_low) = if block_rows == 16 {
+        for r in (0..rows).step_by(SPLIT_ROWS) {
+            let block_rows = (rows - r).min(SPLIT_ROWS);
+            let (a_high, a_low) = if block_rows == SPLIT_ROWS {
                 (&high[r * quads..], &low[r * quads..])
             } else {
                 (padded_high, padded_low)
@@ -286,7 +302,7 @@ pub(super) unsafe fn product_split(
             for tile in first_tile..(first_tile + group).min(tiles) {
                 let (block, first_col) = (tile / 2, tile * 16);
                 let half = (tile % 2) * 16;
-                // SAFETY: 16 rows of `quads` quads in `a_high` and
+                // SAFETY: 32 rows of `quads` quads in `a_high` and
                 // `a_low`, a block's 16 columns of `quads` quads in each
                 // weights' block, and `sums` holds four 16 × 16.
                 unsafe {
@@ -303,25 +319,14 @@ pub(super) unsafe fn product_split(
                 let columns = first_col..first_col + 16;
                 dequantise_split(
                     &sums,
-                    (
-                        &high_scales[r..r + block_rows],
-                        &low_scales[r..r + block_rows],
-                    ),
-                    (&wh.scales[columns.clone()], &wh.offsets[columns.clone()]),
-                    (&wl.scales[columns.clone()], &wl.offsets[columns]),
+                    &row_scales[r..r + block_rows],
+                    &wh.scales[columns.clone()],
+                    (&wh.offsets[columns.clone()], &layer.cross_offsets[columns]),
                     &mut out[r * n + first_col..],
                     n,
                     accumulate,
                 );
             }
-        }
-    }
-    if full_blocks * COLUMN_BLOCK < n {
-        for (index, (data, scales, w)) in parts.into_iter().enumerate() {
-            let accumulate = accumulate || index > 0;
-            // SAFETY: this function's target features; bounds asserted
-            // above.
-            unsafe { super::x86::product_columns(data, scales, w, full_blocks, out, accumulate) };
         }
     }
 }
@@ -331,16 +336,22 @@ pub(super) unsafe fn product_split(
 /// stay there with the rows while every row goes by.
 const SPLIT_GROUP_BYTES: usize = 512 << 10;
 
-/// The four products' 16 × 16 sums of one block, in [`product_split`]'s
-/// order, aligned for the tiles' stores.
+/// Rows of one block of [`product_split`]: two tiles of 16.
+const SPLIT_ROWS: usize = 32;
+
+/// One block's sums: for each tile of 16 rows, its high sums and its cross
+/// products' sums, 16 × 16 each, aligned for the tiles' stores.
 #[repr(C, align(64))]
 struct SplitSums([[[i32; 16]; 16]; 4]);
 
-/// `sums[i] = a · b` for the four pairs of (high, low) activations and
-/// (high, low) weights, over the whole depth.
+/// `sums` = the high product and the two cross products (low activations
+/// by high weights, high by low, in one sum) of 32 rows of (high, low)
+/// activations and 16 columns of (high, low) weights, over the whole
+/// depth: four accumulator tiles (two per tile of rows), each tile of
+/// weights loaded once for both tiles of rows.
 ///
 /// # Safety
-/// The tiles configured by [`amx_tiles::configure`] for 16 rows; 16 rows
+/// The tiles configured by [`amx_tiles::configure`] for 16 rows; 32 rows
 /// of `quads` quads readable from each of `a`, and 16 columns of a packed
 /// block (`quads` × [`COLUMN_BLOCK`]) from each of `b`.
 unsafe fn split_tiles(
@@ -358,16 +369,22 @@ unsafe fn split_tiles(
         amx_tiles::zero_accumulators();
         for p in (0..quads).step_by(QUAD_BLOCK) {
             asm!(
-                "tileloadd tmm4, [{ah} + {s}*1]",
                 "tileloadd tmm6, [{bh} + {bs}*1]",
+                "tileloadd tmm4, [{ah} + {s}*1]",
                 "tdpbusd tmm0, tmm4, tmm6",
-                "tileloadd tmm5, [{al} + {s}*1]",
-                "tdpbusd tmm1, tmm5, tmm6",
+                "tileloadd tmm5, [{ah2} + {s}*1]",
+                "tdpbusd tmm2, tmm5, tmm6",
                 "tileloadd tmm7, [{bl} + {bs}*1]",
-                "tdpbusd tmm2, tmm4, tmm7",
+                "tdpbusd tmm1, tmm4, tmm7",
                 "tdpbusd tmm3, tmm5, tmm7",
+                "tileloadd tmm4, [{al} + {s}*1]",
+                "tdpbusd tmm1, tmm4, tmm6",
+                "tileloadd tmm5, [{al2} + {s}*1]",
+                "tdpbusd tmm3, tmm5, tmm6",
                 ah = in(reg) a_high.add(p),
                 al = in(reg) a_low.add(p),
+                ah2 = in(reg) a_high.add(p + 16 * quads),
+                al2 = in(reg) a_low.add(p + 16 * quads),
                 s = in(reg) a_stride,
                 bh = in(reg) b_high.add(p * COLUMN_BLOCK),
                 bl = in(reg) b_low.add(p * COLUMN_BLOCK),
@@ -387,63 +404,50 @@ unsafe fn split_tiles(
     }
 }
 
-/// A block's four sums scaled back through [`dequantise_16`] and added in
-/// [`product_split`]'s order, each sum as [`product`] adds it to `out`:
-/// the first rows of the block (as many as the scales), 16 columns at
-/// `out` with row stride `out_stride`.
+/// A block's sums scaled back through [`dequantise_split_16`]: the first
+/// rows of the block (as many as the scales), 16 columns at `out` with row
+/// stride `out_stride`.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 fn dequantise_split(
     sums: &SplitSums,
-    (high_scales, low_scales): (&[f32], &[f32]),
-    (high_columns, high_offsets): (&[f32], &[i32]),
-    (low_columns, low_offsets): (&[f32], &[i32]),
+    row_scales: &[f32],
+    column_scales: &[f32],
+    (high_offsets, cross_offsets): (&[i32], &[i32]),
     out: &mut [f32],
     out_stride: usize,
     accumulate: bool,
 ) {
-    let rows = high_scales.len();
-    assert!(rows <= 16 && low_scales.len() == rows, "a block's rows");
+    let rows = row_scales.len();
+    assert!(rows <= SPLIT_ROWS, "a block's rows");
     assert!(
         out.len() >= rows.saturating_sub(1) * out_stride + 16,
         "16 columns a row"
     );
-    assert!(high_columns.len() >= 16 && high_offsets.len() >= 16);
-    assert!(low_columns.len() >= 16 && low_offsets.len() >= 16);
+    assert!(column_scales.len() >= 16);
+    assert!(high_offsets.len() >= 16 && cross_offsets.len() >= 16);
     // SAFETY: 16 of each (asserted).
     let (column_scales, offsets) = unsafe {
         (
-            [
-                _mm512_loadu_ps(high_columns.as_ptr()),
-                _mm512_loadu_ps(low_columns.as_ptr()),
-            ],
-            [
+            _mm512_loadu_ps(column_scales.as_ptr()),
+            (
                 _mm512_loadu_si512(high_offsets.as_ptr().cast()),
-                _mm512_loadu_si512(low_offsets.as_ptr().cast()),
-            ],
+                _mm512_loadu_si512(cross_offsets.as_ptr().cast()),
+            ),
         )
     };
-    for r in 0..rows {
-        let row_scales = [
-            _mm512_set1_ps(high_scales[r]),
-            _mm512_set1_ps(low_scales[r]),
-        ];
-        // (sums, activations' part, weights' part) in the products' order.
-        let terms = [(0, 0, 0), (1, 1, 0), (2, 0, 1), (3, 1, 1)];
+    let all = first_lanes(16);
+    for (r, &row_scale) in row_scales.iter().enumerate() {
+        let (tile, row) = (2 * (r / 16), r % 16);
+        // SAFETY: row `row` of the row tile's two 16 × 16 blocks of sums.
+        let [high, cross] =
+            [tile, tile + 1].map(|i| unsafe { _mm512_loadu_si512(sums.0[i][row].as_ptr().cast()) });
+        let value = dequantise_split_16(
+            (high, cross),
+            offsets,
+            _mm512_set1_ps(row_scale),
+            column_scales,
+        );
         // SAFETY: row r's 16 columns are inside `out` (asserted above).
-        let at = unsafe { out.as_mut_ptr().add(r * out_stride) };
-        let mut value = _mm512_setzero_ps();
-        for (index, (sum, a, w)) in terms.into_iter().enumerate() {
-            // SAFETY: row r of a 16 × 16 block of sums.
-            let sum = unsafe { _mm512_loadu_si512(sums.0[sum][r].as_ptr().cast()) };
-            let term = dequantise_16(sum, offsets[w], row_scales[a], column_scales[w]);
-            value = match (index, accumulate) {
-                // SAFETY: as `at`.
-                (0, true) => _mm512_add_ps(term, unsafe { _mm512_loadu_ps(at) }),
-                (0, false) => term,
-                _ => _mm512_add_ps(term, value),
-            };
-        }
-        // SAFETY: as `at`.
-        unsafe { _mm512_storeu_ps(at, value) };
+        unsafe { store_lanes(out.as_mut_ptr().add(r * out_stride), all, value, accumulate) };
     }
 }

@@ -4,8 +4,8 @@
 
 use std::arch::x86_64::*;
 
-use super::x86::Operands;
-use super::{QuantWeights, COLUMN_BLOCK, LEVELS, OFFSET};
+use super::x86::{Operands, SplitOperands};
+use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, LEVELS, LOW_STEP, OFFSET};
 
 /// Rows of one register tile: 6 rows × 2 registers of sums, two of
 /// weights and one broadcast take 15 of the 16 registers.
@@ -192,30 +192,199 @@ unsafe fn tile<const R: usize>(
             }
             // SAFETY: row r's columns first.. of the tile are inside `out`
             // up to `cols`.
-            let dst = unsafe { out.add(r * out_stride + first) };
-            let count = (cols - first).min(8);
-            if count == 8 {
-                // SAFETY: 8 columns from `dst` are the tile's.
-                unsafe {
-                    let value = if accumulate {
-                        _mm256_add_ps(value, _mm256_loadu_ps(dst))
-                    } else {
-                        value
-                    };
-                    _mm256_storeu_ps(dst, value);
-                }
+            unsafe {
+                store_8(
+                    out.add(r * out_stride + first),
+                    value,
+                    cols - first,
+                    accumulate,
+                )
+            };
+        }
+    }
+}
+
+/// Stores the first `count` (up to 8) lanes of `value` at `dst`, added to
+/// what is there where `accumulate`.
+///
+/// # Safety
+/// `count.min(8)` floats must be readable and writable at `dst`.
+#[inline]
+#[target_feature(enable = "avx2,fma,avxvnni")]
+unsafe fn store_8(dst: *mut f32, value: __m256, count: usize, accumulate: bool) {
+    let count = count.min(8);
+    if count == 8 {
+        // SAFETY: 8 columns from `dst` (the caller's).
+        unsafe {
+            let value = if accumulate {
+                _mm256_add_ps(value, _mm256_loadu_ps(dst))
             } else {
-                let mut lanes = [0.0f32; 8];
-                // SAFETY: 8 floats into an array of 8.
-                unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), value) };
-                for (c, &v) in lanes[..count].iter().enumerate() {
-                    // SAFETY: column c < count of the tile's row r.
-                    unsafe {
-                        let d = dst.add(c);
-                        *d = if accumulate { *d + v } else { v };
-                    }
-                }
+                value
+            };
+            _mm256_storeu_ps(dst, value);
+        }
+    } else {
+        let mut lanes = [0.0f32; 8];
+        // SAFETY: 8 floats into an array of 8.
+        unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), value) };
+        for (c, &v) in lanes[..count].iter().enumerate() {
+            // SAFETY: column c < count, the caller's.
+            unsafe {
+                let d = dst.add(c);
+                *d = if accumulate { *d + v } else { v };
             }
+        }
+    }
+}
+
+/// Rows of one register tile of a split product: 2 rows × 2 registers of
+/// each of the two sums, two registers of each quantisation of the
+/// weights and two broadcasts take 14 of the 16 registers.
+const SPLIT_TILE_ROWS: usize = 2;
+
+/// See [`super::product`]'s split case: the same integers and f32 results
+/// as [`super::product_split_portable`], half a block at a time.
+#[target_feature(enable = "avx2,fma,avxvnni")]
+pub(super) unsafe fn product_split(
+    (high, low): (&[u32], &[u32]),
+    row_scales: &[f32],
+    layer: &QuantLayer,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let (wh, wl) = (&layer.high, &layer.low);
+    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
+    assert!(
+        wl.quads == quads && wl.n == n,
+        "two quantisations of one layer"
+    );
+    assert!(high.len() >= rows * quads && low.len() >= rows * quads);
+    assert!(out.len() >= rows * n, "the output holds every row");
+    let halves = n.div_ceil(TILE_COLUMNS);
+    let mut r = 0;
+    while r < rows {
+        let tile = (rows - r).min(SPLIT_TILE_ROWS);
+        for half in 0..halves {
+            let first_col = half * TILE_COLUMNS;
+            let (block, lane) = (first_col / COLUMN_BLOCK, first_col % COLUMN_BLOCK);
+            let operands = SplitOperands {
+                a: (high[r * quads..].as_ptr(), low[r * quads..].as_ptr()),
+                quads,
+                b: (
+                    wh.block(block)[lane..].as_ptr(),
+                    wl.block(block)[lane..].as_ptr(),
+                ),
+                row_scales: row_scales[r..].as_ptr(),
+                column_scales: wh.scales[first_col..].as_ptr(),
+                offsets: (
+                    wh.offsets[first_col..].as_ptr(),
+                    layer.cross_offsets[first_col..].as_ptr(),
+                ),
+            };
+            let cols = (n - first_col).min(TILE_COLUMNS);
+            let out = out[r * n + first_col..].as_mut_ptr();
+            // SAFETY: the tile's rows and columns are inside the operands
+            // and `out` (asserted above); the scales and offsets are
+            // padded to whole blocks, so 16 from `first_col` are there.
+            unsafe {
+                match tile {
+                    1 => split_tile::<1>(&operands, out, n, cols, accumulate),
+                    _ => split_tile::<2>(&operands, out, n, cols, accumulate),
+                }
+            };
+        }
+        r += tile;
+    }
+}
+
+/// `out[R][cols] (+)= a · b` split, 16 columns: the high sum and the cross
+/// products' sum of each output in 32-bit integers, scaled back and added
+/// as [`super::dequantise_split`] does.
+#[inline]
+#[target_feature(enable = "avx2,fma,avxvnni")]
+unsafe fn split_tile<const R: usize>(
+    operands: &SplitOperands,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    let SplitOperands {
+        a: (a_high, a_low),
+        quads,
+        b: (b_high, b_low),
+        row_scales,
+        column_scales,
+        offsets: (high_offsets, cross_offsets),
+    } = *operands;
+    let mut sums = [[_mm256_setzero_si256(); 2]; R];
+    let mut cross = [[_mm256_setzero_si256(); 2]; R];
+    for p in 0..quads {
+        // SAFETY: the block's quad p holds 16 columns from b + p * 32 in
+        // each quantisation.
+        let (h, l) = unsafe {
+            (
+                [
+                    _mm256_loadu_si256(b_high.add(p * COLUMN_BLOCK).cast()),
+                    _mm256_loadu_si256(b_high.add(p * COLUMN_BLOCK + 8).cast()),
+                ],
+                [
+                    _mm256_loadu_si256(b_low.add(p * COLUMN_BLOCK).cast()),
+                    _mm256_loadu_si256(b_low.add(p * COLUMN_BLOCK + 8).cast()),
+                ],
+            )
+        };
+        for r in 0..R {
+            // SAFETY: row r's quad p is at r * quads + p in each
+            // quantisation of the rows.
+            let (xh, xl) = unsafe {
+                (
+                    _mm256_set1_epi32(*a_high.add(r * quads + p) as i32),
+                    _mm256_set1_epi32(*a_low.add(r * quads + p) as i32),
+                )
+            };
+            for part in 0..2 {
+                sums[r][part] = _mm256_dpbusd_avx_epi32(sums[r][part], xh, h[part]);
+                cross[r][part] = _mm256_dpbusd_avx_epi32(cross[r][part], xl, h[part]);
+                cross[r][part] = _mm256_dpbusd_avx_epi32(cross[r][part], xh, l[part]);
+            }
+        }
+    }
+    let low_step = _mm256_set1_ps(LOW_STEP);
+    for r in 0..R {
+        // SAFETY: the tile's row r has a scale.
+        let row_scale = _mm256_set1_ps(unsafe { *row_scales.add(r) });
+        for part in 0..2 {
+            let first = part * 8;
+            if first >= cols {
+                continue;
+            }
+            // SAFETY: 16 scales and offsets from the tile's first column
+            // (padded).
+            let (column_scale, high_offset, cross_offset) = unsafe {
+                (
+                    _mm256_loadu_ps(column_scales.add(first)),
+                    _mm256_loadu_si256(high_offsets.add(first).cast()),
+                    _mm256_loadu_si256(cross_offsets.add(first).cast()),
+                )
+            };
+            // The operations of `super::dequantise_split`, in its order.
+            let scale = _mm256_mul_ps(row_scale, column_scale);
+            let high = _mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][part], high_offset));
+            let high = _mm256_mul_ps(high, scale);
+            let cross = _mm256_cvtepi32_ps(_mm256_sub_epi32(cross[r][part], cross_offset));
+            let cross = _mm256_mul_ps(cross, _mm256_mul_ps(scale, low_step));
+            let value = _mm256_add_ps(high, cross);
+            // SAFETY: row r's columns first.. of the tile are inside `out`
+            // up to `cols`.
+            unsafe {
+                store_8(
+                    out.add(r * out_stride + first),
+                    value,
+                    cols - first,
+                    accumulate,
+                )
+            };
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::{
     padded_quads, product, quantise_row, quantise_row_split, Int8Path, QuantLayer, QuantRows,
-    QuantWeights, COLUMN_BLOCK,
+    QuantWeights, COLUMN_BLOCK, OFFSET,
 };
 use crate::forward::bf16::tests::values;
 use crate::forward::cpu::Features;
@@ -41,11 +41,11 @@ pub(crate) const SHAPES: [(usize, usize, usize); 8] = [
 ];
 
 fn run(path: Int8Path, a: &[f32], w: &QuantLayer, rows: usize, k: usize, init: &[f32]) -> Vec<f32> {
-    run_split(path, a, w, rows, k, init, (false, false))
+    run_split(path, a, w, rows, k, init, false)
 }
 
-/// `a · w` (added to `init` where it is not all zeros), the activations
-/// and the weights split as `(activations, weights)` says.
+/// `a · w` (added to `init` where it is not all zeros), both operands
+/// split where `split`.
 fn run_split(
     path: Int8Path,
     a: &[f32],
@@ -53,22 +53,13 @@ fn run_split(
     rows: usize,
     k: usize,
     init: &[f32],
-    (split_activations, split_weights): (bool, bool),
+    split: bool,
 ) -> Vec<f32> {
     let mut quantised = QuantRows::default();
-    quantised.fill(path, rows, k, a, split_activations, 1);
+    quantised.fill(path, rows, k, a, split, 1);
     let mut out = init.to_vec();
     let accumulate = !init.iter().all(|&x| x == 0.0);
-    product(
-        path,
-        &quantised,
-        0,
-        rows,
-        w,
-        split_weights,
-        &mut out,
-        accumulate,
-    );
+    product(path, &quantised, 0, rows, w, &mut out, accumulate);
     out
 }
 
@@ -171,7 +162,7 @@ fn every_hardware_path_gives_the_portable_results_bit_for_bit() {
             let (a, w) = (values(rows * k, 5), values(k * n, 6));
             let packed = QuantLayer::new(k, n, &w);
             for init in [vec![0.0; rows * n], values(rows * n, 7)] {
-                for split in [(false, false), (true, false), (false, true), (true, true)] {
+                for split in [false, true] {
                     let portable =
                         run_split(Int8Path::Portable, &a, &packed, rows, k, &init, split);
                     let fast = run_split(path, &a, &packed, rows, k, &init, split);
@@ -205,20 +196,10 @@ fn rows_quantise_alike_on_every_path_and_pad_with_zeros() {
             );
             assert_eq!(portable, fast, "{path:?}: bytes of a row of {len}");
             // Split: the row, then what its quantisation lost.
-            let mut rest = Vec::new();
             let (mut portable_low, mut fast_low) = (vec![7u32; quads], vec![9u32; quads]);
-            let a = quantise_row_split(
-                Int8Path::Portable,
-                &row,
-                &mut portable,
-                &mut portable_low,
-                &mut rest,
-            );
-            let b = quantise_row_split(path, &row, &mut fast, &mut fast_low, &mut rest);
-            assert_eq!(
-                (a.0.to_bits(), a.1.to_bits()),
-                (b.0.to_bits(), b.1.to_bits())
-            );
+            let a = quantise_row_split(Int8Path::Portable, &row, &mut portable, &mut portable_low);
+            let b = quantise_row_split(path, &row, &mut fast, &mut fast_low);
+            assert_eq!(a.to_bits(), b.to_bits(), "{path:?}: split scale {len}");
             assert_eq!(
                 (&portable, &portable_low),
                 (&fast, &fast_low),
@@ -258,49 +239,130 @@ fn weights_are_quantised_per_column_with_their_offsets() {
     assert!(packed.scales[n..].iter().all(|&s| s == 0.0));
 }
 
-/// With the remainders quantised too, the activations' error all but
-/// vanishes (the remainder's own step is at most a 254th of the first
-/// one's): what is left is the weights', within their half step.
+/// The signed value of byte `i` of a row of offset quads.
+fn byte(quads: &[u32], i: usize) -> i32 {
+    (quads[i / 4] >> (8 * (i % 4))) as u8 as i32 - OFFSET
+}
+
+/// The loss of a value quantised at `inverse`, in steps 254 times finer.
+fn loss(x: f32, inverse: f32) -> i32 {
+    let t = x * inverse;
+    let q = t.round_ties_even().clamp(-127.0, 127.0);
+    ((t - q) * 254.0).round_ties_even() as i32
+}
+
 #[test]
-fn split_activations_leave_only_the_weights_error() {
-    for &(rows, k, n) in &SHAPES {
-        let (a, w) = (values(rows * k, 8), values(k * n, 9));
-        let packed = QuantLayer::new(k, n, &w);
-        let zeros = vec![0.0; rows * n];
-        let out = run_split(
-            Int8Path::Portable,
-            &a,
-            &packed,
-            rows,
-            k,
-            &zeros,
-            (true, false),
-        );
-        assert_within((&a, &w, &out), (rows, k, n), |x, y, a_step, w_step| {
-            x.abs() * w_step / 2.0 + (y.abs() + w_step) * a_step / 508.0
-        });
+fn a_split_row_keeps_what_its_quantisation_lost_on_a_finer_step() {
+    let row = [2.0f32, -2.0, 1.0, 0.3, -0.013];
+    let quads = padded_quads(row.len());
+    let (mut high, mut low) = (vec![0u32; quads], vec![0u32; quads]);
+    let scale = quantise_row_split(Int8Path::Portable, &row, &mut high, &mut low);
+    assert_eq!(scale, 2.0 / 127.0);
+    let inverse = 127.0 / 2.0;
+    for (i, &x) in row.iter().enumerate() {
+        let q = (x * inverse).round_ties_even() as i32;
+        assert_eq!(byte(&high, i), q, "high byte {i}");
+        assert_eq!(byte(&low, i), loss(x, inverse), "low byte {i}");
+        // Together within half a fine step of the value.
+        let kept = (q as f32 + byte(&low, i) as f32 / 254.0) * scale;
+        assert!((kept - x).abs() <= scale / 508.0 * 1.001, "value {i}");
+    }
+    assert_eq!(byte(&low, 0), 0, "the largest is exact");
+    assert_eq!(
+        byte(&low, 2),
+        -127,
+        "63.5 steps round to 64: half a step lost"
+    );
+    assert!(
+        (row.len()..4 * quads).all(|i| byte(&low, i) == 0),
+        "padded with zeros"
+    );
+}
+
+#[test]
+fn a_split_layer_keeps_each_weights_loss_and_both_offsets() {
+    let (k, n) = (7, COLUMN_BLOCK + 3);
+    let w = values(k * n, 12);
+    let layer = QuantLayer::new(k, n, &w);
+    for c in 0..n {
+        let max = (0..k).fold(0.0f32, |m, i| m.max(w[i * n + c].abs()));
+        let inverse = 127.0 / max;
+        let block = layer.low.block(c / COLUMN_BLOCK);
+        let lane = c % COLUMN_BLOCK;
+        let mut sum = 0;
+        for i in 0..k {
+            let word = block[(i / 4) * COLUMN_BLOCK + lane];
+            let l = (word >> (8 * (i % 4))) as u8 as i8 as i32;
+            assert_eq!(l, loss(w[i * n + c], inverse), "column {c}, row {i}");
+            sum += l;
+        }
+        assert_eq!(layer.low.offsets[c], 128 * sum, "column {c}'s low offset");
+        let cross = layer.high.offsets[c] + layer.low.offsets[c];
+        assert_eq!(layer.cross_offsets[c], cross, "column {c}'s cross offset");
+        assert_eq!(layer.low.scales[c], layer.high.scales[c] / 254.0);
     }
 }
 
-/// Both split: each operand kept to about 15 bits, the error a 254th of
-/// one quantisation's.
+#[test]
+fn the_portable_split_product_is_the_exact_sum_of_its_three_products() {
+    for &(rows, k, n) in &SHAPES {
+        let (a, w) = (values(rows * k, 13), values(k * n, 14));
+        let layer = QuantLayer::new(k, n, &w);
+        let mut quantised = QuantRows::default();
+        quantised.fill(Int8Path::Portable, rows, k, &a[..], true, 1);
+        let out = run_split(
+            Int8Path::Portable,
+            &a,
+            &layer,
+            rows,
+            k,
+            &vec![0.0; rows * n],
+            true,
+        );
+        let weight = |i: usize, c: usize, low: bool| {
+            let part = if low { &layer.low } else { &layer.high };
+            let word = part.block(c / COLUMN_BLOCK)[(i / 4) * COLUMN_BLOCK + c % COLUMN_BLOCK];
+            (word >> (8 * (i % 4))) as u8 as i8 as f64
+        };
+        for r in 0..rows {
+            let quads = &quantised.data[r * quantised.quads..][..quantised.quads];
+            let low = &quantised.low[r * quantised.quads..][..quantised.quads];
+            for c in 0..n {
+                // High by high, and the two cross products on the finer
+                // step; low by low is left out.
+                let exact: f64 = (0..k)
+                    .map(|i| {
+                        let (ah, al) = (byte(quads, i) as f64, byte(low, i) as f64);
+                        ah * weight(i, c, false)
+                            + (al * weight(i, c, false) + ah * weight(i, c, true)) / 254.0
+                    })
+                    .sum::<f64>()
+                    * quantised.scales[r] as f64
+                    * layer.high.scales[c] as f64;
+                let step = quantised.scales[r] as f64 * layer.high.scales[c] as f64;
+                let got = out[r * n + c] as f64;
+                let tolerance = 1e-5 * (exact.abs() + step * k as f64);
+                assert!(
+                    (got - exact).abs() <= tolerance,
+                    "{rows}×{k}·{k}×{n} at ({r}, {c}): {got} against {exact}"
+                );
+            }
+        }
+    }
+}
+
+/// Both split: each operand kept to about 15 bits; the error is what each
+/// fine quantisation lost, and the low-by-low product left out (at most a
+/// quarter of one step times the other).
 #[test]
 fn split_weights_and_activations_leave_a_small_error() {
     for &(rows, k, n) in &SHAPES {
         let (a, w) = (values(rows * k, 10), values(k * n, 11));
         let packed = QuantLayer::new(k, n, &w);
         let zeros = vec![0.0; rows * n];
-        let out = run_split(
-            Int8Path::Portable,
-            &a,
-            &packed,
-            rows,
-            k,
-            &zeros,
-            (true, true),
-        );
+        let out = run_split(Int8Path::Portable, &a, &packed, rows, k, &zeros, true);
         assert_within((&a, &w, &out), (rows, k, n), |x, y, a_step, w_step| {
-            x.abs() * w_step / 508.0 + (y.abs() + w_step) * a_step / 508.0
+            x.abs() * w_step / 508.0 + (y.abs() + w_step) * a_step / 508.0 + a_step * w_step / 4.0
         });
     }
 }
@@ -330,7 +392,6 @@ fn rows_made_as_they_are_quantised_are_the_made_matrix_quantised() {
                 assert_eq!(quantised.data, expected.data, "{case}");
                 assert_eq!(quantised.scales, expected.scales, "{case}");
                 assert_eq!(quantised.low, expected.low, "{case}");
-                assert_eq!(quantised.low_scales, expected.low_scales, "{case}");
             }
         }
     }
@@ -344,17 +405,9 @@ fn a_split_layer_in_several_groups_of_columns_gives_the_portable_results() {
     let (a, w) = (values(rows * k, 8), values(k * n, 9));
     let packed = QuantLayer::new(k, n, &w);
     let init = values(rows * n, 10);
-    let portable = run_split(
-        Int8Path::Portable,
-        &a,
-        &packed,
-        rows,
-        k,
-        &init,
-        (true, true),
-    );
+    let portable = run_split(Int8Path::Portable, &a, &packed, rows, k, &init, true);
     for path in hardware_paths() {
-        let fast = run_split(path, &a, &packed, rows, k, &init, (true, true));
+        let fast = run_split(path, &a, &packed, rows, k, &init, true);
         let same = portable
             .iter()
             .zip(&fast)

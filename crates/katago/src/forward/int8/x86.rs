@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{QuantWeights, COLUMN_BLOCK, LEVELS, OFFSET};
+use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, LEVELS, LOW_LEVELS, LOW_STEP, OFFSET};
 use crate::forward::bf16::x86::{first_lanes, store_lanes};
 
 /// Rows of one register tile: 12 rows × 2 registers of sums, two of
@@ -97,83 +97,74 @@ fn offset_bytes([a, b, c, d]: [__m512i; 4]) -> __m512i {
     _mm512_xor_si512(bytes, _mm512_set1_epi8(OFFSET as u8 as i8))
 }
 
-/// [`super::quantise_row_split`] on 512-bit registers, with the same
-/// results: the row quantised, and in the same pass what that lost (`x −
-/// q · scale`, a multiply then a subtraction, as [`super::remainder`]
-/// computes it) into `rest` with its largest magnitude; then that
-/// quantised.
+/// [`super::quantise_row_split_portable`] on 512-bit registers, with the
+/// same results: the row's largest magnitude, then each value times the
+/// inverse scale (`t`) rounded to nearest even (`q`), and what that lost
+/// (`t − q`) times [`LOW_LEVELS`] rounded again; both clamped, offset and
+/// narrowed to bytes. Returns the row's scale.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
-pub(super) unsafe fn quantise_row_split(
-    row: &[f32],
-    high: &mut [u32],
-    low: &mut [u32],
-    rest: &mut Vec<f32>,
-) -> (f32, f32) {
+pub(super) unsafe fn quantise_row_split(row: &[f32], high: &mut [u32], low: &mut [u32]) -> f32 {
     assert!(high.len() * 4 >= row.len(), "room for every byte");
     assert!(
         low.len() * 4 >= row.len(),
-        "room for every byte of the rest"
+        "room for every byte of the loss"
     );
     let (scale, inverse) = super::scales(largest_magnitude(row));
-    rest.resize(row.len(), 0.0);
-    let (factor, step) = (_mm512_set1_ps(inverse), _mm512_set1_ps(scale));
+    let (factor, finer) = (_mm512_set1_ps(inverse), _mm512_set1_ps(LOW_LEVELS));
     let (lowest, highest, offset) = (
         _mm512_set1_epi32(-(LEVELS as i32)),
         _mm512_set1_epi32(LEVELS as i32),
         _mm512_set1_epi32(OFFSET),
     );
-    let bytes: *mut u8 = high.as_mut_ptr().cast();
-    let mut lost_max = _mm512_setzero_ps();
+    // Both quantisations of 16 values.
+    let quantised = |x: __m512| {
+        let t = _mm512_mul_ps(x, factor);
+        let q = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvtps_epi32(t), lowest), highest);
+        let lost = _mm512_mul_ps(_mm512_sub_ps(t, _mm512_cvtepi32_ps(q)), finer);
+        let l = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvtps_epi32(lost), lowest), highest);
+        (q, l)
+    };
+    let (high_bytes, low_bytes): (*mut u8, *mut u8) =
+        (high.as_mut_ptr().cast(), low.as_mut_ptr().cast());
     let mut i = 0;
     while i + 64 <= row.len() {
-        let mut quantised = [_mm512_setzero_si512(); 4];
-        for (j, quantised) in quantised.iter_mut().enumerate() {
-            // SAFETY: values i..i + 64 are inside `row`, and inside `rest`
-            // (as long as the row).
-            unsafe {
-                let x = _mm512_loadu_ps(row.as_ptr().add(i + 16 * j));
-                let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
-                let q = _mm512_min_epi32(_mm512_max_epi32(q, lowest), highest);
-                let lost = _mm512_sub_ps(x, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step));
-                _mm512_storeu_ps(rest.as_mut_ptr().add(i + 16 * j), lost);
-                lost_max = _mm512_max_ps(lost_max, _mm512_abs_ps(lost));
-                *quantised = q;
-            }
+        let mut q = [_mm512_setzero_si512(); 4];
+        let mut l = [_mm512_setzero_si512(); 4];
+        for j in 0..4 {
+            // SAFETY: values i..i + 64 are inside `row`.
+            let x = unsafe { _mm512_loadu_ps(row.as_ptr().add(i + 16 * j)) };
+            (q[j], l[j]) = quantised(x);
         }
-        // SAFETY: bytes i..i + 64 of the row's quads, inside `high`
-        // (asserted above).
-        unsafe { _mm512_storeu_si512(bytes.add(i).cast(), offset_bytes(quantised)) };
+        // SAFETY: bytes i..i + 64 of the row's quads, inside `high` and
+        // `low` (asserted above).
+        unsafe {
+            _mm512_storeu_si512(high_bytes.add(i).cast(), offset_bytes(q));
+            _mm512_storeu_si512(low_bytes.add(i).cast(), offset_bytes(l));
+        }
         i += 64;
     }
     while i < row.len() {
         let mask = first_lanes(row.len() - i);
-        // SAFETY: the mask keeps the load inside `row`, the bytes' store
-        // inside the row's bytes of `high` (asserted above) and the
-        // remainders' store inside `rest` (as long as the row).
+        // SAFETY: the mask keeps the load inside `row`, and the stores
+        // inside the row's bytes of `high` and `low` (asserted above).
         unsafe {
-            let x = _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i));
-            let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
-            let q = _mm512_min_epi32(_mm512_max_epi32(q, lowest), highest);
-            _mm512_mask_cvtepi32_storeu_epi8(
-                bytes.add(i).cast(),
-                mask,
-                _mm512_add_epi32(q, offset),
-            );
-            let lost = _mm512_sub_ps(x, _mm512_mul_ps(_mm512_cvtepi32_ps(q), step));
-            _mm512_mask_storeu_ps(rest.as_mut_ptr().add(i), mask, lost);
-            // Lanes past the row lost nothing (their values loaded as 0).
-            lost_max = _mm512_max_ps(lost_max, _mm512_abs_ps(lost));
+            let (q, l) = quantised(_mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)));
+            let (q, l) = (_mm512_add_epi32(q, offset), _mm512_add_epi32(l, offset));
+            _mm512_mask_cvtepi32_storeu_epi8(high_bytes.add(i).cast(), mask, q);
+            _mm512_mask_cvtepi32_storeu_epi8(low_bytes.add(i).cast(), mask, l);
         }
         i += 16;
     }
     // The padding: bytes past the row hold the offset (a zero).
     for b in row.len()..high.len() * 4 {
         // SAFETY: b is inside `high`'s bytes.
-        unsafe { *bytes.add(b) = OFFSET as u8 };
+        unsafe { *high_bytes.add(b) = OFFSET as u8 };
     }
-    // SAFETY: this function's target features; the room asserted above.
-    let low_scale = unsafe { quantise_by_max(rest, low, _mm512_reduce_max_ps(lost_max)) };
-    (scale, low_scale)
+    for b in row.len()..low.len() * 4 {
+        // SAFETY: b is inside `low`'s bytes.
+        unsafe { *low_bytes.add(b) = OFFSET as u8 };
+    }
+    scale
 }
 
 /// See [`super::product`].
@@ -323,6 +314,199 @@ unsafe fn tile<const R: usize>(
             unsafe { store_lanes(out.add(r * out_stride + half * 16), mask, value, accumulate) };
         }
     }
+}
+
+/// Rows of one register tile of a split product: 6 rows × 2 registers of
+/// each of the two sums, two registers of each quantisation of the
+/// weights and two broadcasts take 30 of the 32 registers.
+const SPLIT_TILE_ROWS: usize = 6;
+
+/// See [`super::product`]'s split case, for the columns of blocks
+/// `first_block..` alone (`out` still `n` wide).
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+pub(super) unsafe fn product_split(
+    (high, low): (&[u32], &[u32]),
+    row_scales: &[f32],
+    layer: &QuantLayer,
+    first_block: usize,
+    out: &mut [f32],
+    accumulate: bool,
+) {
+    let (wh, wl) = (&layer.high, &layer.low);
+    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
+    assert!(
+        wl.quads == quads && wl.n == n,
+        "two quantisations of one layer"
+    );
+    assert!(high.len() >= rows * quads && low.len() >= rows * quads);
+    assert!(out.len() >= rows * n, "the output holds every row");
+    let blocks = n.div_ceil(COLUMN_BLOCK);
+    let mut r = 0;
+    while r < rows {
+        let tile = (rows - r).min(SPLIT_TILE_ROWS);
+        for block in first_block..blocks {
+            let first_col = block * COLUMN_BLOCK;
+            let operands = SplitOperands {
+                a: (high[r * quads..].as_ptr(), low[r * quads..].as_ptr()),
+                quads,
+                b: (wh.block(block).as_ptr(), wl.block(block).as_ptr()),
+                row_scales: row_scales[r..].as_ptr(),
+                column_scales: wh.scales[first_col..].as_ptr(),
+                offsets: (
+                    wh.offsets[first_col..].as_ptr(),
+                    layer.cross_offsets[first_col..].as_ptr(),
+                ),
+            };
+            let cols = (n - first_col).min(COLUMN_BLOCK);
+            // SAFETY: the tile's rows and columns are inside the operands
+            // and `out` (asserted above); scales and offsets are padded to
+            // whole blocks.
+            unsafe {
+                split_tile_dispatch(
+                    tile,
+                    &operands,
+                    out.as_mut_ptr().add(r * n + first_col),
+                    n,
+                    cols,
+                    accumulate,
+                )
+            };
+        }
+        r += tile;
+    }
+}
+
+/// What one register tile of a split product reads: [`Operands`] with
+/// the high and low quantisations of both operands, and each column's
+/// offsets for the high sum and the cross products' sum.
+pub(super) struct SplitOperands {
+    pub a: (*const u32, *const u32),
+    pub quads: usize,
+    pub b: (*const u32, *const u32),
+    pub row_scales: *const f32,
+    pub column_scales: *const f32,
+    pub offsets: (*const i32, *const i32),
+}
+
+/// [`split_tile`] for `rows` (1 to [`SPLIT_TILE_ROWS`]) rows.
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn split_tile_dispatch(
+    rows: usize,
+    operands: &SplitOperands,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    macro_rules! go {
+        ($($n:literal)*) => {
+            match rows {
+                // SAFETY: the caller's pointers and sizes, passed on;
+                // `split_tile` has this function's target features.
+                $($n => unsafe { split_tile::<$n>(operands, out, out_stride, cols, accumulate) },)*
+                _ => unreachable!("a tile has 1 to {SPLIT_TILE_ROWS} rows"),
+            }
+        };
+    }
+    go!(1 2 3 4 5 6)
+}
+
+/// `out[R][cols] (+)= a · b` split: the high sum and the cross products'
+/// sum of each output in 32-bit integers, scaled back and added as
+/// [`super::dequantise_split`] does.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn split_tile<const R: usize>(
+    operands: &SplitOperands,
+    out: *mut f32,
+    out_stride: usize,
+    cols: usize,
+    accumulate: bool,
+) {
+    let SplitOperands {
+        a: (a_high, a_low),
+        quads,
+        b: (b_high, b_low),
+        row_scales,
+        column_scales,
+        offsets: (high_offsets, cross_offsets),
+    } = *operands;
+    let mut sums = [[_mm512_setzero_si512(); 2]; R];
+    let mut cross = [[_mm512_setzero_si512(); 2]; R];
+    for p in 0..quads {
+        // SAFETY: the block's quad p is at b + p * 32 in each
+        // quantisation, inside the blocks.
+        let (h, l) = unsafe {
+            (
+                [
+                    _mm512_loadu_si512(b_high.add(p * COLUMN_BLOCK).cast()),
+                    _mm512_loadu_si512(b_high.add(p * COLUMN_BLOCK + 16).cast()),
+                ],
+                [
+                    _mm512_loadu_si512(b_low.add(p * COLUMN_BLOCK).cast()),
+                    _mm512_loadu_si512(b_low.add(p * COLUMN_BLOCK + 16).cast()),
+                ],
+            )
+        };
+        for r in 0..R {
+            // SAFETY: row r's quad p is at r * quads + p in each
+            // quantisation of the rows.
+            let (xh, xl) = unsafe {
+                (
+                    _mm512_set1_epi32(*a_high.add(r * quads + p) as i32),
+                    _mm512_set1_epi32(*a_low.add(r * quads + p) as i32),
+                )
+            };
+            for half in 0..2 {
+                sums[r][half] = _mm512_dpbusd_epi32(sums[r][half], xh, h[half]);
+                cross[r][half] = _mm512_dpbusd_epi32(cross[r][half], xl, h[half]);
+                cross[r][half] = _mm512_dpbusd_epi32(cross[r][half], xh, l[half]);
+            }
+        }
+    }
+    // SAFETY: the scales and offsets of a whole block are there (padded).
+    let (scales, high_offs) = unsafe { block_scales(column_scales, high_offsets) };
+    // SAFETY: as above, for the cross products' offsets.
+    let (_, cross_offs) = unsafe { block_scales(column_scales, cross_offsets) };
+    let masks = [first_lanes(cols), first_lanes(cols.saturating_sub(16))];
+    for r in 0..R {
+        // SAFETY: the tile's row r has a scale.
+        let row_scale = _mm512_set1_ps(unsafe { *row_scales.add(r) });
+        for half in 0..2 {
+            let mask = masks[half];
+            if mask == 0 {
+                continue;
+            }
+            let value = dequantise_split_16(
+                (sums[r][half], cross[r][half]),
+                (high_offs[half], cross_offs[half]),
+                row_scale,
+                scales[half],
+            );
+            // SAFETY: the mask keeps the store to the tile's columns.
+            unsafe { store_lanes(out.add(r * out_stride + half * 16), mask, value, accumulate) };
+        }
+    }
+}
+
+/// 16 outputs of a split product scaled back as
+/// [`super::dequantise_split`] does: the high sums and the cross products'
+/// sums, less their offsets, times the row's scale times the columns'
+/// (the cross sums' also times [`LOW_STEP`]), added. Every path on 512-bit
+/// registers goes through here, so all give the same f32.
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub(super) fn dequantise_split_16(
+    (sums, cross): (__m512i, __m512i),
+    (offsets, cross_offsets): (__m512i, __m512i),
+    row_scale: __m512,
+    column_scales: __m512,
+) -> __m512 {
+    let scale = _mm512_mul_ps(row_scale, column_scales);
+    let high = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums, offsets)), scale);
+    let cross_scale = _mm512_mul_ps(scale, _mm512_set1_ps(LOW_STEP));
+    let cross = _mm512_cvtepi32_ps(_mm512_sub_epi32(cross, cross_offsets));
+    _mm512_add_ps(high, _mm512_mul_ps(cross, cross_scale))
 }
 
 /// The 32 column scales and offsets of a block, in two halves.
