@@ -136,21 +136,32 @@ impl QuantWeights {
         let quads = padded_quads(k);
         let blocks = n.div_ceil(COLUMN_BLOCK);
         let mut data = Words::zeros(blocks * quads * COLUMN_BLOCK);
+        // Row by row, as the weights lie in memory: the columns' largest
+        // magnitudes, then their values and sums.
+        let mut max = vec![0.0f32; n];
+        for row in weights.chunks_exact(n) {
+            for (max, x) in max.iter_mut().zip(row) {
+                *max = max.max(x.abs());
+            }
+        }
+        let column = max.iter().map(|&max| scales(max)).collect::<Vec<_>>();
         let mut column_scales = vec![0.0f32; blocks * COLUMN_BLOCK];
-        let mut offsets = vec![0i32; blocks * COLUMN_BLOCK];
-        for col in 0..n {
-            let max = (0..k).fold(0.0f32, |m, row| m.max(weights[row * n + col].abs()));
-            let (scale, inverse) = scales(max);
-            column_scales[col] = scale * step;
-            let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
-            let mut sum = 0i32;
-            for row in 0..k {
-                let q = value(row, col, inverse);
-                sum += q;
+        for (dst, (scale, _)) in column_scales.iter_mut().zip(&column) {
+            *dst = scale * step;
+        }
+        let mut sums = vec![0i32; n];
+        for row in 0..k {
+            for (col, ((_, inverse), sum)) in column.iter().zip(&mut sums).enumerate() {
+                let q = value(row, col, *inverse);
+                *sum += q;
+                let (block, lane) = (col / COLUMN_BLOCK, col % COLUMN_BLOCK);
                 let byte = (q as i8 as u8 as u32) << (8 * (row % 4));
                 data[(block * quads + row / 4) * COLUMN_BLOCK + lane] |= byte;
             }
-            offsets[col] = OFFSET * sum;
+        }
+        let mut offsets = vec![0i32; blocks * COLUMN_BLOCK];
+        for (offset, sum) in offsets.iter_mut().zip(&sums) {
+            *offset = OFFSET * sum;
         }
         QuantWeights {
             n,
