@@ -418,8 +418,10 @@ pub enum Precision {
     /// operand split in two quantisations, where the CPU has AVX-512-VNNI
     /// (on AMX-INT8's tiles where it has those too; attention's scores and wider convolutions on the bf16 units, split,
     /// or in f32); `auto` elsewhere. As accurate as `auto`
-    /// (`docs/performance.md`); faster where the CPU's integer products
-    /// are more than four times its bf16 ones.
+    /// (`docs/performance.md`); a split product is three integer products
+    /// against `auto`'s one or two bf16 ones, so it pays where the integer
+    /// units are more than one and a half to three times the bf16 ones (on
+    /// AMX the two precisions are even).
     Int8,
 }
 
