@@ -139,7 +139,7 @@ impl QuantWeights {
         // Row by row, as the weights lie in memory: the columns' largest
         // magnitudes, then their values and sums.
         let mut max = vec![0.0f32; n];
-        for row in weights.chunks_exact(n) {
+        for row in weights.chunks_exact(n.max(1)).take(k) {
             for (max, x) in max.iter_mut().zip(row) {
                 *max = max.max(x.abs());
             }
