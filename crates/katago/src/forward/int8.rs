@@ -218,6 +218,27 @@ impl QuantLayer {
     }
 }
 
+impl QuantLayer {
+    /// The rows, quads and columns of a split product of `rows` rows of
+    /// (`high`, `low`) quads by this layer into an output of `out_len`,
+    /// checked: both quantisations of one shape, every row there.
+    pub(crate) fn split_shape(
+        &self,
+        (high, low): (&[u32], &[u32]),
+        rows: usize,
+        out_len: usize,
+    ) -> (usize, usize, usize) {
+        let (quads, n) = (self.high.quads, self.high.n);
+        assert!(
+            self.low.quads == quads && self.low.n == n,
+            "two quantisations of one layer"
+        );
+        assert!(high.len() >= rows * quads && low.len() >= rows * quads);
+        assert!(out_len >= rows * n, "the output holds every row");
+        (rows, quads, n)
+    }
+}
+
 /// Activations quantised per row: `rows` rows of `quads` quads of offset
 /// bytes (padded with the offset, that is with zeros), and each row's
 /// scale; in split mode a second set of bytes holding what the first

@@ -233,14 +233,7 @@ pub(super) unsafe fn product_split(
     out: &mut [f32],
     accumulate: bool,
 ) {
-    let (wh, wl) = (&layer.high, &layer.low);
-    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
-    assert!(
-        wl.quads == quads && wl.n == n,
-        "two quantisations of one layer"
-    );
-    assert!(high.len() >= rows * quads && low.len() >= rows * quads);
-    assert!(out.len() >= rows * n, "the output holds every row");
+    let (rows, quads, n) = layer.split_shape((high, low), row_scales.len(), out.len());
     assert_eq!(quads % QUAD_BLOCK, 0, "whole tiles of quads");
     let full_blocks = n / COLUMN_BLOCK;
     if rows == 0 {

@@ -253,13 +253,7 @@ pub(super) unsafe fn product_split(
     accumulate: bool,
 ) {
     let (wh, wl) = (&layer.high, &layer.low);
-    let (rows, quads, n) = (row_scales.len(), wh.quads, wh.n);
-    assert!(
-        wl.quads == quads && wl.n == n,
-        "two quantisations of one layer"
-    );
-    assert!(high.len() >= rows * quads && low.len() >= rows * quads);
-    assert!(out.len() >= rows * n, "the output holds every row");
+    let (rows, quads, n) = layer.split_shape((high, low), row_scales.len(), out.len());
     let halves = n.div_ceil(TILE_COLUMNS);
     let mut r = 0;
     while r < rows {
