@@ -219,6 +219,65 @@ fn rows_quantise_alike_on_every_path_and_pad_with_zeros() {
     assert_eq!(quads[0], 0x80_c0_01_ff, "127, −127, 64 and a pad, offset");
 }
 
+/// Rows whose values sit where a quantisation is closest to leaving its
+/// byte: the largest magnitude itself (either sign), ties halfway between
+/// two steps (the loss is then half a step, 127 fine steps) and values a
+/// hair inside them, at a scale that is not a power of two.
+fn edge_rows() -> Vec<Vec<f32>> {
+    let max = 3.7f32;
+    let step = max / 127.0;
+    let mut values = vec![max, -max, max * (1.0 - f32::EPSILON), 0.0];
+    for k in -127..127 {
+        let tie = (k as f32 + 0.5) * step;
+        values.extend([
+            tie,
+            -tie,
+            tie * (1.0 + f32::EPSILON),
+            tie * (1.0 - f32::EPSILON),
+        ]);
+    }
+    values.retain(|x| x.abs() <= max);
+    [1, 15, 16, 17, 64, 70, values.len()]
+        .into_iter()
+        .map(|len| {
+            let mut row: Vec<f32> = values.iter().copied().cycle().skip(len).take(len).collect();
+            row[0] = if len % 2 == 0 { max } else { -max };
+            row
+        })
+        .collect()
+}
+
+#[test]
+fn the_clamp_never_binds_in_a_finite_row_so_every_path_needs_none() {
+    for row in edge_rows() {
+        let max = row.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let inverse = 127.0 / max;
+        for &x in &row {
+            let t = x * inverse;
+            let q = t.round_ties_even();
+            assert!(q.abs() <= 127.0, "{x} quantises to {q}");
+            let fine = ((t - q) * 254.0).round_ties_even();
+            assert!(fine.abs() <= 127.0, "{x} loses {fine} fine steps");
+        }
+        let quads = padded_quads(row.len());
+        for path in hardware_paths() {
+            let (mut portable, mut fast) = (vec![7u32; quads], vec![9u32; quads]);
+            let a = quantise_row(Int8Path::Portable, &row, &mut portable);
+            let b = quantise_row(path, &row, &mut fast);
+            assert_eq!((a.to_bits(), &portable), (b.to_bits(), &fast), "{path:?}");
+            let (mut portable_low, mut fast_low) = (vec![7u32; quads], vec![9u32; quads]);
+            quantise_row_split(Int8Path::Portable, &row, &mut portable, &mut portable_low);
+            quantise_row_split(path, &row, &mut fast, &mut fast_low);
+            assert_eq!(
+                (&portable, &portable_low),
+                (&fast, &fast_low),
+                "{path:?}: split row of {}",
+                row.len()
+            );
+        }
+    }
+}
+
 #[test]
 fn weights_are_quantised_per_column_with_their_offsets() {
     let (k, n) = (5, COLUMN_BLOCK + 3);

@@ -2,7 +2,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, LEVELS, LOW_LEVELS, LOW_STEP, OFFSET};
+use super::{QuantLayer, QuantWeights, COLUMN_BLOCK, LOW_LEVELS, LOW_STEP, OFFSET};
 use crate::forward::bf16::x86::{first_lanes, store_lanes};
 
 /// Rows of one register tile: 12 rows × 2 registers of sums, two of
@@ -10,9 +10,16 @@ use crate::forward::bf16::x86::{first_lanes, store_lanes};
 const TILE_ROWS: usize = 12;
 
 /// [`super::quantise_row_portable`] on 512-bit registers, with the same
-/// results: the largest magnitude, then each value times the inverse scale
-/// rounded to nearest even (`VCVTPS2DQ` under the default rounding),
-/// clamped, offset and narrowed to a byte.
+/// results for every finite row: the largest magnitude, then each value
+/// times the inverse scale rounded to nearest even (`VCVTPS2DQ` under the
+/// default rounding), offset and narrowed to a byte.
+///
+/// There is no clamp: in a finite row `|x| ≤ max`, so `|x · 127 / max|`
+/// rounds to at most 127, and what a rounding loses is at most half a
+/// step, 127 fine steps. The narrowing saturates all the same
+/// ([`offset_bytes`], [`store_tail`]), so a value that is not finite
+/// still lands in a byte: −128, where the portable code makes 0 (a row
+/// the network does not make).
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
     assert!(dst.len() * 4 >= row.len(), "room for every byte");
@@ -55,19 +62,13 @@ fn largest_magnitude(row: &[f32]) -> f32 {
 unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
     let (scale, inverse) = super::scales(max);
     let factor = _mm512_set1_ps(inverse);
-    let (low, high, offset) = (
-        _mm512_set1_epi32(-(LEVELS as i32)),
-        _mm512_set1_epi32(LEVELS as i32),
-        _mm512_set1_epi32(OFFSET),
-    );
     let bytes: *mut u8 = dst.as_mut_ptr().cast();
     let mut i = 0;
     while i + 64 <= row.len() {
         let quantised: [__m512i; 4] = std::array::from_fn(|j| {
             // SAFETY: values i..i + 64 are inside `row`.
             let x = unsafe { _mm512_loadu_ps(row.as_ptr().add(i + 16 * j)) };
-            let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
-            _mm512_min_epi32(_mm512_max_epi32(q, low), high)
+            _mm512_cvtps_epi32(_mm512_mul_ps(x, factor))
         });
         // SAFETY: bytes i..i + 64 of the row's quads, inside `dst`
         // (asserted by the caller).
@@ -76,13 +77,16 @@ unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
     }
     while i < row.len() {
         let mask = first_lanes(row.len() - i);
-        // SAFETY: the mask keeps the load inside `row`.
-        let x = unsafe { _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)) };
-        let q = _mm512_cvtps_epi32(_mm512_mul_ps(x, factor));
-        let q = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(q, low), high), offset);
-        // SAFETY: bytes i.. of the row's quads, inside `dst` (asserted),
-        // kept to the row by the mask.
-        unsafe { _mm512_mask_cvtepi32_storeu_epi8(bytes.add(i).cast(), mask, q) };
+        // SAFETY: the mask keeps the load inside `row`, and the store
+        // inside the row's bytes of `dst` (asserted by the caller).
+        unsafe {
+            let x = _mm512_maskz_loadu_ps(mask, row.as_ptr().add(i));
+            store_tail(
+                bytes.add(i),
+                mask,
+                _mm512_cvtps_epi32(_mm512_mul_ps(x, factor)),
+            );
+        }
         i += 16;
     }
     // The padding: bytes past the row hold the offset (a zero).
@@ -93,9 +97,10 @@ unsafe fn quantise_by_max(row: &[f32], dst: &mut [u32], max: f32) -> f32 {
     scale
 }
 
-/// 64 quantised values (four registers of 32-bit integers within ±127)
-/// offset and narrowed to bytes in order: saturating packs, which keep
-/// them as they are, then the 32-bit groups put back in order.
+/// 64 quantised values (four registers of 32-bit integers, within ±127
+/// for a finite row) offset and narrowed to bytes in order: saturating
+/// packs, which keep those as they are and anything else within a signed
+/// byte, then the 32-bit groups put back in order.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 fn offset_bytes([a, b, c, d]: [__m512i; 4]) -> __m512i {
@@ -107,11 +112,29 @@ fn offset_bytes([a, b, c, d]: [__m512i; 4]) -> __m512i {
     _mm512_xor_si512(bytes, _mm512_set1_epi8(OFFSET as u8 as i8))
 }
 
+/// The first values of 16 quantised ones (those `mask` keeps) narrowed to
+/// signed bytes with saturation, as [`offset_bytes`] narrows, offset, and
+/// stored at `dst`.
+///
+/// # Safety
+/// The bytes of `dst` that `mask` keeps must be writable.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
+unsafe fn store_tail(dst: *mut u8, mask: __mmask16, quantised: __m512i) {
+    let bytes = _mm_xor_si128(
+        _mm512_cvtsepi32_epi8(quantised),
+        _mm_set1_epi8(OFFSET as u8 as i8),
+    );
+    // SAFETY: the caller's promise.
+    unsafe { _mm_mask_storeu_epi8(dst.cast(), mask, bytes) };
+}
+
 /// [`super::quantise_row_split_portable`] on 512-bit registers, with the
-/// same results: the row's largest magnitude, then each value times the
-/// inverse scale (`t`) rounded to nearest even (`q`), and what that lost
-/// (`t − q`) times [`LOW_LEVELS`] rounded again; both clamped, offset and
-/// narrowed to bytes. Returns the row's scale.
+/// same results for every finite row: the row's largest magnitude, then
+/// each value times the inverse scale (`t`) rounded to nearest even
+/// (`q`), and what that lost (`t − q`) times [`LOW_LEVELS`] rounded again;
+/// both offset and narrowed to bytes, saturating instead of clamped as
+/// [`quantise_row`] says. Returns the row's scale.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
 pub(super) unsafe fn quantise_row_split(row: &[f32], high: &mut [u32], low: &mut [u32]) -> f32 {
     assert!(high.len() * 4 >= row.len(), "room for every byte");
@@ -121,18 +144,12 @@ pub(super) unsafe fn quantise_row_split(row: &[f32], high: &mut [u32], low: &mut
     );
     let (scale, inverse) = super::scales(largest_magnitude(row));
     let (factor, finer) = (_mm512_set1_ps(inverse), _mm512_set1_ps(LOW_LEVELS));
-    let (lowest, highest, offset) = (
-        _mm512_set1_epi32(-(LEVELS as i32)),
-        _mm512_set1_epi32(LEVELS as i32),
-        _mm512_set1_epi32(OFFSET),
-    );
     // Both quantisations of 16 values.
     let quantised = |x: __m512| {
         let t = _mm512_mul_ps(x, factor);
-        let q = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvtps_epi32(t), lowest), highest);
+        let q = _mm512_cvtps_epi32(t);
         let lost = _mm512_mul_ps(_mm512_sub_ps(t, _mm512_cvtepi32_ps(q)), finer);
-        let l = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvtps_epi32(lost), lowest), highest);
-        (q, l)
+        (q, _mm512_cvtps_epi32(lost))
     };
     let (high_bytes, low_bytes): (*mut u8, *mut u8) =
         (high.as_mut_ptr().cast(), low.as_mut_ptr().cast());
@@ -159,9 +176,8 @@ pub(super) unsafe fn quantise_row_split(row: &[f32], high: &mut [u32], low: &mut
         // inside the row's bytes of `high` and `low` (asserted above).
         unsafe {
             let (q, l) = quantised(_mm512_maskz_loadu_ps(mask, row.as_ptr().add(i)));
-            let (q, l) = (_mm512_add_epi32(q, offset), _mm512_add_epi32(l, offset));
-            _mm512_mask_cvtepi32_storeu_epi8(high_bytes.add(i).cast(), mask, q);
-            _mm512_mask_cvtepi32_storeu_epi8(low_bytes.add(i).cast(), mask, l);
+            store_tail(high_bytes.add(i), mask, q);
+            store_tail(low_bytes.add(i), mask, l);
         }
         i += 16;
     }
