@@ -316,6 +316,8 @@ pub enum Bf16Rounding {
     /// rounding (`docs/performance.md`). Attention's output projection,
     /// which also adds to the residual stream, and attention's queries
     /// (a small product whose error the softmax amplifies) are split too.
+    /// Its win rate error sits at the bound on every unit, so no precision
+    /// chooses it; it is measured beside the others.
     SplitConvolutions,
 }
 
@@ -402,11 +404,11 @@ impl fmt::Display for Kernel {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Precision {
     /// The fastest arithmetic whose accuracy meets the bounds of
-    /// `docs/performance.md`: bf16 products where the CPU's bf16 units
-    /// beat its f32 ones (AMX, or AVX-512-BF16 with
-    /// [`Features::fast_bf16_dot`]), with the convolutions' activations
-    /// split ([`Bf16Rounding::SplitConvolutions`]; on AMX every
-    /// activation, [`Bf16Rounding::Split`]), else f32.
+    /// `docs/performance.md`: on AMX bf16 products with every activation
+    /// split ([`Bf16Rounding::Split`]); on AVX-512-BF16 with
+    /// [`Features::fast_bf16_dot`] (AMD's cores) [`Precision::Int8`]'s
+    /// kernel where the CPU has AVX-512-VNNI, else the same split bf16;
+    /// elsewhere f32.
     #[default]
     Auto,
     /// f32 throughout, KataGo's own answers to float rounding.
@@ -454,8 +456,17 @@ impl Precision {
             // convolution inputs alone split its win rate error is outside
             // the bound (`docs/performance.md`), so every input is split.
             Precision::Auto if unit == Unit::AmxBf16 => Kernel::bf16(unit, Bf16Rounding::Split),
+            // On `VDPBF16PS` too the convolution inputs alone split leave
+            // the win rate error at the bound (p99 0.0100 to 0.0110 in five
+            // runs); every input split meets it, and int8's split products
+            // are as accurate and cheaper where `VPDPBUSD` multiplies twice
+            // as many values an instruction (`docs/performance.md`).
             Precision::Auto if unit != Unit::F32 && features.fast_bf16_dot => {
-                Kernel::bf16(unit, Bf16Rounding::SplitConvolutions)
+                if features.avx512_vnni {
+                    Precision::Int8.kernel(features)
+                } else {
+                    Kernel::bf16(unit, Bf16Rounding::Split)
+                }
             }
             Precision::Auto => Kernel::F32,
             Precision::Bf16 => Kernel::bf16(unit, Bf16Rounding::Once),
@@ -630,8 +641,20 @@ mod tests {
         assert_eq!(Precision::Bf16.kernel(none), Kernel::F32);
         assert_eq!(
             Precision::Auto.kernel(avx512),
-            bf16(Unit::Avx512Bf16, Bf16Rounding::SplitConvolutions)
+            bf16(Unit::Avx512Bf16, Bf16Rounding::Split)
         );
+        let amd = Features {
+            avx512_vnni: true,
+            ..avx512
+        };
+        assert_eq!(
+            Precision::Auto.kernel(amd),
+            Kernel {
+                int8: Some(Int8Unit::Avx512Vnni),
+                ..bf16(Unit::Avx512Bf16, Bf16Rounding::Split)
+            }
+        );
+        assert_eq!(Precision::Auto.kernel(amd), Precision::Int8.kernel(amd));
         assert_eq!(
             Precision::Bf16.kernel(avx512),
             bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
