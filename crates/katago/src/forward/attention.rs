@@ -12,7 +12,7 @@ use super::elementwise::{simd_level, SimdLevel};
 use super::kernels::{apply_matmul_of_rows, apply_matmuls, gemm_strided, Grid, Layout};
 use super::profile::{self, region, LayerClass};
 use super::wide_f32::{self, PackedF32};
-use super::{bf16, Bf16Rounding, Exec, Scratch};
+use super::{bf16, Exec, Scratch};
 use crate::model::{AttentionBlock, Rope};
 
 thread_local! {
@@ -224,10 +224,7 @@ struct HeadOperands<'a> {
 fn run_heads(operands: &HeadOperands<'_>, batch: usize, exec: Exec, outs: &mut Vec<HeadOut>) {
     let h_count = operands.shape.heads;
     outs.resize_with(batch * h_count, HeadOut::default);
-    // Where the kernel splits any activations, the queries are split too:
-    // the scores' rounding error, through the softmax, is most of what
-    // bf16 attention costs in accuracy (`docs/performance.md`).
-    let split_queries = exec.kernel.rounding != Bf16Rounding::Once;
+    let split_queries = exec.kernel.splits_queries();
     let bf16_path = exec.kernel.unit.bf16_path();
     let run_head = |(index, out): (usize, &mut HeadOut)| {
         let (pos, h) = (index / h_count, index % h_count);

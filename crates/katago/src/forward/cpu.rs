@@ -373,6 +373,19 @@ impl Kernel {
     pub fn is_bf16(self) -> bool {
         self.unit != Unit::F32
     }
+
+    /// Whether attention's queries are split before the scores' product:
+    /// wherever activations are split, as the scores' rounding error,
+    /// through the softmax, is most of what bf16 attention costs in
+    /// accuracy; but not beside int8's products on `VDPBF16PS`, where the
+    /// queries rounded once keep the network well inside the bounds (win
+    /// rate error p99 0.0068, top move 99.3%) and save a twentieth of the
+    /// pass (`docs/performance.md`). On AMX, whose sums round otherwise,
+    /// int8 keeps them split, as measured.
+    pub(crate) fn splits_queries(self) -> bool {
+        let int8_on_avx512 = self.int8.is_some() && self.unit == Unit::Avx512Bf16;
+        self.rounding != Bf16Rounding::Once && !int8_on_avx512
+    }
 }
 
 impl fmt::Display for Kernel {
@@ -655,6 +668,13 @@ mod tests {
             }
         );
         assert_eq!(Precision::Auto.kernel(amd), Precision::Int8.kernel(amd));
+        // Queries split wherever activations are, but beside int8 on
+        // AVX-512-BF16.
+        assert!(!Precision::Auto.kernel(amd).splits_queries());
+        assert!(Precision::Auto.kernel(avx512).splits_queries());
+        assert!(!Precision::Bf16.kernel(avx512).splits_queries());
+        assert!(Precision::Auto.kernel(amx).splits_queries());
+        assert!(Precision::Int8.kernel(amx).splits_queries());
         assert_eq!(
             Precision::Bf16.kernel(avx512),
             bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
