@@ -431,12 +431,13 @@ pub enum Precision {
     Bf16,
     /// Every matrix layer and 1×1 convolution in 8-bit integers, each
     /// operand split in two quantisations, where the CPU has AVX-512-VNNI
-    /// (on AMX-INT8's tiles where it has those too; attention's scores and wider convolutions on the bf16 units, split,
-    /// or in f32); `auto` elsewhere. As accurate as `auto`
-    /// (`docs/performance.md`); a split product is three integer products
-    /// against `auto`'s one or two bf16 ones, so it pays where the integer
-    /// units are more than one and a half to three times the bf16 ones (on
-    /// AMX the two precisions are even).
+    /// (on AMX-INT8's tiles where it has those too; attention's scores and
+    /// wider convolutions on the bf16 units, split, or in f32); `auto`
+    /// elsewhere. As accurate as `auto` (`docs/performance.md`); a split
+    /// product is three integer products against a split bf16 product's
+    /// two, so it pays where the integer units multiply more than one and
+    /// a half times the bf16 ones' values: on AMD's cores, where `auto`
+    /// takes it; on AMX the two precisions are even.
     Int8,
 }
 
