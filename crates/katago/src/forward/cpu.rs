@@ -609,6 +609,11 @@ mod tests {
             ..Features::default()
         };
         let bf16 = Kernel::bf16;
+        // int8's kernel: the int8 unit, the rest split on `unit`.
+        let with_int8 = |int8, unit| Kernel {
+            int8: Some(int8),
+            ..bf16(unit, Bf16Rounding::Split)
+        };
         assert_eq!(Precision::Int8.kernel(none), Kernel::F32);
         assert_eq!(
             Precision::Int8.kernel(avx512),
@@ -616,10 +621,7 @@ mod tests {
         );
         assert_eq!(
             Precision::Int8.kernel(amx),
-            Kernel {
-                int8: Some(Int8Unit::AmxInt8),
-                ..bf16(Unit::AmxBf16, Bf16Rounding::Split)
-            }
+            with_int8(Int8Unit::AmxInt8, Unit::AmxBf16)
         );
         let avx_vnni = Features {
             avx_vnni: true,
@@ -627,10 +629,7 @@ mod tests {
         };
         assert_eq!(
             Precision::Int8.kernel(avx_vnni),
-            Kernel {
-                int8: Some(Int8Unit::AvxVnni),
-                ..bf16(Unit::F32, Bf16Rounding::Split)
-            }
+            with_int8(Int8Unit::AvxVnni, Unit::F32)
         );
         assert_eq!(Precision::Auto.kernel(avx_vnni), Kernel::F32);
         let amx_bf16_only = Features {
@@ -639,17 +638,11 @@ mod tests {
         };
         assert_eq!(
             Precision::Int8.kernel(amx_bf16_only),
-            Kernel {
-                int8: Some(Int8Unit::Avx512Vnni),
-                ..bf16(Unit::AmxBf16, Bf16Rounding::Split)
-            }
+            with_int8(Int8Unit::Avx512Vnni, Unit::AmxBf16)
         );
         assert_eq!(
             Precision::Int8.kernel(vnni),
-            Kernel {
-                int8: Some(Int8Unit::Avx512Vnni),
-                ..bf16(Unit::F32, Bf16Rounding::Split)
-            }
+            with_int8(Int8Unit::Avx512Vnni, Unit::F32)
         );
         assert_eq!(Precision::Auto.kernel(none), Kernel::F32);
         assert_eq!(Precision::Bf16.kernel(none), Kernel::F32);
@@ -663,10 +656,7 @@ mod tests {
         };
         assert_eq!(
             Precision::Auto.kernel(amd),
-            Kernel {
-                int8: Some(Int8Unit::Avx512Vnni),
-                ..bf16(Unit::Avx512Bf16, Bf16Rounding::Split)
-            }
+            with_int8(Int8Unit::Avx512Vnni, Unit::Avx512Bf16)
         );
         assert_eq!(Precision::Auto.kernel(amd), Precision::Int8.kernel(amd));
         // Queries split wherever activations are, but beside int8 on
