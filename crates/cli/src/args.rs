@@ -93,10 +93,11 @@ pub struct ReviewArgs {
     #[arg(long)]
     pub model: std::path::PathBuf,
     /// The network's matrix products: auto (the fastest whose accuracy
-    /// meets the bounds of docs/performance.md: bf16 on CPUs with AMX, int8
+    /// meets the bounds of docs/performance.md: bf16 on CPUs with AMX, int16
     /// on AMD's with AVX-512-BF16 and VNNI; f32 elsewhere), f32, bf16 (one
-    /// rounding), or int8 (8-bit integer products on AVX-512-VNNI, each
-    /// operand split in two: as accurate as auto).
+    /// rounding), int8 (8-bit integer products on AVX-512-VNNI, each operand
+    /// split in two) or int16 (16-bit integer products on AVX-512-VNNI, one
+    /// each); int8 and int16 are as accurate as auto.
     #[arg(long, default_value = "auto")]
     pub precision: tengen_katago::forward::Precision,
     /// With one record: the file its review goes to [default: NAME-review.sgf
@@ -381,10 +382,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "PATH")]
     pub model: Option<std::path::PathBuf>,
     /// The network's matrix products: auto (the fastest whose accuracy
-    /// meets the bounds of docs/performance.md: bf16 on CPUs with AMX, int8
+    /// meets the bounds of docs/performance.md: bf16 on CPUs with AMX, int16
     /// on AMD's with AVX-512-BF16 and VNNI; f32 elsewhere), f32, bf16 (one
-    /// rounding), or int8 (8-bit integer products on AVX-512-VNNI, each
-    /// operand split in two: as accurate as auto).
+    /// rounding), int8 (8-bit integer products on AVX-512-VNNI, each operand
+    /// split in two) or int16 (16-bit integer products on AVX-512-VNNI, one
+    /// each); int8 and int16 are as accurate as auto.
     #[arg(long, default_value = "auto")]
     pub precision: tengen_katago::forward::Precision,
 }

@@ -3,10 +3,11 @@
 //! evaluated in f32 and again on each bf16 kernel this CPU has (every
 //! rounding of the activations, [`Bf16Rounding`]), and the differences
 //! summed up: win rate, score lead, policy (KL divergence, the top move),
-//! ownership. Then the int8 kernels (where the CPU has AVX-512-VNNI). With
-//! `--emulate yes`, the portable units stand in for those the CPU lacks
-//! ([`Unit::PortableBf16`], [`Int8Unit::Portable`]: the same roundings in
-//! plain Rust; the int8 sums bit for bit, the bf16 ones in another order),
+//! ownership. Then the int8 and int16 kernels (where the CPU has
+//! AVX-512-VNNI). With `--emulate yes`, the portable units stand in for
+//! those the CPU lacks ([`Unit::PortableBf16`], [`Int8Unit::Portable`],
+//! [`Int16Unit::Portable`]: the same roundings in plain Rust; the integer
+//! sums bit for bit, the bf16 ones in another order),
 //! so that any CPU measures every kernel.
 //!
 //! ```sh
@@ -22,7 +23,9 @@
 use std::path::{Path, PathBuf};
 
 use tengen_core::Game;
-use tengen_katago::forward::{Bf16Rounding, Features, Int8Unit, Kernel, Unit};
+use tengen_katago::forward::{
+    Bf16Rounding, Features, Int16Unit, Int8Unit, Kernel, Precision, Unit,
+};
 use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
@@ -163,6 +166,16 @@ fn main() {
         games.len()
     );
     let mut rows = Vec::new();
+    // The network on `kernel`, against f32: the summary row.
+    let measure = |kernel: Kernel| {
+        let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
+        assert_eq!(network.kernel(), kernel);
+        let started = std::time::Instant::now();
+        let answers = evaluate(&network, &games);
+        let seconds = started.elapsed().as_secs_f64();
+        println!("\n{kernel} (in {seconds:.1} s):\n");
+        (kernel.to_string(), report(&exact, &answers))
+    };
     let mut units = Features::detect().units();
     if options.emulate && units == [Unit::F32] {
         units.push(Unit::PortableBf16);
@@ -177,13 +190,7 @@ fn main() {
             Bf16Rounding::Split,
         ] {
             let kernel = Kernel::bf16(unit, rounding);
-            let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
-            assert_eq!(network.kernel(), kernel);
-            let started = std::time::Instant::now();
-            let rounded = evaluate(&network, &games);
-            let seconds = started.elapsed().as_secs_f64();
-            println!("\n{kernel} (in {seconds:.1} s):\n");
-            rows.push((kernel.to_string(), report(&exact, &rounded)));
+            rows.push(measure(kernel));
         }
     }
     // The int8 products, each rounding of the activations (which in int8
@@ -209,14 +216,22 @@ fn main() {
                 rounding,
                 ..base
             };
-            let network = Network::new(model.clone(), options.threads).with_kernel(kernel);
-            assert_eq!(network.kernel(), kernel);
-            let started = std::time::Instant::now();
-            let quantised = evaluate(&network, &games);
-            let seconds = started.elapsed().as_secs_f64();
-            println!("\n{kernel} (in {seconds:.1} s):\n");
-            rows.push((kernel.to_string(), report(&exact, &quantised)));
+            rows.push(measure(kernel));
         }
+    }
+    // The int16 products, as `precision=int16` runs them (the portable
+    // ones with --emulate where the CPU has no AVX-512-VNNI).
+    let int16 = Precision::Int16.kernel(features);
+    let int16 = match (int16.int16, options.emulate) {
+        (Some(_), _) => Some(int16),
+        (None, true) => Some(Kernel {
+            int16: Some(Int16Unit::Portable),
+            ..int16
+        }),
+        (None, false) => None,
+    };
+    if let Some(kernel) = int16 {
+        rows.push(measure(kernel));
     }
     println!(
         "\n| kernel | win rate error mean / p99 / max | score lead error mean / p99 / max | policy KL mean / p99 | top move the same | ownership error mean / p99 |"

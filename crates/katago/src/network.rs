@@ -131,12 +131,13 @@ impl Network {
     }
 
     /// The same network on `kernel`, which must be one this CPU runs
-    /// (one of [`Features::units`] or the portable bf16 unit, and an int8
-    /// unit it has); otherwise f32.
+    /// (one of [`Features::units`] or the portable bf16 unit, and int8 and
+    /// int16 units it has); otherwise f32.
     pub fn with_kernel(mut self, kernel: Kernel) -> Network {
         let features = Features::detect();
-        let available =
-            kernel.unit.runs_on(features) && kernel.int8.is_none_or(|unit| unit.runs_on(features));
+        let available = kernel.unit.runs_on(features)
+            && kernel.int8.is_none_or(|unit| unit.runs_on(features))
+            && kernel.int16.is_none_or(|unit| unit.runs_on(features));
         self.kernel = if available { kernel } else { Kernel::F32 };
         self
     }

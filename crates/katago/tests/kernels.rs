@@ -3,12 +3,14 @@
 //! `docs/performance.md` (measured there over 1,000 positions; here a few
 //! dozen, with the bounds on the largest error). A CPU without bf16 units
 //! checks that asking for bf16 gives f32, bit for bit; the portable int8
-//! products run everywhere.
+//! and int16 products run everywhere.
 
 use std::path::Path;
 
 use tengen_core::Game;
-use tengen_katago::forward::{Bf16Rounding, Features, Int8Unit, Kernel, Precision, Unit};
+use tengen_katago::forward::{
+    Bf16Rounding, Features, Int16Unit, Int8Unit, Kernel, Precision, Unit,
+};
 use tengen_katago::model::ModelDesc;
 use tengen_katago::network::{EvalOptions, Network, Symmetries};
 use tengen_katago::output::Evaluation;
@@ -95,6 +97,10 @@ fn every_kernel_of_this_cpu_stays_close_to_f32() {
     let int8 = Precision::Int8.kernel(Features::detect());
     if int8.int8.is_some() {
         kernels.push(int8);
+    }
+    let int16 = Precision::Int16.kernel(Features::detect());
+    if int16.int16.is_some() {
+        kernels.push(int16);
     }
     for kernel in kernels {
         let network = Network::new(model.clone(), 2).with_kernel(kernel);
@@ -199,6 +205,45 @@ fn precisions_pick_kernels_this_cpu_has() {
             assert_eq!(network.kernel(), Kernel::F32);
         }
     }
+    if !Int16Unit::Avx512Vnni.runs_on(features) {
+        let network = Network::new(model.clone(), 1).with_kernel(Kernel {
+            int16: Some(Int16Unit::Avx512Vnni),
+            ..Kernel::F32
+        });
+        assert_eq!(network.kernel(), Kernel::F32);
+    }
+}
+
+/// The portable int16 products, on any CPU: through the whole network they
+/// give the answers of AVX-512-VNNI's bit for bit where the CPU has it,
+/// and stay within the bounds of f32 everywhere.
+#[test]
+fn portable_int16_gives_the_fast_kernels_answers_and_stays_close_to_f32() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../gtp/tests/data/finished");
+    let games = positions(&data.join("mcts-vs-gnugo-level10-9x9"), 1, 12);
+    assert!(games.len() >= 3, "{} positions", games.len());
+    let model = ModelDesc::load(model_path()).unwrap();
+    let features = Features::detect();
+    let fast = Precision::Int16.kernel(features);
+    let portable = Kernel {
+        int16: Some(Int16Unit::Portable),
+        ..fast
+    };
+    let network = Network::new(model.clone(), 2).with_kernel(portable);
+    assert_eq!(network.kernel(), portable);
+    let answers = evaluate(&network, &games);
+    if fast.int16.is_some() {
+        let network = Network::new(model.clone(), 2).with_kernel(fast);
+        assert_eq!(
+            evaluate(&network, &games),
+            answers,
+            "{fast} against {portable}"
+        );
+    } else {
+        eprintln!("no AVX-512-VNNI on this CPU: the portable int16 products only");
+    }
+    let exact = evaluate(&Network::new(model, 2), &games);
+    assert_close(&portable.to_string(), &exact, &answers);
 }
 
 /// Batches shared between threads (a part of the positions on each thread,

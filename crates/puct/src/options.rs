@@ -36,7 +36,7 @@ pub trait PuctSettings {
 }
 
 /// What `precision` does, for every door.
-const PRECISION_HELP: &str = "the network's matrix products: 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AMX, int8 on AMD's with AVX-512-BF16 and VNNI; f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' one rounding, a little less accurate, the fastest where bf16 pays; 'int8' 8-bit integer products on CPUs with AVX-512-VNNI (on the AMX-INT8 tiles where the CPU has them), each operand split in two, as accurate as auto and faster where the integer units are (auto elsewhere)";
+const PRECISION_HELP: &str = "the network's matrix products: 'auto' the fastest whose accuracy meets the bounds in docs/performance.md (bf16 on CPUs with AMX, int16 on AMD's with AVX-512-BF16 and VNNI; f32 elsewhere); 'f32' KataGo's own arithmetic; 'bf16' one rounding, a little less accurate, the fastest where bf16 pays; 'int8' 8-bit integer products on CPUs with AVX-512-VNNI (on the AMX-INT8 tiles where the CPU has them), each operand split in two, as accurate as auto; 'int16' 16-bit integer products (13 bits a value) on CPUs with AVX-512-VNNI, one product each, as accurate as auto (auto where the CPU lacks the units)";
 
 /// The options of the network's forward pass: its threads and precision.
 pub const fn machine_options<S: PuctSettings>() -> [Setting<S>; 2] {
@@ -60,7 +60,7 @@ pub const fn machine_options<S: PuctSettings>() -> [Setting<S>; 2] {
             category: Category::Machine,
             help: PRECISION_HELP,
             kind: Kind::Choice {
-                words: &["auto", "f32", "bf16", "int8"],
+                words: &["auto", "f32", "bf16", "int8", "int16"],
                 get: |s| s.precision().name(),
                 set: |s, word| s.set_precision(word.parse().unwrap_or_default()),
             },

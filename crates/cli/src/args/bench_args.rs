@@ -103,7 +103,7 @@ pub struct KatagoBenchArgs {
     /// for the search speed (0 skips it).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub visits: u64,
-    /// Precisions to measure, comma-separated (auto, f32, bf16, int8); each
+    /// Precisions to measure, comma-separated (auto, f32, bf16, int8, int16); each
     /// runs on the kernel it picks on this CPU, and a kernel picked twice
     /// is measured once.
     #[arg(long, default_value = "f32,bf16,auto", value_delimiter = ',')]

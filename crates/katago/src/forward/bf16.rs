@@ -735,12 +735,13 @@ pub(super) mod x86;
 mod amx;
 
 /// A layer's weights packed for the bf16 units, quantised for the int8
-/// ones and packed for the 512-bit f32 products, each made on first use and kept with the layer (a network that
+/// and int16 ones and packed for the 512-bit f32 products, each made on first use and kept with the layer (a network that
 /// never runs bf16 or int8 never packs).
 #[derive(Default)]
 pub struct PackedCache {
     bf16: std::sync::OnceLock<PackedWeights>,
     int8: std::sync::OnceLock<super::int8::QuantLayer>,
+    int16: std::sync::OnceLock<super::int16::WordWeights>,
     wide_f32: std::sync::OnceLock<super::wide_f32::PackedF32>,
 }
 
@@ -759,6 +760,12 @@ impl PackedCache {
     pub(crate) fn int8(&self, k: usize, n: usize, weights: &[f32]) -> &super::int8::QuantLayer {
         self.int8
             .get_or_init(|| super::int8::QuantLayer::new(k, n, weights))
+    }
+
+    /// The 16-bit form of `weights` (`k` × `n`), made on the first call.
+    pub(crate) fn int16(&self, k: usize, n: usize, weights: &[f32]) -> &super::int16::WordWeights {
+        self.int16
+            .get_or_init(|| super::int16::WordWeights::new(k, n, weights))
     }
 
     /// The weights packed for the 512-bit f32 products, on the first call.

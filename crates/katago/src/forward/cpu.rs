@@ -8,6 +8,7 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::bf16::Bf16Path;
+use super::int16::Int16Path;
 use super::int8::Int8Path;
 
 /// The instruction sets the forward pass can use, as found on this CPU.
@@ -300,6 +301,43 @@ impl Int8Unit {
     }
 }
 
+/// The units a network's 16-bit integer products run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Int16Unit {
+    /// Plain Rust, any CPU: the reference the other is checked against,
+    /// far too slow to play with; for measuring accuracy anywhere.
+    Portable,
+    /// `VPDPWSSD` on 512-bit registers (AVX-512-VNNI).
+    Avx512Vnni,
+}
+
+impl Int16Unit {
+    /// The implementation behind this unit.
+    pub(crate) fn path(self) -> Int16Path {
+        match self {
+            Int16Unit::Portable => Int16Path::Portable,
+            Int16Unit::Avx512Vnni => Int16Path::Avx512Vnni,
+        }
+    }
+
+    /// Whether a CPU with `features` runs it (the portable unit runs
+    /// anywhere).
+    pub fn runs_on(self, features: Features) -> bool {
+        match self {
+            Int16Unit::Portable => true,
+            Int16Unit::Avx512Vnni => features.avx512_vnni,
+        }
+    }
+
+    /// Its name, as logs and benchmarks print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Int16Unit::Portable => "portable int16",
+            Int16Unit::Avx512Vnni => "AVX-512-VNNI",
+        }
+    }
+}
+
 /// How a bf16 unit takes the activations of a matrix product (the weights
 /// are always rounded once, when the layer is first packed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -350,6 +388,10 @@ pub struct Kernel {
     /// Attention's score and
     /// value products and wider convolutions stay on `unit`.
     pub int8: Option<Int8Unit>,
+    /// Where set (and `int8` is not), the same layers run in 16-bit
+    /// integers on this unit, one product each: weights quantised per
+    /// output channel, activations per row, to 13 bits with the sign.
+    pub int16: Option<Int16Unit>,
 }
 
 impl Kernel {
@@ -358,6 +400,7 @@ impl Kernel {
         unit: Unit::F32,
         rounding: Bf16Rounding::Once,
         int8: None,
+        int16: None,
     };
 
     /// A bf16 (or f32) kernel with no int8 layers.
@@ -366,6 +409,7 @@ impl Kernel {
             unit,
             rounding,
             int8: None,
+            int16: None,
         }
     }
 
@@ -383,16 +427,25 @@ impl Kernel {
     /// pass (`docs/performance.md`). On AMX, whose sums round otherwise,
     /// int8 keeps them split, as measured.
     pub(crate) fn splits_queries(self) -> bool {
-        let int8_on_avx512 = self.int8.is_some() && self.unit == Unit::Avx512Bf16;
-        self.rounding != Bf16Rounding::Once && !int8_on_avx512
+        let integers = self.int8.is_some() || self.int16.is_some();
+        let integers_on_avx512 = integers && self.unit == Unit::Avx512Bf16;
+        self.rounding != Bf16Rounding::Once && !integers_on_avx512
     }
 }
 
 impl fmt::Display for Kernel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let (Some(int16), None) = (self.int16, self.int8) {
+            let rest = Kernel {
+                int16: None,
+                ..*self
+            };
+            return write!(f, "int16 ({}), else {rest}", int16.name());
+        }
         if let Some(int8) = self.int8 {
             let rest = Kernel {
                 int8: None,
+                int16: None,
                 ..*self
             };
             let split = match self.rounding {
@@ -419,7 +472,7 @@ pub enum Precision {
     /// The fastest arithmetic whose accuracy meets the bounds of
     /// `docs/performance.md`: on AMX bf16 products with every activation
     /// split ([`Bf16Rounding::Split`]); on AVX-512-BF16 with
-    /// [`Features::fast_bf16_dot`] (AMD's cores) [`Precision::Int8`]'s
+    /// [`Features::fast_bf16_dot`] (AMD's cores) [`Precision::Int16`]'s
     /// kernel where the CPU has AVX-512-VNNI, else the same split bf16;
     /// elsewhere f32.
     #[default]
@@ -436,18 +489,26 @@ pub enum Precision {
     /// elsewhere. As accurate as `auto` (`docs/performance.md`); a split
     /// product is three integer products against a split bf16 product's
     /// two, so it pays where the integer units multiply more than one and
-    /// a half times the bf16 ones' values: on AMD's cores, where `auto`
-    /// takes it; on AMX the two precisions are even.
+    /// a half times the bf16 ones' values: on AMD's cores (where int16's
+    /// one product is faster still); on AMX the two precisions are even.
     Int8,
+    /// Every matrix layer and 1×1 convolution in 16-bit integers (13 bits
+    /// with the sign), one product each, where the CPU has AVX-512-VNNI
+    /// (the rest as [`Precision::Int8`] runs it); `auto` elsewhere. As
+    /// many products an instruction as bf16's, of about 13 bits a value
+    /// against 8: as accurate as int8's three products and as fast as
+    /// bf16's one rounding on AMD's cores, where `auto` takes it.
+    Int16,
 }
 
 impl Precision {
     /// Every precision, in the order the help lists them.
-    pub const ALL: [Precision; 4] = [
+    pub const ALL: [Precision; 5] = [
         Precision::Auto,
         Precision::F32,
         Precision::Bf16,
         Precision::Int8,
+        Precision::Int16,
     ];
 
     /// The setting's spelling.
@@ -457,6 +518,7 @@ impl Precision {
             Precision::F32 => "f32",
             Precision::Bf16 => "bf16",
             Precision::Int8 => "int8",
+            Precision::Int16 => "int16",
         }
     }
 
@@ -472,12 +534,12 @@ impl Precision {
             Precision::Auto if unit == Unit::AmxBf16 => Kernel::bf16(unit, Bf16Rounding::Split),
             // On `VDPBF16PS` too the convolution inputs alone split leave
             // the win rate error at the bound (p99 0.0100 to 0.0110 in five
-            // runs); every input split meets it, and int8's split products
-            // are as accurate and cheaper where `VPDPBUSD` multiplies twice
-            // as many values an instruction (`docs/performance.md`).
+            // runs); every input split meets it, and int16's products are
+            // as accurate in one product, as fast as bf16's one rounding
+            // (`docs/performance.md`).
             Precision::Auto if unit != Unit::F32 && features.fast_bf16_dot => {
                 if features.avx512_vnni {
-                    Precision::Int8.kernel(features)
+                    Precision::Int16.kernel(features)
                 } else {
                     Kernel::bf16(unit, Bf16Rounding::Split)
                 }
@@ -494,8 +556,16 @@ impl Precision {
                 } else {
                     Int8Unit::AvxVnni
                 }),
+                int16: None,
             },
             Precision::Int8 => Precision::Auto.kernel(features),
+            Precision::Int16 if features.avx512_vnni => Kernel {
+                unit,
+                rounding: Bf16Rounding::Split,
+                int8: None,
+                int16: Some(Int16Unit::Avx512Vnni),
+            },
+            Precision::Int16 => Precision::Auto.kernel(features),
         }
     }
 }
@@ -506,9 +576,9 @@ impl fmt::Display for Precision {
     }
 }
 
-/// A precision that is not `auto`, `f32` or `bf16`.
+/// A precision that is not one of [`Precision::ALL`].
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown precision {0:?} (expected auto, f32, bf16 or int8)")]
+#[error("unknown precision {0:?} (expected auto, f32, bf16, int8 or int16)")]
 pub struct UnknownPrecision(pub String);
 
 impl FromStr for Precision {
@@ -523,209 +593,4 @@ impl FromStr for Precision {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{Bf16Rounding, Features, Int8Unit, Kernel, Precision, Unit};
-
-    fn all_features() -> Vec<Features> {
-        let mut all = Vec::new();
-        for avx512_bf16 in [false, true] {
-            for amx_bf16 in [false, true] {
-                for avx512_vnni in [false, true] {
-                    for fast_bf16_dot in [false, true] {
-                        all.push(Features {
-                            avx512_bf16,
-                            amx_bf16,
-                            avx512_vnni,
-                            amx_int8: amx_bf16 && avx512_vnni,
-                            avx_vnni: fast_bf16_dot,
-                            avx512f: avx512_bf16 || avx512_vnni,
-                            fast_bf16_dot,
-                        });
-                    }
-                }
-            }
-        }
-        all
-    }
-
-    fn allowed(unit: Unit, features: Features) -> bool {
-        match unit {
-            Unit::F32 => true,
-            Unit::Avx512Bf16 => features.avx512_bf16,
-            Unit::AmxBf16 => features.amx_bf16,
-            Unit::PortableBf16 => false,
-        }
-    }
-
-    #[test]
-    fn no_precision_chooses_a_kernel_the_cpu_lacks() {
-        for features in all_features() {
-            for precision in Precision::ALL {
-                let kernel = precision.kernel(features);
-                assert!(
-                    allowed(kernel.unit, features),
-                    "{precision} chose {kernel} on {features:?}"
-                );
-                assert!(
-                    kernel.int8.is_none_or(|unit| unit.runs_on(features)),
-                    "{precision} chose {kernel} on {features:?}"
-                );
-                assert_ne!(kernel.int8, Some(Int8Unit::Portable), "never chosen");
-                assert!(kernel.is_bf16() || kernel.int8.is_some() || kernel == Kernel::F32);
-            }
-            for unit in features.units() {
-                assert!(allowed(unit, features), "{unit:?} listed on {features:?}");
-            }
-        }
-    }
-
-    #[test]
-    fn the_fastest_available_kernel_is_chosen() {
-        let none = Features::default();
-        let avx512 = Features {
-            avx512_bf16: true,
-            amx_bf16: false,
-            avx512_vnni: false,
-            amx_int8: false,
-            avx_vnni: false,
-            avx512f: true,
-            fast_bf16_dot: true,
-        };
-        let intel_avx512 = Features {
-            fast_bf16_dot: false,
-            ..avx512
-        };
-        let amx = Features {
-            avx512_bf16: true,
-            amx_bf16: true,
-            avx512_vnni: true,
-            amx_int8: true,
-            avx_vnni: true,
-            avx512f: true,
-            fast_bf16_dot: false,
-        };
-        let vnni = Features {
-            avx512_vnni: true,
-            ..Features::default()
-        };
-        let bf16 = Kernel::bf16;
-        // int8's kernel: the int8 unit, the rest split on `unit`.
-        let with_int8 = |int8, unit| Kernel {
-            int8: Some(int8),
-            ..bf16(unit, Bf16Rounding::Split)
-        };
-        assert_eq!(Precision::Int8.kernel(none), Kernel::F32);
-        assert_eq!(
-            Precision::Int8.kernel(avx512),
-            Precision::Auto.kernel(avx512)
-        );
-        assert_eq!(
-            Precision::Int8.kernel(amx),
-            with_int8(Int8Unit::AmxInt8, Unit::AmxBf16)
-        );
-        let avx_vnni = Features {
-            avx_vnni: true,
-            ..Features::default()
-        };
-        assert_eq!(
-            Precision::Int8.kernel(avx_vnni),
-            with_int8(Int8Unit::AvxVnni, Unit::F32)
-        );
-        assert_eq!(Precision::Auto.kernel(avx_vnni), Kernel::F32);
-        let amx_bf16_only = Features {
-            amx_int8: false,
-            ..amx
-        };
-        assert_eq!(
-            Precision::Int8.kernel(amx_bf16_only),
-            with_int8(Int8Unit::Avx512Vnni, Unit::AmxBf16)
-        );
-        assert_eq!(
-            Precision::Int8.kernel(vnni),
-            with_int8(Int8Unit::Avx512Vnni, Unit::F32)
-        );
-        assert_eq!(Precision::Auto.kernel(none), Kernel::F32);
-        assert_eq!(Precision::Bf16.kernel(none), Kernel::F32);
-        assert_eq!(
-            Precision::Auto.kernel(avx512),
-            bf16(Unit::Avx512Bf16, Bf16Rounding::Split)
-        );
-        let amd = Features {
-            avx512_vnni: true,
-            ..avx512
-        };
-        assert_eq!(
-            Precision::Auto.kernel(amd),
-            with_int8(Int8Unit::Avx512Vnni, Unit::Avx512Bf16)
-        );
-        assert_eq!(Precision::Auto.kernel(amd), Precision::Int8.kernel(amd));
-        // Queries split wherever activations are, but beside int8 on
-        // AVX-512-BF16.
-        assert!(!Precision::Auto.kernel(amd).splits_queries());
-        assert!(Precision::Auto.kernel(avx512).splits_queries());
-        assert!(!Precision::Bf16.kernel(avx512).splits_queries());
-        assert!(Precision::Auto.kernel(amx).splits_queries());
-        assert!(Precision::Int8.kernel(amx).splits_queries());
-        assert_eq!(
-            Precision::Bf16.kernel(avx512),
-            bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
-        );
-        assert_eq!(
-            Precision::Auto.kernel(amx),
-            bf16(Unit::AmxBf16, Bf16Rounding::Split)
-        );
-        assert_eq!(Precision::F32.kernel(amx), Kernel::F32);
-        // Where bf16's dot products are no faster than f32's fused
-        // multiply-adds, auto takes f32; bf16 asked for is bf16.
-        assert_eq!(Precision::Auto.kernel(intel_avx512), Kernel::F32);
-        assert_eq!(
-            Precision::Bf16.kernel(intel_avx512),
-            bf16(Unit::Avx512Bf16, Bf16Rounding::Once)
-        );
-    }
-
-    #[test]
-    fn kernel_caps_parse_and_order() {
-        use super::KernelCap;
-        for cap in [KernelCap::Avx2, KernelCap::Avx512Bf16, KernelCap::Amx] {
-            assert_eq!(KernelCap::parse(cap.name()), Some(cap));
-        }
-        assert_eq!(KernelCap::parse("AVX2"), Some(KernelCap::Avx2));
-        assert_eq!(KernelCap::parse("sse2"), None);
-        assert!(KernelCap::Avx2 < KernelCap::Avx512Bf16 && KernelCap::Avx512Bf16 < KernelCap::Amx);
-    }
-
-    #[test]
-    fn precisions_parse_and_print() {
-        for precision in Precision::ALL {
-            assert_eq!(precision.name().parse(), Ok(precision));
-        }
-        assert_eq!("BF16".parse(), Ok(Precision::Bf16));
-        assert_eq!("int8".parse(), Ok(Precision::Int8));
-        assert!("fp16".parse::<Precision>().is_err());
-    }
-
-    #[test]
-    fn detection_is_stable_and_consistent() {
-        let features = Features::detect();
-        assert_eq!(features, Features::detect());
-        assert!(!features.amx_bf16 || features.avx512_bf16);
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(
-            features.avx512_vnni,
-            std::arch::is_x86_feature_detected!("avx512vnni")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
-        );
-        #[cfg(target_arch = "x86_64")]
-        assert_eq!(
-            features.avx512_bf16,
-            std::arch::is_x86_feature_detected!("avx512bf16")
-                && std::arch::is_x86_feature_detected!("avx512dq")
-                && std::arch::is_x86_feature_detected!("avx512bw")
-                && std::arch::is_x86_feature_detected!("avx512vl")
-                && super::KernelCap::from_env() >= super::KernelCap::Avx512Bf16
-        );
-    }
-}
+mod tests;

@@ -90,6 +90,18 @@ fn quantise_low(x: f32, inverse: f32) -> i32 {
     (((t - q as f32) * LOW_LEVELS).round_ties_even() as i32).clamp(-127, 127)
 }
 
+/// The largest magnitude of each column of `weights`, `k` × `n`
+/// row-major, read row by row as they lie in memory.
+pub(crate) fn column_maxima(k: usize, n: usize, weights: &[f32]) -> Vec<f32> {
+    let mut max = vec![0.0f32; n];
+    for row in weights.chunks_exact(n.max(1)).take(k) {
+        for (max, x) in max.iter_mut().zip(row) {
+            *max = max.max(x.abs());
+        }
+    }
+    max
+}
+
 /// The weights of a layer, `k` × `n` row-major in f32, quantised per
 /// column and packed for `VPDPBUSD`: blocks of [`COLUMN_BLOCK`] columns,
 /// and within a block, for each quad of rows `4p..4p + 4`, one `u32` per
@@ -138,12 +150,7 @@ impl QuantWeights {
         let mut data = Words::zeros(blocks * quads * COLUMN_BLOCK);
         // Row by row, as the weights lie in memory: the columns' largest
         // magnitudes, then their values and sums.
-        let mut max = vec![0.0f32; n];
-        for row in weights.chunks_exact(n.max(1)).take(k) {
-            for (max, x) in max.iter_mut().zip(row) {
-                *max = max.max(x.abs());
-            }
-        }
+        let max = column_maxima(k, n, weights);
         let column = max.iter().map(|&max| scales(max)).collect::<Vec<_>>();
         let mut column_scales = vec![0.0f32; blocks * COLUMN_BLOCK];
         for (dst, (scale, _)) in column_scales.iter_mut().zip(&column) {
@@ -576,6 +583,8 @@ mod amx;
 mod avx_vnni;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use x86::largest_magnitude;
 
 #[cfg(test)]
 pub(super) mod tests;

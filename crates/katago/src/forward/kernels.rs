@@ -10,7 +10,7 @@ use gemm::Parallelism;
 use super::bf16::{self, Bf16Path, PackedCache, PackedRows, PackedWeights, Rows};
 use super::cpu::{Bf16Rounding, Kernel};
 use super::elementwise::on_row_blocks;
-use super::int8::{self, Int8Path, QuantLayer, QuantRows};
+use super::integer;
 use super::profile::{self, LayerClass};
 use super::wide_f32;
 use crate::model::{Conv, MatMul};
@@ -58,22 +58,6 @@ impl Exec {
     fn bf16_for(&self, rows: usize, k: usize, n: usize) -> Option<Bf16Path> {
         let path = self.kernel.unit.bf16_path()?;
         (rows >= 8 && k >= 16 && n >= 16).then_some(path)
-    }
-
-    /// The int8 implementation to use for a `rows` × `k` by `k` × `n`
-    /// product of a convolution (`true`) or a matrix layer, if any, and
-    /// whether both operands are split (where the kernel's rounding splits
-    /// that layer's activations).
-    fn int8_for(
-        &self,
-        rows: usize,
-        k: usize,
-        n: usize,
-        convolution: bool,
-    ) -> Option<(Int8Path, bool)> {
-        let unit = self.kernel.int8?;
-        let split = self.kernel.rounding.splits(convolution);
-        (rows >= 8 && k >= 64 && n >= 16).then_some((unit.path(), split))
     }
 }
 
@@ -275,7 +259,7 @@ pub(crate) fn apply_matmul(
 
 /// `out (+)= input · weights` for rows made as they are read (the gated
 /// feed-forward's hidden rows, attention's heads side by side): on the
-/// bf16 and int8 units each row is made as it is rounded, its time counted
+/// bf16 and integer units each row is made as it is rounded, its time counted
 /// as `made_as`; f32 reads the rows made whole into `made`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_matmul_of_rows(
@@ -289,18 +273,12 @@ pub(crate) fn apply_matmul_of_rows(
     exec: Exec,
 ) {
     let (k, n) = (layer.in_channels, layer.out_channels);
-    if let Some((path, split)) = exec.int8_for(rows, k, n, false) {
-        let weights = PackedCache::of(&layer.derived).int8(k, n, &layer.weights);
-        int8_layer(
-            path,
-            split,
-            (rows, k),
-            input,
-            made_as,
-            weights,
-            out,
-            accumulate,
-            exec.threads,
+    if let Some(integers) = exec.integers_for(rows, k, n, false) {
+        let cache = PackedCache::of(&layer.derived);
+        let (weights, threads) = (&layer.weights, exec.threads);
+        let shape = (rows, k, n);
+        integer::layer(
+            integers, cache, shape, input, made_as, weights, out, accumulate, threads,
         );
         return;
     }
@@ -355,7 +333,7 @@ fn matmul_f32(
 }
 
 /// Several matrix layers applied to the same `input`, each into its own
-/// output (overwritten): on bf16 and int8 units the input is rounded once
+/// output (overwritten): on bf16 and integer units the input is rounded once
 /// for all, its rows made as they are rounded; f32 reads it made whole
 /// (into `made` where it is not a matrix already).
 pub(crate) fn apply_matmuls(
@@ -366,24 +344,13 @@ pub(crate) fn apply_matmuls(
     exec: Exec,
 ) {
     let k = layers[0].0.in_channels;
-    let int8_path = layers
+    let integers = layers
         .iter()
-        .map(|(layer, _)| exec.int8_for(rows, layer.in_channels, layer.out_channels, false))
+        .map(|(layer, _)| exec.integers_for(rows, layer.in_channels, layer.out_channels, false))
         .reduce(|a, b| if a == b { a } else { None })
         .flatten();
-    if let Some((path, split)) = int8_path {
-        INT8_ROWS.with_borrow_mut(|a| {
-            {
-                let _packing = profile::region(LayerClass::PackingAndLayout);
-                a.fill(path, rows, k, input, split, exec.threads);
-            }
-            for (layer, out) in layers.iter_mut() {
-                assert_eq!(layer.in_channels, k, "layers of one input");
-                let weights =
-                    PackedCache::of(&layer.derived).int8(k, layer.out_channels, &layer.weights);
-                matmul_int8(path, a, weights, out, false, exec.threads);
-            }
-        });
+    if let Some(integers) = integers {
+        integer::layers(integers, layers, rows, input, exec.threads);
         return;
     }
     let bf16_path = layers
@@ -422,48 +389,6 @@ thread_local! {
     /// The activations of the current product as bf16 pairs, kept between
     /// layers so that their memory is reused.
     static BF16_ROWS: RefCell<PackedRows> = RefCell::default();
-    /// The same, quantised to bytes.
-    static INT8_ROWS: RefCell<QuantRows> = RefCell::default();
-}
-
-/// `out (+)= input · weights` on int8 units, `input` being `rows` rows of
-/// `k` values quantised (split where `split`) as they are made, the making
-/// counted as `made_as`; then the product (both operands split where
-/// `split`).
-#[allow(clippy::too_many_arguments)]
-fn int8_layer(
-    path: Int8Path,
-    split: bool,
-    (rows, k): (usize, usize),
-    input: &(impl Rows + ?Sized),
-    made_as: LayerClass,
-    weights: &QuantLayer,
-    out: &mut [f32],
-    accumulate: bool,
-    threads: usize,
-) {
-    INT8_ROWS.with_borrow_mut(|a| {
-        {
-            let _making = profile::region(made_as);
-            a.fill(path, rows, k, input, split, threads);
-        }
-        matmul_int8(path, a, weights, out, accumulate, threads);
-    });
-}
-
-/// `out (+)= a · w` on int8 units (split where `a` is), the rows split
-/// between `threads` threads of the current pool.
-fn matmul_int8(
-    path: Int8Path,
-    a: &QuantRows,
-    w: &QuantLayer,
-    out: &mut [f32],
-    accumulate: bool,
-    threads: usize,
-) {
-    on_product_rows(a.rows, w.high.n, threads, out, |first, rows, out| {
-        int8::product(path, a, first, rows, w, out, accumulate)
-    });
 }
 
 /// `out (+)= a · w` on bf16 units, the rows split between `threads`
@@ -484,7 +409,7 @@ fn matmul_bf16(
 /// Runs `product(first_row, rows, out_block)` over the `rows` rows of an
 /// output `n` wide: at once on one thread, or in blocks of whole AMX tiles
 /// (32 rows) shared between `threads` threads where there are enough rows.
-fn on_product_rows(
+pub(crate) fn on_product_rows(
     rows: usize,
     n: usize,
     threads: usize,
@@ -536,7 +461,7 @@ fn made_whole<'a>(
 }
 
 /// A convolution of rows made as they are read, `out (+)= conv(input)`:
-/// a 1×1 one on bf16 or int8 units makes the rows as it rounds them; the
+/// a 1×1 one on bf16 or integer units makes the rows as it rounds them; the
 /// others read them made whole into `made` (see [`apply_conv`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_conv_of_rows(
@@ -551,25 +476,18 @@ pub(crate) fn apply_conv_of_rows(
 ) {
     let (rows, k, n) = (grid.rows(), conv.in_channels, conv.out_channels);
     let pointwise = conv.kernel_y * conv.kernel_x == 1;
-    let int8 = exec.int8_for(rows, k, n, true);
-    if let Some((path, split)) = int8.filter(|_| pointwise) {
-        let weights = PackedCache::of(&conv.derived).int8(k, n, &conv.weights);
+    let integers = exec.integers_for(rows, k, n, true);
+    if let Some(integers) = integers.filter(|_| pointwise) {
+        let cache = PackedCache::of(&conv.derived);
         let made_as = LayerClass::PackingAndLayout;
-        let threads = exec.threads;
-        int8_layer(
-            path,
-            split,
-            (rows, k),
-            input,
-            made_as,
-            weights,
-            out,
-            accumulate,
-            threads,
+        let (shape, threads) = ((rows, k, n), exec.threads);
+        let weights = &conv.weights;
+        integer::layer(
+            integers, cache, shape, input, made_as, weights, out, accumulate, threads,
         );
         return;
     }
-    let bf16_path = if int8.is_some() {
+    let bf16_path = if integers.is_some() {
         None
     } else {
         exec.bf16_for(rows, k, n).filter(|_| pointwise)
@@ -637,12 +555,13 @@ pub(crate) fn apply_conv(
     let (k, n) = (taps * cin, conv.out_channels);
     // Wider kernels stay on the bf16 units: unrolled, each point's
     // neighbourhood would need a scale of its own.
-    if let Some((path, split)) = exec.int8_for(grid.rows(), k, n, true).filter(|_| taps == 1) {
-        let weights = PackedCache::of(&conv.derived).int8(k, n, &conv.weights);
-        let shape = (grid.rows(), k);
+    let integers = exec.integers_for(grid.rows(), k, n, true);
+    if let Some(integers) = integers.filter(|_| taps == 1) {
+        let cache = PackedCache::of(&conv.derived);
+        let (shape, weights) = ((grid.rows(), k, n), &conv.weights);
         let made_as = LayerClass::PackingAndLayout;
-        int8_layer(
-            path, split, shape, input, made_as, weights, out, accumulate, threads,
+        integer::layer(
+            integers, cache, shape, input, made_as, weights, out, accumulate, threads,
         );
         return;
     }

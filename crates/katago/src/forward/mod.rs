@@ -11,13 +11,15 @@ mod attention;
 mod bf16;
 pub mod cpu;
 mod elementwise;
+mod int16;
 mod int8;
+mod integer;
 mod kernels;
 pub mod profile;
 mod wide_f32;
 mod words;
 
-pub use cpu::{Bf16Rounding, Features, Int8Unit, Kernel, KernelCap, Precision, Unit};
+pub use cpu::{Bf16Rounding, Features, Int16Unit, Int8Unit, Kernel, KernelCap, Precision, Unit};
 pub(crate) use kernels::{apply_matmul, apply_matmul_of_rows, apply_matmuls};
 pub use kernels::{flush_subnormals, round_to_bf16, Exec};
 

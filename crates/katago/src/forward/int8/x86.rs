@@ -30,7 +30,7 @@ pub(super) unsafe fn quantise_row(row: &[f32], dst: &mut [u32]) -> f32 {
 /// The largest magnitude in `row` (0 for an empty one): whole 64s on four
 /// registers, whole 16s on one, the last values under a mask.
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512vnni")]
-fn largest_magnitude(row: &[f32]) -> f32 {
+pub(crate) fn largest_magnitude(row: &[f32]) -> f32 {
     let mut max = [_mm512_setzero_ps(); 4];
     let mut i = 0;
     while i + 64 <= row.len() {
