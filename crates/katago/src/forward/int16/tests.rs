@@ -8,7 +8,7 @@ use super::{
 };
 use crate::forward::bf16::tests::values;
 use crate::forward::cpu::Features;
-use crate::forward::int8::tests::SHAPES;
+use crate::forward::int8::tests::{assert_within_levels, SHAPES};
 
 /// The int16 paths this CPU has, beside the portable one.
 fn hardware_paths() -> Vec<Int16Path> {
@@ -97,27 +97,11 @@ fn the_product_is_within_the_quantisation_bound_of_the_f32_product() {
             (rows, k),
             &vec![0.0; rows * n],
         );
-        for r in 0..rows {
-            let row = &a[r * k..(r + 1) * k];
-            let a_step = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64)) / LEVELS as f64;
-            for c in 0..n {
-                let w_step =
-                    (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64)) / LEVELS as f64;
-                let (mut exact, mut bound) = (0.0f64, 0.0f64);
-                for i in 0..k {
-                    let (x, y) = (row[i] as f64, w[i * n + c] as f64);
-                    exact += x * y;
-                    // Each operand within half a step of its quantised value.
-                    bound +=
-                        x.abs() * w_step / 2.0 + y.abs() * a_step / 2.0 + a_step * w_step / 4.0;
-                }
-                let got = out[r * n + c] as f64;
-                assert!(
-                    (got - exact).abs() <= bound * 1.001 + 1e-6,
-                    "{rows}×{k}·{k}×{n} at ({r}, {c}): {got} against {exact} (bound {bound})"
-                );
-            }
-        }
+        // Each operand within half a step of its quantised value.
+        let bound = |x: f64, y: f64, a_step: f64, w_step: f64| {
+            x.abs() * w_step / 2.0 + y.abs() * a_step / 2.0 + a_step * w_step / 4.0
+        };
+        assert_within_levels((&a, &w, &out), (rows, k, n), LEVELS as f64, bound);
     }
 }
 

@@ -105,17 +105,29 @@ fn the_portable_product_is_the_exact_product_of_the_quantised_operands() {
 
 /// Checks every output of `a · w` (`rows` × `k` by `k` × `n`) against the
 /// f64 product, within the sum over the terms of `term_bound(x, y, a_step,
-/// w_step)`, the steps being one quantisation's of the row and column.
+/// w_step)`, the steps being one quantisation's of the row and column
+/// (127 levels each side of zero).
 fn assert_within(
+    operands: (&[f32], &[f32], &[f32]),
+    shape: (usize, usize, usize),
+    term_bound: impl Fn(f64, f64, f64, f64) -> f64,
+) {
+    assert_within_levels(operands, shape, 127.0, term_bound);
+}
+
+/// [`assert_within`] for a quantisation of `levels` levels each side of
+/// zero.
+pub(crate) fn assert_within_levels(
     (a, w, out): (&[f32], &[f32], &[f32]),
     (rows, k, n): (usize, usize, usize),
+    levels: f64,
     term_bound: impl Fn(f64, f64, f64, f64) -> f64,
 ) {
     for r in 0..rows {
         let row = &a[r * k..(r + 1) * k];
-        let a_step = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64)) / 127.0;
+        let a_step = row.iter().fold(0.0f64, |m, x| m.max(x.abs() as f64)) / levels;
         for c in 0..n {
-            let w_step = (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64)) / 127.0;
+            let w_step = (0..k).fold(0.0f64, |m, i| m.max(w[i * n + c].abs() as f64)) / levels;
             let (mut exact, mut bound) = (0.0f64, 0.0f64);
             for i in 0..k {
                 let (x, y) = (row[i] as f64, w[i * n + c] as f64);
